@@ -1,0 +1,7 @@
+/** The built-in plugins, in no particular order: the loader orders them by `dependsOn`. */
+import type { PluginDefinition } from '../runtime/plugin.js';
+import admin from './admin/index.js';
+import system from './system/index.js';
+import tasks from './tasks/index.js';
+
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks];

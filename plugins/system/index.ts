@@ -1,0 +1,231 @@
+/**
+ * System plugin: health and readiness, status, queue wait, observers, debug health, backend sync
+ * status/retry, and temporary uploads.
+ */
+import { CtxError } from '../../runtime/errors.js';
+import { Reply } from '../../runtime/http/reply.js';
+import { definePlugin } from '../../runtime/plugin.js';
+import { s } from '../../runtime/schema.js';
+import { VERSION } from '../../runtime/version.js';
+import { parseUri } from '../../runtime/uri/index.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import { isAncestorPath } from '../../runtime/vfs/locks.js';
+import { createObserverRegistry, table, type ComponentStatus, type ObserverRegistry } from './observers.js';
+import { TempFileStore, type TempFiles } from './temp-files.js';
+
+declare module '../../runtime/plugin.js' {
+  interface Services {
+    observers: ObserverRegistry;
+    'temp-files': TempFiles;
+  }
+}
+
+export default definePlugin({
+  name: 'system',
+  version: VERSION,
+  setup(host) {
+    const observers = createObserverRegistry();
+    host.provide('observers', observers);
+    const temp = new TempFileStore(host.dataDir, host.kv.sub('temp'), host.config.tempFileTtlMinutes * 60_000);
+    host.provide('temp-files', temp);
+    host.onReady(() => temp.start());
+    host.onClose(() => temp.stop());
+
+    const probeStorage = async (): Promise<void> => {
+      await host.kv.get('health-probe');
+    };
+
+    host.readyCheck('filesystem', async () => {
+      await probeStorage();
+      return 'ok';
+    });
+    host.readyCheck('api_key_manager', async () => {
+      if (host.authMode === 'dev') return 'not_configured';
+      await host.identities.getAccount('default');
+      return 'ok';
+    });
+    host.readyCheck('local_model_server', () => 'not_configured');
+    host.readyCheck('vectordb', () => 'not_configured');
+
+    host.route({
+      method: 'GET',
+      path: '/health',
+      auth: 'optional',
+      summary: 'liveness; auth_mode appears when credentials are supplied',
+      async handler(ctx) {
+        let healthy = true;
+        try {
+          await probeStorage();
+        } catch {
+          healthy = false;
+        }
+        const body: Record<string, unknown> = { status: 'ok', healthy, version: VERSION };
+        if (ctx.identity) body.auth_mode = host.authMode;
+        return Reply.json(body);
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/ready',
+      auth: 'none',
+      async handler() {
+        const checks: Record<string, string> = {};
+        let ready = true;
+        for (const [name, fn] of host.readyChecks) {
+          try {
+            checks[name] = await fn();
+          } catch (err) {
+            ready = false;
+            checks[name] = `error: ${(err as Error).message}`.slice(0, 200);
+          }
+        }
+        return Reply.json({ status: ready ? 'ready' : 'not_ready', checks }, ready ? 200 : 503);
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/system/status',
+      handler: (ctx) => ({ initialized: true, user: ctx.identity.userId }),
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/system/wait',
+      body: s.object({ timeout: s.number({ min: 0 }).nullable().optional() }),
+      async handler(ctx) {
+        const timeout = ctx.body.timeout ?? undefined;
+        const idle = await host.queues.waitIdle(timeout === undefined ? undefined : timeout * 1000);
+        const result = waitResult(host.queues.stats());
+        if (!idle) throw new CtxError('DEADLINE_EXCEEDED', `queues still busy after ${timeout} s`, { queues: result });
+        return result;
+      },
+    });
+
+    const queueComponent = (): ComponentStatus => {
+      const stats = host.queues.stats();
+      const rows = Object.entries(stats).map(([name, q]) => [name, q.pending, q.in_flight, q.processed, q.requeue_count, q.error_count, q.dead_letter]);
+      const errors = Object.values(stats).reduce((n, q) => n + q.error_count, 0);
+      return { name: 'queue', is_healthy: true, has_errors: errors > 0, status: table(['queue', 'pending', 'in_flight', 'processed', 'requeued', 'errors', 'dead_letter'], rows) };
+    };
+    const modelsComponent = (): ComponentStatus => {
+      const e = host.config.embedding;
+      const r = host.config.rerank;
+      const rows = [
+        ['dense_embedding', e.provider, e.provider === 'local' ? 'ctx-lexical-v1' : (e.model ?? '-'), e.dim ?? 384, 'configured'],
+        ['rerank', r.baseUrl ? 'http' : '-', r.model ?? '-', '-', r.baseUrl ? 'configured' : 'not_configured'],
+        ['vlm', '-', '-', '-', 'not_configured'],
+      ];
+      return { name: 'models', is_healthy: true, has_errors: false, status: table(['model', 'provider', 'name', 'dim', 'state'], rows) };
+    };
+    const lockComponent = (): ComponentStatus => {
+      const held = host.vfs.locks.list();
+      const rows = held.map((l) => [l.account, 'ctx://' + l.path, l.kind, l.owner ?? '-', l.heldMs]);
+      return {
+        name: 'lock',
+        is_healthy: true,
+        has_errors: false,
+        status: table(['account', 'uri', 'kind', 'owner', 'held_ms'], rows) + `\nwaiting: ${host.vfs.locks.waiting}`,
+      };
+    };
+    const notLoaded = (name: string, what: string): ComponentStatus => ({ name, is_healthy: true, has_errors: false, status: `${what} is not loaded` });
+    observers.register('queue', queueComponent);
+    observers.register('models', modelsComponent);
+    observers.register('lock', lockComponent);
+
+    const component = async (name: string): Promise<ComponentStatus> => {
+      const probe = observers.get(name);
+      if (probe) return probe();
+      if (name === 'vectordb') return notLoaded('vectordb', 'the vector index (retrieval plugin)');
+      if (name === 'retrieval') return notLoaded('retrieval', 'the retrieval plugin');
+      if (name === 'vlm') return { name: 'vlm', is_healthy: true, has_errors: false, status: 'no vision-language model configured' };
+      throw new CtxError('NOT_FOUND', `no observer ${name}`);
+    };
+
+    for (const name of ['queue', 'vectordb', 'models', 'lock', 'retrieval'])
+      host.route({ method: 'GET', path: `/api/v1/observer/${name}`, handler: () => component(name) });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/observer/system',
+      async handler() {
+        const components: Record<string, ComponentStatus> = {};
+        const errors: string[] = [];
+        for (const name of new Set(['queue', 'vectordb', 'vlm', 'models', 'lock', 'retrieval', ...observers.names()])) {
+          try {
+            components[name] = await component(name);
+            if (!components[name]!.is_healthy) errors.push(`${name} is unhealthy`);
+          } catch (err) {
+            errors.push(`${name}: ${(err as Error).message}`);
+          }
+        }
+        return { is_healthy: errors.length === 0, errors, components };
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/debug/health',
+      async handler() {
+        try {
+          await probeStorage();
+          return { healthy: true };
+        } catch {
+          return { healthy: false };
+        }
+      },
+    });
+
+    // Backend sync on RocksDB: every VFS write is already durable and atomic, so the only records that
+    // can be "out of sync" are index updates still queued (pending) or given up on (dead-lettered)
+    // for paths in scope. Status counts them; retry moves dead-lettered ones back to their queue.
+    const inScope = (who: Identity, path: string) => (payload: unknown) => {
+      const p = payload as { account?: string; path?: string } | null;
+      return !!p && p.account === who.accountId && typeof p.path === 'string' && isAncestorPath(path, p.path);
+    };
+    const syncStatus = async (who: Identity, uri: unknown) => {
+      const u = parseUri(uri, who);
+      const { pending, dead } = await host.queues.matching(inScope(who, u.path));
+      return { path: u.uri, entry_count: pending + dead, pending_count: pending, failed_count: dead };
+    };
+    const syncRetry = async (who: Identity, uri: unknown) => {
+      const u = parseUri(uri, who);
+      const { retried, failed } = await host.queues.retryDead(inScope(who, u.path));
+      return { path: u.uri, retried, failed };
+    };
+    const admins = ['ROOT', 'ADMIN'] as const;
+    const uriBody = s.object({ uri: s.string({ min: 1 }) });
+    host.route({ method: 'POST', path: '/api/v1/system/backend/sync-status', roles: [...admins], body: uriBody, handler: (ctx) => syncStatus(ctx.identity, ctx.body.uri) });
+    host.route({ method: 'POST', path: '/api/v1/system/backend/sync-retry', roles: [...admins], body: uriBody, handler: (ctx) => syncRetry(ctx.identity, ctx.body.uri) });
+    host.route({ method: 'GET', path: '/api/v1/system/sync/{sync_path*}', roles: [...admins], handler: (ctx) => syncStatus(ctx.identity, 'ctx://' + ctx.params.sync_path) });
+    host.route({
+      method: 'POST',
+      path: '/api/v1/system/sync/{sync_path*}',
+      roles: [...admins],
+      handler(ctx) {
+        const p = ctx.params.sync_path!;
+        if (!p.endsWith('/retry') && p !== 'retry') throw new CtxError('NOT_FOUND', `no route for POST ${ctx.req.path}; use .../{sync_path}/retry`);
+        return syncRetry(ctx.identity, 'ctx://' + p.slice(0, -'retry'.length).replace(/\/$/, ''));
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/resources/temp_upload',
+      rawBody: true,
+      bodyLimit: host.config.maxUploadBytes,
+      query: s.object({ upload_mode: s.enum(['local', 'shared']).default('local') }),
+      async handler(ctx) {
+        const rec = await temp.save(ctx.identity, ctx.req.rawBody, ctx.req.headers['content-type'] ?? '', ctx.query.upload_mode);
+        return { temp_file_id: rec.temp_file_id, filename: rec.filename, size: rec.size, upload_mode: rec.upload_mode, expires_at: new Date(rec.expires_at).toISOString() };
+      },
+    });
+  },
+});
+
+function waitResult(stats: ReturnType<import('../../runtime/queues/queue.js').QueueManager['stats']>) {
+  const out: Record<string, { processed: number; requeue_count: number; error_count: number; errors: string[] }> = {};
+  for (const [name, q] of Object.entries(stats)) out[name] = { processed: q.processed, requeue_count: q.requeue_count, error_count: q.error_count, errors: q.errors };
+  return out;
+}

@@ -1,0 +1,43 @@
+/** Task endpoints (spec Part 1 "Tasks"): get, cancel, list — each visible only to the task's creator. */
+import { definePlugin } from '../../runtime/plugin.js';
+import { s } from '../../runtime/schema.js';
+import { TASK_STATUSES, publicTask } from '../../runtime/tasks/task-manager.js';
+import { VERSION } from '../../runtime/version.js';
+
+export default definePlugin({
+  name: 'tasks',
+  version: VERSION,
+  setup(host) {
+    host.route({
+      method: 'GET',
+      path: '/api/v1/tasks/{task_id}',
+      query: s.object({ include_events: s.bool().default(false) }),
+      async handler(ctx) {
+        return publicTask(await host.tasks.get(ctx.params.task_id!, ctx.identity), ctx.query.include_events);
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/tasks/{task_id}/cancel',
+      async handler(ctx) {
+        return publicTask(await host.tasks.cancel(ctx.params.task_id!, ctx.identity));
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/tasks',
+      query: s.object({
+        task_type: s.string({ min: 1 }).optional(),
+        status: s.enum(TASK_STATUSES).optional(),
+        resource_id: s.string({ min: 1 }).optional(),
+        include_internal: s.bool().default(false),
+        limit: s.int({ min: 1, max: 1000 }).default(50),
+      }),
+      async handler(ctx) {
+        return (await host.tasks.list(ctx.identity, ctx.query)).map((t) => publicTask(t));
+      },
+    });
+  },
+});

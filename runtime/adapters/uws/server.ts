@@ -1,0 +1,180 @@
+/**
+ * Serves the pipeline over uWebSockets.js. Follows uWS's rules: onAborted before any await, copy
+ * everything out of `req` synchronously, accumulate the body from onData (enforcing the route's
+ * limit while it streams), cork every write, and stream with tryEnd/onWritable backpressure.
+ */
+import { CtxError } from '../../errors.js';
+import type { Pipeline } from '../../http/pipeline.js';
+import { statusLine, type HttpRequestData, type ResponseSink } from '../../http/types.js';
+import { uws, type HttpResponse, type ListenSocket, type TemplatedApp } from './index.js';
+
+class UwsSink implements ResponseSink {
+  aborted = false;
+  private abortCbs: Array<() => void> = [];
+  private status = 200;
+  private headers: Record<string, string> = {};
+  private headWritten = false;
+  private writableWaiter?: () => void;
+
+  constructor(private readonly res: HttpResponse, private readonly isHead: boolean) {
+    res.onAborted(() => {
+      this.aborted = true;
+      this.writableWaiter?.();
+      for (const cb of this.abortCbs) cb();
+    });
+  }
+
+  onAbort(cb: () => void): void {
+    if (this.aborted) cb();
+    else this.abortCbs.push(cb);
+  }
+
+  writeHead(status: number, headers: Record<string, string>): void {
+    this.status = status;
+    this.headers = headers;
+  }
+
+  private flushHead(): void {
+    if (this.headWritten) return;
+    this.headWritten = true;
+    this.res.writeStatus(statusLine(this.status));
+    for (const [k, v] of Object.entries(this.headers)) if (k !== 'content-length') this.res.writeHeader(k, v);
+  }
+
+  write(chunk: Uint8Array): Promise<void> {
+    if (this.aborted) return Promise.resolve();
+    let ok = true;
+    this.res.cork(() => {
+      this.flushHead();
+      ok = this.res.write(chunk);
+    });
+    if (ok) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.writableWaiter = resolve;
+      this.res.onWritable(() => {
+        this.writableWaiter = undefined;
+        resolve();
+        return true;
+      });
+    });
+  }
+
+  end(chunk?: Uint8Array | string): void {
+    if (this.aborted) return;
+    this.res.cork(() => {
+      this.flushHead();
+      if (this.isHead) {
+        const len = this.headers['content-length'];
+        this.res.endWithoutBody(len !== undefined ? Number(len) : chunk === undefined ? undefined : Buffer.byteLength(chunk));
+      } else this.res.end(chunk);
+    });
+  }
+
+  /** Known-size body: uWS writes Content-Length itself and we retry unsent tails on onWritable. */
+  async endStream(source: AsyncIterable<Uint8Array>, totalSize: number): Promise<void> {
+    for await (const chunk of source) {
+      if (this.aborted) return;
+      let done = false;
+      let ok = false;
+      const startOffset = this.res.getWriteOffset();
+      this.res.cork(() => {
+        this.flushHead();
+        [ok, done] = this.res.tryEnd(chunk, totalSize);
+      });
+      if (done) return;
+      if (!ok) {
+        await new Promise<void>((resolve) => {
+          this.writableWaiter = resolve;
+          this.res.onWritable((offset) => {
+            const rest = chunk.subarray(offset - startOffset);
+            let okNow = false;
+            let doneNow = false;
+            this.res.cork(() => {
+              [okNow, doneNow] = this.res.tryEnd(rest, totalSize);
+            });
+            if (okNow || doneNow) {
+              this.writableWaiter = undefined;
+              resolve();
+            }
+            return okNow;
+          });
+        });
+      }
+    }
+    if (!this.aborted && this.res.getWriteOffset() < totalSize) {
+      // The source ended short of its announced size: the only honest thing left is to close.
+      this.res.cork(() => this.res.close());
+    }
+  }
+}
+
+function errorResponse(res: HttpResponse, status: number, code: string, message: string, details?: object, close = false): void {
+  res.cork(() => {
+    res.writeStatus(statusLine(status)).writeHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ status: 'error', error: { code, message, ...(details ? { details } : {}) } }), close);
+  });
+}
+
+export interface UwsServer {
+  port: number;
+  close(): void;
+}
+
+export function listenUws(pipeline: Pipeline, host: string, port: number): Promise<UwsServer> {
+  const app: TemplatedApp = uws.App();
+  app.any('/*', (res, req) => {
+    const method = req.getCaseSensitiveMethod().toUpperCase();
+    const path = req.getUrl();
+    const query = req.getQuery() ?? '';
+    const headers: Record<string, string> = {};
+    req.forEach((k, v) => {
+      headers[k] = v;
+    });
+    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const sink = new UwsSink(res, method === 'HEAD');
+    const dispatch = (body: Buffer) => {
+      const data: HttpRequestData = { method, path, query, headers, body, remoteAddress };
+      pipeline.handle(data, sink).catch(() => {
+        if (!sink.aborted) errorResponse(res, 500, 'INTERNAL', 'internal error');
+      });
+    };
+    const length = headers['content-length'];
+    const chunked = /chunked/i.test(headers['transfer-encoding'] ?? '');
+    if (!chunked && (length === undefined || length === '0')) {
+      dispatch(Buffer.alloc(0));
+      return;
+    }
+    const limit = pipeline.bodyLimitFor(method, path);
+    if (length !== undefined && Number(length) > limit) {
+      const err = new CtxError('PAYLOAD_TOO_LARGE', `request body of ${length} bytes exceeds the limit of ${limit} bytes`, { limit });
+      errorResponse(res, 413, err.code, err.message, err.details, true);
+      sink.aborted = true;
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let rejected = false;
+    res.onData((ab, isLast) => {
+      if (rejected) return;
+      received += ab.byteLength;
+      if (received > limit) {
+        rejected = true;
+        errorResponse(res, 413, 'PAYLOAD_TOO_LARGE', `request body exceeds the limit of ${limit} bytes`, { limit }, true);
+        sink.aborted = true;
+        return;
+      }
+      // uWS neuters the ArrayBuffer after the callback returns: copy it.
+      chunks.push(Buffer.from(new Uint8Array(ab).slice()));
+      if (isLast) dispatch(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+  });
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket: ListenSocket | false) => {
+      if (!socket) return reject(new Error(`cannot listen on ${host}:${port} (address in use or not permitted)`));
+      resolve({
+        port: uws.us_socket_local_port(socket as never),
+        close: () => uws.us_listen_socket_close(socket),
+      });
+    });
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * Configuration: embedded defaults < `ctx.config.json` (path from CTX_CONFIG) < environment variables.
+ * Every key of the file has an environment variable (DESIGN.md, "Configuration contract").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LogLevel } from './logger.js';
+
+export type AuthMode = 'api_key' | 'trusted' | 'dev';
+
+export interface CtxConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  rootApiKey?: string;
+  authMode: AuthMode;
+  embedding: { provider: 'local' | 'openai'; baseUrl?: string; model?: string; apiKey?: string; dim?: number };
+  rerank: { baseUrl?: string; model?: string; apiKey?: string };
+  llm: { baseUrl?: string; model?: string; apiKey?: string };
+  botEnabled: boolean;
+  gateway: { url?: string; adminToken?: string };
+  executionBackendUrl?: string;
+  grpcPort: number;
+  profiling: boolean;
+  logLevel: LogLevel;
+  accessLog: boolean;
+  /** Largest JSON body accepted, bytes. Batch write allows 16 MiB of content, which base64 inflates. */
+  maxJsonBodyBytes: number;
+  /** Largest multipart upload accepted, bytes. */
+  maxUploadBytes: number;
+  /** Completed, failed and cancelled tasks are kept this long. */
+  taskRetentionHours: number;
+  tempFileTtlMinutes: number;
+  /** Extra plugins: paths (relative to the config file or cwd) or package names. */
+  plugins: string[];
+  shutdownTimeoutMs: number;
+}
+
+export const DEFAULTS: CtxConfig = {
+  host: '127.0.0.1',
+  port: 1933,
+  dataDir: './data',
+  authMode: 'api_key',
+  embedding: { provider: 'local' },
+  rerank: {},
+  llm: {},
+  botEnabled: false,
+  gateway: {},
+  grpcPort: 1934,
+  profiling: false,
+  logLevel: 'info',
+  accessLog: true,
+  maxJsonBodyBytes: 32 * 1024 * 1024,
+  maxUploadBytes: 256 * 1024 * 1024,
+  taskRetentionHours: 168,
+  tempFileTtlMinutes: 60,
+  plugins: [],
+  shutdownTimeoutMs: 10_000,
+};
+
+type Env = Record<string, string | undefined>;
+
+const bool = (v: string | undefined) => (v === undefined ? undefined : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase()));
+const int = (name: string, v: string | undefined) => {
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  return n;
+};
+
+function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    host: env.CTX_HOST,
+    port: int('CTX_PORT', env.CTX_PORT),
+    dataDir: env.CTX_DATA_DIR,
+    rootApiKey: env.CTX_ROOT_API_KEY,
+    authMode: env.CTX_AUTH_MODE,
+    botEnabled: bool(env.CTX_BOT_ENABLED),
+    executionBackendUrl: env.CTX_EXECUTION_BACKEND_URL,
+    grpcPort: int('CTX_GRPC_PORT', env.CTX_GRPC_PORT),
+    profiling: bool(env.CTX_PROFILING),
+    logLevel: env.CTX_LOG_LEVEL,
+    accessLog: bool(env.CTX_ACCESS_LOG),
+    maxJsonBodyBytes: int('CTX_MAX_JSON_BODY_BYTES', env.CTX_MAX_JSON_BODY_BYTES),
+    maxUploadBytes: int('CTX_MAX_UPLOAD_BYTES', env.CTX_MAX_UPLOAD_BYTES),
+    taskRetentionHours: int('CTX_TASK_RETENTION_HOURS', env.CTX_TASK_RETENTION_HOURS),
+    tempFileTtlMinutes: int('CTX_TEMP_FILE_TTL_MINUTES', env.CTX_TEMP_FILE_TTL_MINUTES),
+    plugins: env.CTX_PLUGINS ? env.CTX_PLUGINS.split(',').map((p) => p.trim()).filter(Boolean) : undefined,
+  };
+  const nested = {
+    embedding: {
+      provider: env.CTX_EMBEDDING_PROVIDER,
+      baseUrl: env.CTX_EMBEDDING_BASE_URL,
+      model: env.CTX_EMBEDDING_MODEL,
+      apiKey: env.CTX_EMBEDDING_API_KEY,
+      dim: int('CTX_EMBEDDING_DIM', env.CTX_EMBEDDING_DIM),
+    },
+    rerank: { baseUrl: env.CTX_RERANK_BASE_URL, model: env.CTX_RERANK_MODEL, apiKey: env.CTX_RERANK_API_KEY },
+    llm: { baseUrl: env.CTX_LLM_BASE_URL, model: env.CTX_LLM_MODEL, apiKey: env.CTX_LLM_API_KEY },
+    gateway: { url: env.CTX_GATEWAY_URL, adminToken: env.CTX_GATEWAY_ADMIN_TOKEN },
+  };
+  for (const [k, v] of Object.entries(nested)) out[k] = v;
+  return out as Partial<CtxConfig>;
+}
+
+function merge<T>(base: T, over: Record<string, unknown> | undefined): T {
+  if (!over) return base;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(over)) {
+    if (v === undefined) continue;
+    const cur = out[k];
+    out[k] = cur && typeof cur === 'object' && !Array.isArray(cur) && v && typeof v === 'object' && !Array.isArray(v) ? merge(cur, v as Record<string, unknown>) : v;
+  }
+  return out as T;
+}
+
+export function validateConfig(c: CtxConfig): CtxConfig {
+  if (!['api_key', 'trusted', 'dev'].includes(c.authMode)) throw new Error(`CTX_AUTH_MODE must be api_key, trusted or dev; got ${JSON.stringify(c.authMode)}`);
+  if (c.authMode === 'api_key' && !c.rootApiKey)
+    throw new Error('CTX_ROOT_API_KEY is required in api_key mode (or set CTX_AUTH_MODE=dev for a local, key-less server)');
+  if (c.rootApiKey !== undefined && c.rootApiKey.length < 16) throw new Error('CTX_ROOT_API_KEY must be at least 16 characters');
+  if (c.authMode === 'dev' && !isLoopback(c.host)) throw new Error(`CTX_AUTH_MODE=dev serves without keys and only listens on loopback; CTX_HOST=${c.host} is not`);
+  if (!['local', 'openai'].includes(c.embedding.provider)) throw new Error(`CTX_EMBEDDING_PROVIDER must be local or openai; got ${c.embedding.provider}`);
+  if (c.gateway.adminToken !== undefined && c.gateway.adminToken.length < 32) throw new Error('CTX_GATEWAY_ADMIN_TOKEN must be at least 32 characters');
+  return c;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/**
+ * With neither a root key nor an auth mode given, `npm start` runs in dev mode on loopback:
+ * zero set-up for a laptop, and nothing reachable from the network without a key.
+ */
+export function loadConfig(env: Env = process.env, overrides: Partial<CtxConfig> = {}): CtxConfig {
+  let fileConfig: Record<string, unknown> | undefined;
+  const file = env.CTX_CONFIG ?? (fs.existsSync('ctx.config.json') ? 'ctx.config.json' : undefined);
+  if (file) {
+    try {
+      fileConfig = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch (err) {
+      throw new Error(`cannot read config file ${file}: ${(err as Error).message}`);
+    }
+    if (Array.isArray(fileConfig.plugins)) {
+      const base = path.dirname(path.resolve(file));
+      fileConfig.plugins = (fileConfig.plugins as string[]).map((p) => (p.startsWith('.') ? path.resolve(base, p) : p));
+    }
+  }
+  let c = merge(DEFAULTS, fileConfig);
+  c = merge(c, fromEnv(env));
+  c = merge(c, overrides as Record<string, unknown>);
+  if (!env.CTX_AUTH_MODE && !fileConfig?.authMode && !overrides.authMode && !c.rootApiKey) c.authMode = 'dev';
+  return validateConfig(c);
+}

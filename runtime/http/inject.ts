@@ -1,0 +1,56 @@
+/** In-process requests through the real pipeline, for tests and tools. No socket involved. */
+import type { Pipeline } from './pipeline.js';
+import type { ResponseSink } from './types.js';
+
+export interface InjectRequest {
+  method?: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface InjectResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  text: string;
+  json<T = any>(): T;
+}
+
+export async function inject(pipeline: Pipeline, r: InjectRequest): Promise<InjectResponse> {
+  const [path, query = ''] = r.url.split(/\?(.*)/s, 2) as [string, string?];
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = v;
+  let body: Buffer = Buffer.alloc(0);
+  if (Buffer.isBuffer(r.body)) body = r.body;
+  else if (typeof r.body === 'string') body = Buffer.from(r.body);
+  else if (r.body !== undefined) {
+    body = Buffer.from(JSON.stringify(r.body));
+    headers['content-type'] ??= 'application/json';
+  }
+  let status = 0;
+  let resHeaders: Record<string, string> = {};
+  const chunks: Buffer[] = [];
+  let resolveEnd!: () => void;
+  const ended = new Promise<void>((res) => (resolveEnd = res));
+  const sink: ResponseSink = {
+    aborted: false,
+    onAbort() {},
+    writeHead(s, h) {
+      status = s;
+      resHeaders = h;
+    },
+    async write(chunk) {
+      chunks.push(Buffer.from(chunk));
+    },
+    end(chunk) {
+      if (chunk !== undefined) chunks.push(Buffer.from(chunk));
+      resolveEnd();
+    },
+  };
+  await pipeline.handle({ method: (r.method ?? 'GET').toUpperCase(), path, query, headers, body, remoteAddress: '127.0.0.1' }, sink);
+  await ended;
+  const buf = Buffer.concat(chunks);
+  const text = buf.toString('utf8');
+  return { status, headers: resHeaders, body: buf, text, json: () => JSON.parse(text) };
+}

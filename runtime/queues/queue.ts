@@ -1,0 +1,309 @@
+/**
+ * Durable queues in RocksDB (`Embedding`, `Semantic`, and any a plugin declares). A message is a key
+ * `{queue}\0{seq}`; it is deleted only after its consumer succeeds, so messages survive restarts
+ * (at-least-once). A failing message is retried with backoff a bounded number of times, then moved
+ * to the dead-letter range with its error: a poison message can never loop forever.
+ */
+import type { KvOp } from '../storage/backend.js';
+import type { Kv } from '../storage/kv.js';
+import type { Logger } from '../logger.js';
+
+const S = '\x00';
+
+export interface QueueMessage<P = unknown> {
+  seq: number;
+  queue: string;
+  payload: P;
+  attempts: number;
+  enqueuedAt: number;
+  notBefore?: number;
+  taskId?: string;
+  /** Messages with the same key coalesce while still pending. */
+  dedupeKey?: string;
+  lastError?: string;
+}
+
+export interface ConsumerOptions {
+  concurrency?: number;
+  maxAttempts?: number;
+  /** Base backoff in ms; doubles per attempt. */
+  backoffMs?: number;
+}
+
+export type Consumer<P = unknown> = (msg: QueueMessage<P>) => Promise<void>;
+
+export interface QueueStats {
+  processed: number;
+  requeue_count: number;
+  error_count: number;
+  errors: string[];
+  pending: number;
+  in_flight: number;
+  dead_letter: number;
+}
+
+interface QueueState {
+  name: string;
+  consumer?: Consumer;
+  opts: Required<ConsumerOptions>;
+  pending: Map<number, QueueMessage>;
+  inFlight: Set<number>;
+  dedupe: Map<string, number>;
+  stats: { processed: number; requeue_count: number; error_count: number; errors: string[]; dead_letter: number };
+  timer?: NodeJS.Timeout;
+}
+
+const MAX_ERRORS_KEPT = 20;
+
+export function sanitizeError(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text
+    .replace(/(bearer\s+)[^\s"']+/gi, '$1[redacted]')
+    .replace(/((?:api[_-]?key|token|secret|password)["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, '$1[redacted]')
+    .replace(/\bsk-[A-Za-z0-9_-]{8,}/g, '[redacted]')
+    .slice(0, 500);
+}
+
+export class QueueManager {
+  private readonly queues = new Map<string, QueueState>();
+  private nextSeq = 1;
+  private closed = false;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly kv: Kv, private readonly log: Logger) {}
+
+  /** Loads persisted messages; call once at start, before consumers run. */
+  async load(): Promise<void> {
+    for await (const [key, value] of this.kv.iterate()) {
+      const [kind, queue, seqText] = key.split(S);
+      const seq = Number(seqText);
+      this.nextSeq = Math.max(this.nextSeq, seq + 1);
+      const q = this.state(queue!);
+      if (kind === 'm') {
+        const msg = JSON.parse(value.toString('utf8')) as QueueMessage;
+        q.pending.set(seq, msg);
+        if (msg.dedupeKey) q.dedupe.set(msg.dedupeKey, seq);
+      } else if (kind === 'd') q.stats.dead_letter++;
+    }
+  }
+
+  declare(name: string): void {
+    this.state(name);
+  }
+
+  names(): string[] {
+    return [...this.queues.keys()];
+  }
+
+  private state(name: string): QueueState {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = {
+        name,
+        opts: { concurrency: 1, maxAttempts: 5, backoffMs: 200 },
+        pending: new Map(),
+        inFlight: new Set(),
+        dedupe: new Map(),
+        stats: { processed: 0, requeue_count: 0, error_count: 0, errors: [], dead_letter: 0 },
+      };
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  consume<P>(name: string, consumer: Consumer<P>, opts: ConsumerOptions = {}): void {
+    const q = this.state(name);
+    if (q.consumer) throw new Error(`queue ${name} already has a consumer`);
+    q.consumer = consumer as Consumer;
+    q.opts = { concurrency: opts.concurrency ?? 1, maxAttempts: opts.maxAttempts ?? 5, backoffMs: opts.backoffMs ?? 200 };
+    this.pump(q);
+  }
+
+  /**
+   * Prepares a message as KV ops, so it can be written in the same batch as the change that causes
+   * it; call `activate` after the batch committed. Returns null when it coalesced into a pending one.
+   */
+  prepare<P>(name: string, payload: P, opts: { taskId?: string; dedupeKey?: string } = {}): { ops: KvOp[]; activate: () => void } | null {
+    const q = this.state(name);
+    if (opts.dedupeKey) {
+      const existing = q.dedupe.get(opts.dedupeKey);
+      if (existing !== undefined && q.pending.has(existing) && !q.inFlight.has(existing)) return null;
+    }
+    const seq = this.nextSeq++;
+    const msg: QueueMessage<P> = { seq, queue: name, payload, attempts: 0, enqueuedAt: Date.now(), taskId: opts.taskId, dedupeKey: opts.dedupeKey };
+    if (opts.dedupeKey) q.dedupe.set(opts.dedupeKey, seq);
+    // Registered as pending at once so a second prepare in the same batch coalesces.
+    q.pending.set(seq, msg);
+    return {
+      ops: [this.kv.putJsonOp(this.msgKey(name, seq), msg)],
+      activate: () => this.pump(q),
+    };
+  }
+
+  async enqueue<P>(name: string, payload: P, opts: { taskId?: string; dedupeKey?: string } = {}): Promise<boolean> {
+    const prepared = this.prepare(name, payload, opts);
+    if (!prepared) return false;
+    await this.kv.batch(prepared.ops);
+    prepared.activate();
+    return true;
+  }
+
+  private msgKey(queue: string, seq: number): string {
+    return `m${S}${queue}${S}${String(seq).padStart(16, '0')}`;
+  }
+
+  private pump(q: QueueState): void {
+    if (this.closed || !q.consumer) return;
+    const now = Date.now();
+    let nextWake = Infinity;
+    for (const msg of q.pending.values()) {
+      if (q.inFlight.size >= q.opts.concurrency) break;
+      if (q.inFlight.has(msg.seq)) continue;
+      if (msg.notBefore && msg.notBefore > now) {
+        nextWake = Math.min(nextWake, msg.notBefore);
+        continue;
+      }
+      q.inFlight.add(msg.seq);
+      if (msg.dedupeKey && q.dedupe.get(msg.dedupeKey) === msg.seq) q.dedupe.delete(msg.dedupeKey);
+      void this.run(q, msg);
+    }
+    if (nextWake !== Infinity && !q.timer) {
+      q.timer = setTimeout(() => {
+        q.timer = undefined;
+        this.pump(q);
+      }, Math.max(5, nextWake - now));
+      q.timer.unref();
+    }
+    this.checkIdle();
+  }
+
+  private async run(q: QueueState, msg: QueueMessage): Promise<void> {
+    try {
+      await q.consumer!(msg);
+      await this.kv.del(this.msgKey(q.name, msg.seq));
+      q.stats.processed++;
+    } catch (err) {
+      msg.attempts++;
+      msg.lastError = sanitizeError(err);
+      if (msg.attempts < q.opts.maxAttempts && !this.closed) {
+        msg.notBefore = Date.now() + q.opts.backoffMs * 2 ** (msg.attempts - 1);
+        q.stats.requeue_count++;
+        await this.kv.putJson(this.msgKey(q.name, msg.seq), msg).catch(() => {});
+        q.inFlight.delete(msg.seq);
+        this.pump(q);
+        return;
+      }
+      q.stats.error_count++;
+      q.stats.errors.push(`${q.name}#${msg.seq}: ${msg.lastError}`);
+      if (q.stats.errors.length > MAX_ERRORS_KEPT) q.stats.errors.shift();
+      q.stats.dead_letter++;
+      this.log.warn('queue message failed permanently', { queue: q.name, seq: msg.seq, attempts: msg.attempts, error: msg.lastError });
+      await this.kv
+        .batch([this.kv.delOp(this.msgKey(q.name, msg.seq)), this.kv.putJsonOp(`d${S}${q.name}${S}${String(msg.seq).padStart(16, '0')}`, msg)])
+        .catch(() => {});
+    }
+    q.pending.delete(msg.seq);
+    q.inFlight.delete(msg.seq);
+    this.pump(q);
+  }
+
+  /** Drops pending messages owned by a cancelled task; returns how many are still in flight. */
+  async cancelOwned(taskId: string): Promise<number> {
+    let inFlight = 0;
+    const ops: KvOp[] = [];
+    for (const q of this.queues.values()) {
+      for (const msg of [...q.pending.values()]) {
+        if (msg.taskId !== taskId) continue;
+        if (q.inFlight.has(msg.seq)) inFlight++;
+        else {
+          q.pending.delete(msg.seq);
+          ops.push(this.kv.delOp(this.msgKey(q.name, msg.seq)));
+        }
+      }
+    }
+    await this.kv.batch(ops);
+    this.checkIdle();
+    return inFlight;
+  }
+
+  ownedCount(taskId: string): number {
+    let n = 0;
+    for (const q of this.queues.values()) for (const msg of q.pending.values()) if (msg.taskId === taskId) n++;
+    return n;
+  }
+
+  /** Messages (pending or dead-lettered) whose payload matches, for backend sync status. */
+  async matching(pred: (payload: unknown) => boolean): Promise<{ pending: number; dead: number }> {
+    let pending = 0;
+    for (const q of this.queues.values()) for (const m of q.pending.values()) if (pred(m.payload)) pending++;
+    let dead = 0;
+    for await (const [, v] of this.kv.scanPrefix(`d${S}`)) if (pred((JSON.parse(v.toString('utf8')) as QueueMessage).payload)) dead++;
+    return { pending, dead };
+  }
+
+  /** Moves matching dead-lettered messages back to their queue with a fresh attempt budget. */
+  async retryDead(pred: (payload: unknown) => boolean): Promise<{ retried: number; failed: number }> {
+    let retried = 0;
+    let failed = 0;
+    for await (const [key, v] of this.kv.scanPrefix(`d${S}`)) {
+      const msg = JSON.parse(v.toString('utf8')) as QueueMessage;
+      if (!pred(msg.payload)) continue;
+      const q = this.state(msg.queue);
+      const seq = this.nextSeq++;
+      const next: QueueMessage = { ...msg, seq, attempts: 0, notBefore: undefined, lastError: undefined };
+      try {
+        await this.kv.batch([this.kv.delOp(key), this.kv.putJsonOp(this.msgKey(msg.queue, seq), next)]);
+        q.stats.dead_letter = Math.max(0, q.stats.dead_letter - 1);
+        q.pending.set(seq, next);
+        retried++;
+        this.pump(q);
+      } catch {
+        failed++;
+      }
+    }
+    return { retried, failed };
+  }
+
+  stats(): Record<string, QueueStats> {
+    const out: Record<string, QueueStats> = {};
+    for (const q of this.queues.values())
+      out[q.name] = { ...q.stats, errors: [...q.stats.errors], pending: q.pending.size, in_flight: q.inFlight.size };
+    return out;
+  }
+
+  /** True when no queue that has a consumer holds work. Queues without a consumer are reported but not awaited. */
+  isIdle(): boolean {
+    for (const q of this.queues.values()) if (q.consumer && q.pending.size > 0) return false;
+    return true;
+  }
+
+  private checkIdle(): void {
+    if (!this.isIdle() || this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Resolves true once idle, or false when `timeoutMs` elapses first. */
+  waitIdle(timeoutMs?: number): Promise<boolean> {
+    if (this.isIdle()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        resolve(true);
+      };
+      this.idleWaiters.push(done);
+      if (timeoutMs !== undefined)
+        timer = setTimeout(() => {
+          this.idleWaiters = this.idleWaiters.filter((w) => w !== done);
+          resolve(false);
+        }, timeoutMs);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const q of this.queues.values()) if (q.timer) clearTimeout(q.timer);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The ordered key-value contract every storage backend implements (abstract-level style): backends
+ * implement only these primitives; `Kv` (kv.ts) validates, prefixes and group-commits on top.
+ * A distributed backend later must pass `test/storage/contract.ts` unchanged.
+ */
+export interface KvOp {
+  type: 'put' | 'del';
+  key: string;
+  value?: Buffer;
+}
+
+export interface RangeOptions {
+  gte?: string;
+  gt?: string;
+  lte?: string;
+  lt?: string;
+  reverse?: boolean;
+  limit?: number;
+}
+
+export interface BackendSupports {
+  /** Acknowledged writes survive a crash of the process and of the machine. */
+  durable: boolean;
+  /** Atomic multi-key batches. */
+  atomicBatch: boolean;
+}
+
+export interface KvBackend {
+  readonly name: string;
+  readonly supports: BackendSupports;
+  open(): Promise<void>;
+  close(): Promise<void>;
+  get(key: string): Promise<Buffer | undefined>;
+  getMany(keys: string[]): Promise<(Buffer | undefined)[]>;
+  /** Atomic; with `sync` the write-ahead log is flushed to disk before it resolves. */
+  write(ops: KvOp[], sync: boolean): Promise<void>;
+  iterate(opts: RangeOptions): AsyncIterable<[string, Buffer]>;
+  /** Rough on-disk size of a key range (0 where the backend cannot tell). */
+  approximateSize(gte: string, lt: string): Promise<number>;
+}

@@ -1,0 +1,161 @@
+/**
+ * The storage front every module uses: sublevels (each consumer gets its own key prefix), JSON
+ * helpers, and group commit. Durable writes issued while a synced flush is in flight are merged into
+ * the next flush, so throughput holds under concurrency while every acknowledged write is on disk.
+ */
+import type { KvBackend, KvOp, RangeOptions } from './backend.js';
+
+const SEP = '\x00';
+/** Upper bound for "every key with this prefix": U+10FFFF is the largest UTF-8 sequence (F4 8F BF BF). */
+export const HIGH = '\u{10FFFF}';
+
+interface Pending {
+  ops: KvOp[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+class GroupCommitter {
+  private queue: Pending[] = [];
+  private inFlight = false;
+  /** Flushes performed and ops written, for the observer. */
+  stats = { flushes: 0, ops: 0, maxGroup: 0 };
+
+  constructor(private readonly backend: KvBackend) {}
+
+  submit(ops: KvOp[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ops, resolve, reject });
+      if (!this.inFlight) this.flush();
+    });
+  }
+
+  private flush(): void {
+    const group = this.queue;
+    if (group.length === 0) return;
+    this.queue = [];
+    this.inFlight = true;
+    const ops = group.length === 1 ? group[0]!.ops : group.flatMap((p) => p.ops);
+    this.stats.flushes++;
+    this.stats.ops += ops.length;
+    this.stats.maxGroup = Math.max(this.stats.maxGroup, group.length);
+    this.backend.write(ops, true).then(
+      () => {
+        this.inFlight = false;
+        for (const p of group) p.resolve();
+        this.flush();
+      },
+      (err) => {
+        // One failed batch must not fail its neighbours: retry each member alone.
+        this.inFlight = false;
+        if (group.length === 1) group[0]!.reject(err);
+        else for (const p of group) this.backend.write(p.ops, true).then(p.resolve, p.reject);
+        this.flush();
+      },
+    );
+  }
+}
+
+export class Kv {
+  private constructor(
+    readonly backend: KvBackend,
+    private readonly committer: GroupCommitter,
+    readonly prefix: string,
+  ) {}
+
+  static async open(backend: KvBackend): Promise<Kv> {
+    await backend.open();
+    return new Kv(backend, new GroupCommitter(backend), '');
+  }
+
+  /** A child keyspace; names must not contain NUL. */
+  sub(name: string): Kv {
+    if (name.includes(SEP) || name.length === 0) throw new Error(`invalid sublevel name ${JSON.stringify(name)}`);
+    return new Kv(this.backend, this.committer, `${this.prefix}${name}${SEP}`);
+  }
+
+  get commitStats() {
+    return this.committer.stats;
+  }
+
+  key(k: string): string {
+    return this.prefix + k;
+  }
+
+  get(key: string): Promise<Buffer | undefined> {
+    return this.backend.get(this.prefix + key);
+  }
+
+  getMany(keys: string[]): Promise<(Buffer | undefined)[]> {
+    return this.backend.getMany(keys.map((k) => this.prefix + k));
+  }
+
+  async getJson<T>(key: string): Promise<T | undefined> {
+    const v = await this.get(key);
+    return v === undefined ? undefined : (JSON.parse(v.toString('utf8')) as T);
+  }
+
+  put(key: string, value: Buffer | string): Promise<void> {
+    return this.batch([this.putOp(key, value)]);
+  }
+
+  putJson(key: string, value: unknown): Promise<void> {
+    return this.put(key, JSON.stringify(value));
+  }
+
+  del(key: string): Promise<void> {
+    return this.batch([this.delOp(key)]);
+  }
+
+  putOp(key: string, value: Buffer | string): KvOp {
+    return { type: 'put', key: this.prefix + key, value: typeof value === 'string' ? Buffer.from(value) : value };
+  }
+
+  putJsonOp(key: string, value: unknown): KvOp {
+    return this.putOp(key, JSON.stringify(value));
+  }
+
+  delOp(key: string): KvOp {
+    return { type: 'del', key: this.prefix + key };
+  }
+
+  /** Atomic and durable. Ops may come from any sublevel (they carry full keys). */
+  batch(ops: KvOp[]): Promise<void> {
+    if (ops.length === 0) return Promise.resolve();
+    return this.committer.submit(ops);
+  }
+
+  /** Iterates keys of this sublevel; returned keys have the sublevel prefix removed. */
+  async *iterate(opts: RangeOptions = {}): AsyncIterable<[string, Buffer]> {
+    const p = this.prefix;
+    const full: RangeOptions = { reverse: opts.reverse, limit: opts.limit };
+    if (opts.gte !== undefined) full.gte = p + opts.gte;
+    else if (opts.gt !== undefined) full.gt = p + opts.gt;
+    else full.gte = p;
+    if (opts.lt !== undefined) full.lt = p + opts.lt;
+    else if (opts.lte !== undefined) full.lte = p + opts.lte;
+    else full.lt = p + HIGH;
+    for await (const [k, v] of this.backend.iterate(full)) yield [k.slice(p.length), v];
+  }
+
+  /** Every entry whose key starts with `prefix` (within this sublevel). */
+  scanPrefix(prefix: string, opts: { limit?: number; reverse?: boolean; after?: string } = {}): AsyncIterable<[string, Buffer]> {
+    return this.iterate({
+      gte: opts.after === undefined ? prefix : undefined,
+      gt: opts.after === undefined ? undefined : prefix + opts.after,
+      lt: prefix + HIGH,
+      limit: opts.limit,
+      reverse: opts.reverse,
+    });
+  }
+
+  approximateSize(prefix = ''): Promise<number> {
+    return this.backend.approximateSize(this.prefix + prefix, this.prefix + prefix + HIGH);
+  }
+
+  close(): Promise<void> {
+    return this.backend.close();
+  }
+}
+
+export { SEP };

@@ -1,0 +1,356 @@
+/**
+ * The virtual file system on the ordered KV. Layout (sublevel `vfs`):
+ *   m\0{account}\0{parent}\0{name}  → NodeMeta JSON   (children of a directory are one prefix scan)
+ *   c\0{account}\0{path}            → file bytes
+ *   i\0{account}\0{recordId}        → path            (stat/read by 32-hex record id)
+ * Every mutation is one atomic, durable batch, taken under a path or tree lock. Plugins can add ops
+ * to the same batch (`onCommit`), e.g. a queue message, so "file written" and "work queued" cannot
+ * diverge after a crash.
+ */
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { CtxError, conflict, invalidArgument, notFound } from '../errors.js';
+import type { KvOp } from '../storage/backend.js';
+import type { Kv } from '../storage/kv.js';
+import { LockManager, isAncestorPath, type LockHandle } from './locks.js';
+import { recordId } from './record-id.js';
+import { DIR_MODE, FILE_MODE, SIDECARS, type ChangeEvent, type Entry, type NodeMeta } from './types.js';
+
+const S = '\x00';
+/** Scope roots exist in every account without being written. */
+const IMPLICIT_DIRS = new Set(['', 'resources', 'user']);
+
+export type WriteMode = 'replace' | 'append' | 'create';
+
+export interface WriteOptions {
+  mode?: WriteMode;
+  tags?: string[];
+  tagMode?: 'replace' | 'append';
+  meta?: Record<string, unknown>;
+  lock?: LockHandle;
+  hint?: Record<string, unknown>;
+}
+
+export interface WriteOutcome {
+  path: string;
+  created: boolean;
+  /** False when replace wrote the bytes the file already held. */
+  changed: boolean;
+  size: number;
+  writtenBytes: number;
+  sha256: string;
+  id: string;
+}
+
+export type CommitHook = (events: ChangeEvent[]) => KvOp[];
+
+export function splitPath(path: string): [parent: string, name: string] {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? ['', path] : [path.slice(0, i), path.slice(i + 1)];
+}
+
+export function sha256Of(data: Buffer): string {
+  return 'sha256:' + createHash('sha256').update(data).digest('hex');
+}
+
+const uriOf = (path: string) => 'ctx://' + path;
+
+export class Vfs extends EventEmitter {
+  readonly locks = new LockManager();
+  private readonly hooks: CommitHook[] = [];
+
+  constructor(private readonly kv: Kv) {
+    super();
+    this.setMaxListeners(100);
+  }
+
+  /** Register a hook that contributes ops to every mutation's batch. Must be synchronous and cheap. */
+  onCommit(hook: CommitHook): void {
+    this.hooks.push(hook);
+  }
+
+  private metaKey(account: string, path: string): string {
+    const [parent, name] = splitPath(path);
+    return `m${S}${account}${S}${parent}${S}${name}`;
+  }
+  private contentKey(account: string, path: string): string {
+    return `c${S}${account}${S}${path}`;
+  }
+  private idKey(account: string, id: string): string {
+    return `i${S}${account}${S}${id}`;
+  }
+
+  async stat(account: string, path: string): Promise<Entry | null> {
+    if (path === '') return implicitDir('');
+    const meta = await this.kv.getJson<NodeMeta>(this.metaKey(account, path));
+    if (meta) return { ...meta, path, name: splitPath(path)[1] };
+    return IMPLICIT_DIRS.has(path) ? implicitDir(path) : null;
+  }
+
+  async statMany(account: string, paths: string[]): Promise<(Entry | null)[]> {
+    const raw = await this.kv.getMany(paths.map((p) => this.metaKey(account, p)));
+    return raw.map((b, i) => {
+      const path = paths[i]!;
+      if (b) return { ...(JSON.parse(b.toString('utf8')) as NodeMeta), path, name: splitPath(path)[1] };
+      return IMPLICIT_DIRS.has(path) ? implicitDir(path) : null;
+    });
+  }
+
+  async pathOfRecordId(account: string, id: string): Promise<string | null> {
+    const v = await this.kv.get(this.idKey(account, id));
+    return v ? v.toString('utf8') : null;
+  }
+
+  async readFile(account: string, path: string): Promise<Buffer> {
+    const node = await this.stat(account, path);
+    if (!node) throw notFound(`no such file: ${uriOf(path)}`, { resource: uriOf(path) });
+    if (node.kind === 'dir')
+      throw invalidArgument(`uri must be a file, got a directory: ${uriOf(path)}`, { expected: 'file', actual: 'directory', resource: uriOf(path) });
+    return (await this.kv.get(this.contentKey(account, path))) ?? Buffer.alloc(0);
+  }
+
+  /** Lines `offset` (0-based) to `offset+limit` of a text file; limit -1 reads to the end. */
+  async readLines(account: string, path: string, offset = 0, limit = -1): Promise<string> {
+    const text = (await this.readFile(account, path)).toString('utf8');
+    if (offset === 0 && limit < 0) return text;
+    const lines = text.split('\n');
+    return lines.slice(offset, limit < 0 ? undefined : offset + limit).join('\n');
+  }
+
+  /** Direct children in name order. `after` resumes after a child name (cursor paging). */
+  async list(account: string, path: string, opts: { after?: string; limit?: number } = {}): Promise<Entry[]> {
+    const prefix = `m${S}${account}${S}${path}${S}`;
+    const out: Entry[] = [];
+    const base = path === '' ? '' : path + '/';
+    for await (const [key, value] of this.kv.scanPrefix(prefix, { after: opts.after, limit: opts.limit })) {
+      const name = key.slice(prefix.length);
+      out.push({ ...(JSON.parse(value.toString('utf8')) as NodeMeta), path: base + name, name });
+    }
+    if (path === '' && opts.after === undefined) {
+      for (const scope of ['resources', 'user'])
+        if (!out.some((e) => e.name === scope)) out.push(implicitDir(scope));
+      out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
+    return out;
+  }
+
+  /** Depth-first walk below `path` (not including it). `maxDepth` 1 = children only. */
+  async *walk(account: string, path: string, opts: { maxDepth?: number; descend?: (e: Entry) => boolean } = {}): AsyncIterable<Entry & { depth: number }> {
+    const maxDepth = opts.maxDepth ?? Infinity;
+    const stack: Array<{ path: string; depth: number }> = [{ path, depth: 1 }];
+    while (stack.length) {
+      const { path: dir, depth } = stack.pop()!;
+      const children = await this.list(account, dir);
+      const dirs: Array<{ path: string; depth: number }> = [];
+      for (const child of children) {
+        yield { ...child, depth };
+        if (child.kind === 'dir' && depth < maxDepth && (!opts.descend || opts.descend(child))) dirs.push({ path: child.path, depth: depth + 1 });
+      }
+      for (let i = dirs.length - 1; i >= 0; i--) stack.push(dirs[i]!);
+    }
+  }
+
+  /** Ops that create every missing ancestor directory of `path` (and `path` itself when `self`). */
+  private async ensureDirsOps(account: string, path: string, now: number, self: boolean): Promise<{ ops: KvOp[]; created: string[] }> {
+    const chain: string[] = [];
+    let p = self ? path : splitPath(path)[0];
+    while (p !== '') {
+      chain.push(p);
+      p = splitPath(p)[0];
+    }
+    chain.reverse();
+    const nodes = await this.statMany(account, chain);
+    const ops: KvOp[] = [];
+    const created: string[] = [];
+    nodes.forEach((node, i) => {
+      const dir = chain[i]!;
+      if (node?.kind === 'file') throw conflict(`cannot create ${uriOf(path)}: ${uriOf(dir)} is a file`, uriOf(dir));
+      if (!node || (IMPLICIT_DIRS.has(dir) && node.mtime === 0)) {
+        const meta: NodeMeta = { kind: 'dir', size: 0, mode: DIR_MODE, mtime: now, ctime: now };
+        ops.push(this.kv.putJsonOp(this.metaKey(account, dir), meta));
+        created.push(dir);
+      }
+    });
+    return { ops, created };
+  }
+
+  private async commit(ops: KvOp[], events: ChangeEvent[]): Promise<void> {
+    for (const hook of this.hooks) ops.push(...hook(events));
+    await this.kv.batch(ops);
+    for (const ev of events) this.emit('change', ev);
+  }
+
+  private async locked<T>(account: string, path: string, kind: 'path' | 'tree', held: LockHandle | undefined, fn: () => Promise<T>): Promise<T> {
+    if (held?.covers(account, path)) return fn();
+    const h = await this.locks.acquire(account, path, kind);
+    try {
+      return await fn();
+    } finally {
+      h.release();
+    }
+  }
+
+  async mkdir(account: string, path: string, opts: { lock?: LockHandle; existOk?: boolean } = {}): Promise<{ created: string[] }> {
+    return this.locked(account, path, 'path', opts.lock, async () => {
+      const existing = await this.stat(account, path);
+      if (existing?.kind === 'file') throw conflict(`a file exists at ${uriOf(path)}`, uriOf(path));
+      if (existing && !(IMPLICIT_DIRS.has(path) && existing.mtime === 0)) {
+        if (opts.existOk === false) throw conflict(`directory exists: ${uriOf(path)}`, uriOf(path));
+        return { created: [] };
+      }
+      const { ops, created } = await this.ensureDirsOps(account, path, Date.now(), true);
+      await this.commit(ops, created.map((p) => ({ type: 'mkdir' as const, account, path: p, kind: 'dir' as const })));
+      return { created };
+    });
+  }
+
+  async writeFile(account: string, path: string, data: Buffer, opts: WriteOptions = {}): Promise<WriteOutcome> {
+    if (path === '' || IMPLICIT_DIRS.has(path)) throw invalidArgument(`cannot write a file at ${uriOf(path)}`, { resource: uriOf(path) });
+    return this.locked(account, path, 'path', opts.lock, async () => {
+      const mode = opts.mode ?? 'replace';
+      const existing = await this.stat(account, path);
+      if (existing?.kind === 'dir')
+        throw invalidArgument(`uri must be a file, got a directory: ${uriOf(path)}`, { expected: 'file', actual: 'directory', resource: uriOf(path) });
+      if (existing && mode === 'create') throw conflict(`file exists: ${uriOf(path)}`, uriOf(path));
+      const now = Date.now();
+      let content = data;
+      if (existing && mode === 'append') content = Buffer.concat([(await this.kv.get(this.contentKey(account, path))) ?? Buffer.alloc(0), data]);
+      const sha = sha256Of(content);
+      const id = recordId(account, uriOf(path), 2);
+      if (existing && existing.sha256 === sha && opts.tags === undefined && opts.meta === undefined)
+        return { path, created: false, changed: false, size: content.length, writtenBytes: 0, sha256: sha, id };
+      const { ops } = await this.ensureDirsOps(account, path, now, false);
+      const meta: NodeMeta = {
+        kind: 'file',
+        size: content.length,
+        mode: FILE_MODE,
+        mtime: now,
+        ctime: existing?.ctime ?? now,
+        sha256: sha,
+        id,
+        tags: mergeTags(existing?.tags, opts.tags, opts.tagMode),
+        meta: opts.meta ?? existing?.meta,
+      };
+      if (!meta.tags) delete meta.tags;
+      if (!meta.meta) delete meta.meta;
+      ops.push(this.kv.putJsonOp(this.metaKey(account, path), meta));
+      ops.push(this.kv.putOp(this.contentKey(account, path), content));
+      ops.push(this.kv.putOp(this.idKey(account, id), path));
+      await this.commit(ops, [{ type: 'write', account, path, kind: 'file', hint: opts.hint }]);
+      return { path, created: !existing, changed: existing?.sha256 !== sha, size: content.length, writtenBytes: data.length, sha256: sha, id };
+    });
+  }
+
+  /** Updates metadata (tags, plugin meta) without touching content. */
+  async setMeta(account: string, path: string, patch: { tags?: string[]; tagMode?: 'replace' | 'append'; meta?: Record<string, unknown> }, opts: { lock?: LockHandle } = {}): Promise<Entry> {
+    return this.locked(account, path, 'path', opts.lock, async () => {
+      const existing = await this.stat(account, path);
+      if (!existing) throw notFound(`no such file or directory: ${uriOf(path)}`, { resource: uriOf(path) });
+      const { path: _p, name: _n, ...meta } = existing;
+      const next: NodeMeta = { ...meta, tags: mergeTags(existing.tags, patch.tags, patch.tagMode), meta: patch.meta ? { ...existing.meta, ...patch.meta } : existing.meta };
+      if (!next.tags) delete next.tags;
+      if (!next.meta) delete next.meta;
+      const ops: KvOp[] = [];
+      if (IMPLICIT_DIRS.has(path) && existing.mtime === 0) {
+        next.mtime = next.ctime = Date.now();
+        ops.push(...(await this.ensureDirsOps(account, path, next.mtime, false)).ops);
+      }
+      ops.push(this.kv.putJsonOp(this.metaKey(account, path), next));
+      await this.commit(ops, [{ type: 'meta', account, path, kind: existing.kind }]);
+      return { ...next, path, name: existing.name };
+    });
+  }
+
+  /** Idempotent. Returns the number of removed nodes, sidecars not counted. */
+  async rm(account: string, path: string, opts: { recursive?: boolean; lock?: LockHandle } = {}): Promise<{ deleted: number; paths: string[] }> {
+    if (path === '' || IMPLICIT_DIRS.has(path)) throw invalidArgument(`cannot remove the scope root ${uriOf(path)}`, { resource: uriOf(path) });
+    return this.locked(account, path, 'tree', opts.lock, async () => {
+      const node = await this.stat(account, path);
+      if (!node) return { deleted: 0, paths: [] };
+      const victims: Entry[] = [node];
+      if (node.kind === 'dir') {
+        for await (const e of this.walk(account, path)) victims.push(e);
+        if (!opts.recursive && victims.some((v) => v.path !== path && !(SIDECARS.has(v.name) && splitPath(v.path)[0] === path)))
+          throw new CtxError('FAILED_PRECONDITION', `directory not empty: ${uriOf(path)}; pass recursive=true to remove it with its contents`, { resource: uriOf(path) });
+      }
+      const ops: KvOp[] = [];
+      for (const v of victims) {
+        ops.push(this.kv.delOp(this.metaKey(account, v.path)));
+        if (v.kind === 'file') {
+          ops.push(this.kv.delOp(this.contentKey(account, v.path)));
+          if (v.id) ops.push(this.kv.delOp(this.idKey(account, v.id)));
+        }
+      }
+      const paths = victims.map((v) => v.path);
+      await this.commit(ops, [{ type: 'rm', account, path, kind: node.kind, paths }]);
+      return { deleted: victims.filter((v) => !SIDECARS.has(v.name)).length, paths };
+    });
+  }
+
+  /** Deletes every node of an account (account deletion). Returns the number of keys removed. */
+  async dropAccount(account: string): Promise<number> {
+    let removed = 0;
+    for (const kind of ['m', 'c', 'i']) {
+      let ops: KvOp[] = [];
+      for await (const [key] of this.kv.scanPrefix(`${kind}${S}${account}${S}`)) {
+        ops.push(this.kv.delOp(key));
+        if (ops.length >= 1000) {
+          await this.kv.batch(ops);
+          removed += ops.length;
+          ops = [];
+        }
+      }
+      await this.kv.batch(ops);
+      removed += ops.length;
+    }
+    return removed;
+  }
+
+  /** Moves a file or subtree atomically with its metadata and tags; record ids follow the new URIs. */
+  async mv(account: string, from: string, to: string): Promise<{ moved: number }> {
+    if (from === '' || IMPLICIT_DIRS.has(from)) throw invalidArgument(`cannot move the scope root ${uriOf(from)}`, { field: 'from_uri' });
+    if (isAncestorPath(from, to)) throw invalidArgument(`cannot move ${uriOf(from)} into itself (${uriOf(to)})`, { field: 'to_uri' });
+    if (IMPLICIT_DIRS.has(to)) throw invalidArgument(`cannot replace the scope root ${uriOf(to)}`, { field: 'to_uri' });
+    const handles = await this.locks.acquireAll(account, [from, to], 'tree');
+    try {
+      const node = await this.stat(account, from);
+      if (!node) throw notFound(`no such file or directory: ${uriOf(from)}`, { resource: uriOf(from) });
+      if (await this.stat(account, to)) throw conflict(`target exists: ${uriOf(to)}`, uriOf(to));
+      const now = Date.now();
+      const { ops } = await this.ensureDirsOps(account, to, now, false);
+      const nodes: Entry[] = [node];
+      if (node.kind === 'dir') for await (const e of this.walk(account, from)) nodes.push(e);
+      const contents = await this.kv.getMany(nodes.map((n) => (n.kind === 'file' ? this.contentKey(account, n.path) : '')));
+      nodes.forEach((n, i) => {
+        const dest = to + n.path.slice(from.length);
+        const { path: _p, name: _n, ...meta } = n;
+        ops.push(this.kv.delOp(this.metaKey(account, n.path)));
+        if (n.kind === 'file') {
+          const id = recordId(account, uriOf(dest), 2);
+          ops.push(this.kv.delOp(this.contentKey(account, n.path)));
+          if (n.id) ops.push(this.kv.delOp(this.idKey(account, n.id)));
+          ops.push(this.kv.putOp(this.contentKey(account, dest), contents[i] ?? Buffer.alloc(0)));
+          ops.push(this.kv.putOp(this.idKey(account, id), dest));
+          ops.push(this.kv.putJsonOp(this.metaKey(account, dest), { ...meta, id }));
+        } else ops.push(this.kv.putJsonOp(this.metaKey(account, dest), meta));
+      });
+      await this.commit(ops, [{ type: 'mv', account, path: to, from, kind: node.kind, paths: nodes.map((n) => n.path) }]);
+      return { moved: nodes.length };
+    } finally {
+      for (const h of handles) h.release();
+    }
+  }
+}
+
+function implicitDir(path: string): Entry {
+  return { kind: 'dir', size: 0, mode: DIR_MODE, mtime: 0, ctime: 0, path, name: splitPath(path)[1] };
+}
+
+/** Tags are strict `k=v`; append merges by key (a new value replaces the old one for that key). */
+export function mergeTags(current: string[] | undefined, incoming: string[] | undefined, mode: 'replace' | 'append' = 'replace'): string[] | undefined {
+  if (incoming === undefined) return current;
+  if (mode === 'replace') return incoming.length ? [...new Set(incoming)] : undefined;
+  const byKey = new Map<string, string>();
+  for (const t of [...(current ?? []), ...incoming]) byKey.set(t.slice(0, t.indexOf('=')), t);
+  return byKey.size ? [...byKey.values()] : undefined;
+}
