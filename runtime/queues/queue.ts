@@ -232,6 +232,34 @@ export class QueueManager {
     return n;
   }
 
+  hasConsumer(name: string): boolean {
+    return !!this.queues.get(name)?.consumer;
+  }
+
+  /** Pending or in-flight messages whose payload matches, across the given queues. */
+  countPending(pred: (payload: unknown) => boolean, queues?: string[]): number {
+    let n = 0;
+    for (const q of this.queues.values()) {
+      if (queues && !queues.includes(q.name)) continue;
+      for (const m of q.pending.values()) if (pred(m.payload)) n++;
+    }
+    return n;
+  }
+
+  /**
+   * Waits until no message matching `pred` is pending in `queues` (e.g. "the Semantic and Embedding
+   * work for this file is done"). Resolves false on timeout. Consumers that enqueue follow-up work
+   * must do so before they return, so there is no gap in which nothing matches.
+   */
+  async waitFor(pred: (payload: unknown) => boolean, queues: string[], timeoutMs?: number): Promise<boolean> {
+    const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+    while (this.countPending(pred, queues) > 0) {
+      if (Date.now() >= deadline || this.closed) return false;
+      await new Promise((r) => setTimeout(r, Math.min(20, Math.max(1, deadline - Date.now()))));
+    }
+    return true;
+  }
+
   /** Messages (pending or dead-lettered) whose payload matches, for backend sync status. */
   async matching(pred: (payload: unknown) => boolean): Promise<{ pending: number; dead: number }> {
     let pending = 0;
