@@ -148,6 +148,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
         return s.api as never;
       },
       has: (name: string) => services.has(name),
+      optional: (name: string) => services.get(name)?.api as never,
       taskType(t) {
         late(`register task type ${t.type}`);
         tasks.registerType(t);

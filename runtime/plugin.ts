@@ -78,6 +78,12 @@ export interface PluginHost {
   use<K extends keyof Services>(name: K): Services[K];
   use<T = unknown>(name: string): T;
   has(name: string): boolean;
+  /**
+   * A service of a plugin this one does not depend on, or undefined when that plugin is not loaded.
+   * Call it at request time, not in setup (the provider may set up later).
+   */
+  optional<K extends keyof Services>(name: K): Services[K] | undefined;
+  optional<T = unknown>(name: string): T | undefined;
   taskType(def: TaskTypeDef): void;
   consume<P>(queue: string, consumer: Consumer<P>, opts?: ConsumerOptions): void;
   onReady(fn: () => Promise<void> | void): void;
