@@ -84,6 +84,28 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
     maxJsonBodyBytes: config.maxJsonBodyBytes,
   });
 
+  try {
+    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline);
+  } catch (err) {
+    // A failed start must release RocksDB's lock so the operator can fix the config and retry.
+    queues.close();
+    await kv.close().catch(() => {});
+    throw err;
+  }
+}
+
+async function assemble(
+  opts: CreateAppOptions,
+  config: CtxConfig,
+  log: Logger,
+  dataDir: string,
+  kv: Kv,
+  identities: IdentityRegistry,
+  vfs: Vfs,
+  queues: QueueManager,
+  tasks: TaskManager,
+  pipeline: Pipeline,
+): Promise<App> {
   const definitions = [...(opts.plugins ?? builtinPlugins), ...(opts.extraPlugins ?? [])];
   for (const spec of config.plugins) definitions.push(await importPlugin(spec));
   const ordered = orderPlugins(definitions);

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# One-command, idempotent bootstrap on a fresh Debian/Ubuntu machine with Node 20, npm and Rust:
+# apt packages (when missing), npm dependencies, the Rust core (core-native), generated code and
+# the TypeScript build. Safe to run again: each step is skipped when already up to date.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Native npm builds must never download Node headers: use the system's.
+export npm_config_nodedir=/usr
+export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
+[ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+# --- apt packages -------------------------------------------------------------------------------
+# libfaiss-dev + libopenblas-dev + libomp-dev: FAISS (static) with BLAS/LAPACK and OpenMP, linked
+# into core-native. chromium: the relation-graph browser test (headless).
+APT_PACKAGES=(libfaiss-dev libopenblas-dev libomp-dev chromium)
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ]; then
+    say "installing apt packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "Missing apt packages. Run as root:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# --- toolchains ---------------------------------------------------------------------------------
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then echo "Node >= 20 is required (found $(node -v))" >&2; exit 1; fi
+command -v cargo >/dev/null || { echo "cargo (Rust) is required to build core-native: https://rustup.rs" >&2; exit 1; }
+
+# --- npm dependencies ---------------------------------------------------------------------------
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f node_modules/.ctx-lock-hash ] || [ "$(cat node_modules/.ctx-lock-hash)" != "$lock_hash" ]; then
+  say "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_hash" > node_modules/.ctx-lock-hash
+else
+  say "npm dependencies up to date"
+fi
+
+# --- native core and generated code -------------------------------------------------------------
+if [ -f scripts/build-native.sh ]; then
+  say "building core-native"
+  bash scripts/build-native.sh
+fi
+if [ -f scripts/gen-proto.sh ]; then
+  say "generating protobuf code"
+  bash scripts/gen-proto.sh
+fi
+
+# --- TypeScript build (npm start runs the compiled output) ---------------------------------------
+say "compiling TypeScript"
+npx tsc -p tsconfig.build.json
+say "done"

@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { definePlugin, orderPlugins, type PluginDefinition, type PluginHost } from '../../runtime/plugin.js';
+import { builtinPlugins } from '../../plugins/index.js';
+import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
+
+const p = (name: string, dependsOn: string[] = [], setup: (h: PluginHost) => void | Promise<void> = () => {}): PluginDefinition =>
+  definePlugin({ name, version: '1.0.0', dependsOn, setup });
+
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.close();
+});
+
+async function boot(extra: PluginDefinition[]) {
+  const dir = tempDir();
+  try {
+    const t = await startTestApp({ dir, extraPlugins: extra });
+    apps.push(t);
+    return t;
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+describe('plugin ordering', () => {
+  it('orders dependencies first', () => {
+    const order = orderPlugins([p('c', ['b']), p('a'), p('b', ['a'])]).map((x) => x.name);
+    expect(order).toEqual(['a', 'b', 'c']);
+  });
+  it('names both plugins when a dependency is missing', () => {
+    expect(() => orderPlugins([p('snapshots', ['vfs-extra'])])).toThrow(expect.objectContaining({ code: 'CTX_PLUGIN_MISSING_DEPENDENCY', message: expect.stringMatching(/snapshots.*vfs-extra/) }));
+  });
+  it('detects cycles', () => {
+    expect(() => orderPlugins([p('a', ['b']), p('b', ['a'])])).toThrow(expect.objectContaining({ code: 'CTX_PLUGIN_DEPENDENCY_CYCLE' }));
+  });
+  it('rejects duplicate plugin names and invalid names', () => {
+    expect(() => orderPlugins([p('a'), p('a')])).toThrow(expect.objectContaining({ code: 'CTX_PLUGIN_DUPLICATE' }));
+    expect(() => p('Bad Name')).toThrow(expect.objectContaining({ code: 'CTX_PLUGIN_INVALID' }));
+  });
+});
+
+describe('load-time checks', () => {
+  it('a duplicate route fails start-up naming both plugins', async () => {
+    const dup = p('dup', [], (h) => h.route({ method: 'GET', path: '/health', auth: 'none', handler: () => 'x' }));
+    await expect(boot([dup])).rejects.toMatchObject({ code: 'CTX_DUPLICATE_ROUTE', message: expect.stringMatching(/dup.*GET \/health.*system/) });
+  });
+
+  it('a duplicate service fails naming both plugins', async () => {
+    const dup = p('dup-svc', [], (h) => h.provide('observers', {}));
+    await expect(boot([dup])).rejects.toMatchObject({ code: 'CTX_PLUGIN_DUPLICATE_SERVICE', message: expect.stringMatching(/dup-svc.*observers.*system/) });
+  });
+
+  it('using a service of a plugin that is not a dependency fails naming both', async () => {
+    const sneaky = p('sneaky', [], (h) => void h.use('observers'));
+    await expect(boot([sneaky])).rejects.toMatchObject({ code: 'CTX_PLUGIN_MISSING_SERVICE', message: expect.stringMatching(/sneaky.*observers.*system/) });
+    const nothing = p('nothing', [], (h) => void h.use('no-such-service'));
+    await expect(boot([nothing])).rejects.toMatchObject({ code: 'CTX_PLUGIN_MISSING_SERVICE' });
+  });
+
+  it('a slow setup fails with a boot timeout naming the plugin', async () => {
+    const slow = definePlugin({ name: 'slowpoke', version: '1.0.0', bootTimeoutMs: 50, setup: () => new Promise((r) => setTimeout(r, 1000)) });
+    await expect(boot([slow])).rejects.toMatchObject({ code: 'CTX_PLUGIN_BOOT_TIMEOUT', message: expect.stringContaining('slowpoke') });
+  });
+
+  it('registration after start-up is refused', async () => {
+    let saved!: PluginHost;
+    const t = await boot([p('late', [], (h) => void (saved = h))]);
+    expect(t.app.plugins).toContain('late');
+    expect(() => saved.route({ method: 'GET', path: '/late', handler: () => 1 })).toThrow(expect.objectContaining({ code: 'CTX_PLUGIN_LATE_REGISTRATION' }));
+    expect(() => saved.provide('late-svc', {})).toThrow(expect.objectContaining({ code: 'CTX_PLUGIN_LATE_REGISTRATION' }));
+  });
+
+  it('a config plugin that cannot be loaded fails start-up clearly', async () => {
+    await expect(startTestApp({ config: { plugins: [path.resolve('does/not/exist.js')] } })).rejects.toMatchObject({ code: 'CTX_PLUGIN_LOAD_FAILED' });
+  });
+
+  it('optional() returns services of non-dependencies at request time, undefined when absent', async () => {
+    let host!: PluginHost;
+    const t = await boot([p('opt', [], (h) => void (host = h))]);
+    expect(host.optional('observers')).toBeDefined();
+    expect(host.optional('not-there')).toBeUndefined();
+    void t;
+  });
+
+  it('onClose hooks run in reverse load order', async () => {
+    const order: string[] = [];
+    const first = p('first', [], (h) => h.onClose(() => void order.push('first')));
+    const second = p('second', ['first'], (h) => h.onClose(() => void order.push('second')));
+    const t = await startTestApp({ extraPlugins: [second, first] });
+    await t.close();
+    expect(order).toEqual(['second', 'first']);
+  });
+
+  it('every built-in plugin loads through the public API', () => {
+    for (const b of builtinPlugins) expect(typeof b.setup).toBe('function');
+  });
+});
