@@ -53,7 +53,8 @@ class UwsSink implements ResponseSink {
       this.writableWaiter = resolve;
       this.res.onWritable(() => {
         this.writableWaiter = undefined;
-        resolve();
+        // Native callbacks do not drain the microtask queue: resume on the next loop turn.
+        setImmediate(resolve);
         return true;
       });
     });
@@ -94,7 +95,7 @@ class UwsSink implements ResponseSink {
             });
             if (okNow || doneNow) {
               this.writableWaiter = undefined;
-              resolve();
+              setImmediate(resolve);
             }
             return okNow;
           });
