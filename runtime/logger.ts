@@ -12,6 +12,8 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   child(bindings: Record<string, unknown>): Logger;
+  /** Info line of fields the runtime itself produced (no secrets possible): skips redaction. */
+  trusted(msg: string, fields: Record<string, unknown>): void;
   readonly level: LogLevel;
 }
 
@@ -40,5 +42,9 @@ export function createLogger(level: LogLevel = 'info', sink: LogSink = (l) => pr
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
     child: (b) => createLogger(level, sink, { ...bindings, ...b }),
+    trusted: (msg, fields) => {
+      if (LEVELS.info < min) return;
+      sink(JSON.stringify({ level: 'info', time: new Date().toISOString(), msg, ...bindings, ...fields }) + '\n');
+    },
   };
 }

@@ -74,7 +74,7 @@ export class Pipeline {
       this.inFlight--;
       if (this.inFlight === 0 && this.idleWaiters.length) for (const w of this.idleWaiters.splice(0)) w();
       if (this.opts.accessLog)
-        this.opts.log.info('request', {
+        this.opts.log.trusted('request', {
           req_id: id,
           method: req.method,
           path: req.path,
@@ -97,8 +97,9 @@ export class Pipeline {
       lastMark = now;
     };
     let telemetry: boolean | { summary?: boolean } = false;
-    const abort = new AbortController();
-    sink.onAbort(() => abort.abort());
+    // Created on first use: most handlers never look at the signal or the logger.
+    let abort: AbortController | undefined;
+    let reqLog: Logger | undefined;
     try {
       if (this.draining) throw new CtxError('UNAVAILABLE', 'server is shutting down');
       const found = this.router.find(isHead ? 'GET' : req.method, req.path);
@@ -126,7 +127,7 @@ export class Pipeline {
         throw new CtxError('PERMISSION_DENIED', `this endpoint requires role ${def.roles.join(' or ')}${identity ? `; you are ${identity.role}` : ''}`, { required: def.roles });
       mark('auth');
 
-      const rawQuery = parseQueryString(req.query);
+      const rawQuery = req.query === '' ? {} : parseQueryString(req.query);
       delete rawQuery.profile;
       const query = def.query ? def.query.parse(rawQuery, 'query', 'query') : rawQuery;
 
@@ -153,14 +154,24 @@ export class Pipeline {
       mark('parse');
 
       let httpStatus = 200;
+      const log = this.opts.log;
       const ctx: RouteContext = {
         req: { id, method: req.method, path: req.path, headers: req.headers, remoteAddress: req.remoteAddress, rawBody: req.body },
         params: found.params,
         query,
         body,
         identity: identity as Identity,
-        signal: abort.signal,
-        log: this.opts.log.child({ req_id: id }),
+        get signal() {
+          if (!abort) {
+            abort = new AbortController();
+            const a = abort;
+            sink.onAbort(() => a.abort());
+          }
+          return abort.signal;
+        },
+        get log() {
+          return (reqLog ??= log.child({ req_id: id }));
+        },
         status: (code) => (httpStatus = code),
         header: (name, value) => (headers[name.toLowerCase()] = value),
         mark,

@@ -36,15 +36,16 @@ export function validateId(value: string, field: string): string {
 
 export class IdentityRegistry {
   private readonly cache = new Map<string, UserRecord | null>();
+  private readonly rootDigest: Buffer | undefined;
 
-  constructor(private readonly kv: Kv, private readonly rootKey: string | undefined) {}
+  constructor(private readonly kv: Kv, rootKey: string | undefined) {
+    this.rootDigest = rootKey ? createHash('sha256').update(rootKey).digest() : undefined;
+  }
 
-  /** Constant-time comparison of a presented key with the ROOT key. */
+  /** Constant-time comparison (of fixed-length digests) of a presented key with the ROOT key. */
   isRootKey(key: string): boolean {
-    if (!this.rootKey) return false;
-    const a = createHash('sha256').update(key).digest();
-    const b = createHash('sha256').update(this.rootKey).digest();
-    return timingSafeEqual(a, b);
+    if (!this.rootDigest) return false;
+    return timingSafeEqual(createHash('sha256').update(key).digest(), this.rootDigest);
   }
 
   async userByKey(key: string): Promise<UserRecord | null> {
