@@ -10,7 +10,12 @@ fn io_error(path: &str, e: std::io::Error) -> Error {
 /// SHA-256 hex digests of many buffers in one call.
 #[napi]
 pub fn sha256_many(buffers: Vec<Buffer>) -> Vec<String> {
-    hash::sha256_many_hex(&buffers)
+    hash::sha256_many_hex(&slices(&buffers))
+}
+
+/// Plain slices are `Sync` (napi's `Buffer` is not), so the core may hash them on several threads.
+fn slices(buffers: &[Buffer]) -> Vec<&[u8]> {
+    buffers.iter().map(|b| b.as_ref()).collect()
 }
 
 pub struct Sha256ManyTask(Vec<Buffer>);
@@ -19,7 +24,7 @@ impl Task for Sha256ManyTask {
     type Output = Vec<String>;
     type JsValue = Vec<String>;
     fn compute(&mut self) -> Result<Self::Output> {
-        Ok(hash::sha256_many_hex(&self.0))
+        Ok(hash::sha256_many_hex(&slices(&self.0)))
     }
     fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
         Ok(output)

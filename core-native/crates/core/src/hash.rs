@@ -20,8 +20,35 @@ pub fn sha256_hex(data: &[u8]) -> String {
     hex::encode(sha256(data))
 }
 
-pub fn sha256_many_hex<T: AsRef<[u8]>>(buffers: &[T]) -> Vec<String> {
-    buffers.iter().map(|b| sha256_hex(b.as_ref())).collect()
+/// Below this many bytes in total, threads cost more than they save.
+const PARALLEL_MIN_BYTES: usize = 512 * 1024;
+
+pub fn sha256_many_hex<T: AsRef<[u8]> + Sync>(buffers: &[T]) -> Vec<String> {
+    let total: usize = buffers.iter().map(|b| b.as_ref().len()).sum();
+    let threads = available_threads().min(buffers.len());
+    if threads < 2 || total < PARALLEL_MIN_BYTES {
+        return buffers.iter().map(|b| sha256_hex(b.as_ref())).collect();
+    }
+    // Contiguous ranges of roughly equal byte counts, one per thread, so output order is free.
+    let per_thread = total.div_ceil(threads);
+    let mut ranges = Vec::with_capacity(threads);
+    let (mut start, mut acc) = (0usize, 0usize);
+    for (i, b) in buffers.iter().enumerate() {
+        acc += b.as_ref().len();
+        if acc >= per_thread && ranges.len() + 1 < threads {
+            ranges.push(start..i + 1);
+            start = i + 1;
+            acc = 0;
+        }
+    }
+    ranges.push(start..buffers.len());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = ranges
+            .into_iter()
+            .map(|r| scope.spawn(move || buffers[r].iter().map(|b| sha256_hex(b.as_ref())).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("hash thread panicked")).collect()
+    })
 }
 
 /// Streams a file through SHA-256 without holding it in memory. Returns (hex digest, size).
@@ -81,6 +108,14 @@ mod tests {
     fn known_vectors() {
         assert_eq!(sha256_hex(b""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
         assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn parallel_many_keeps_order() {
+        let bufs: Vec<Vec<u8>> = (0..3000).map(|i| vec![(i % 251) as u8; 1024 + i % 7]).collect();
+        let expected: Vec<String> = bufs.iter().map(|b| sha256_hex(b)).collect();
+        assert_eq!(sha256_many_hex(&bufs), expected);
+        assert_eq!(sha256_many_hex::<Vec<u8>>(&[]), Vec::<String>::new());
     }
 
     #[test]
