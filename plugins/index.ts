@@ -1,7 +1,8 @@
 /** The built-in plugins, in no particular order: the loader orders them by `dependsOn`. */
 import type { PluginDefinition } from '../runtime/plugin.js';
 import admin from './admin/index.js';
+import content from './content/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content];

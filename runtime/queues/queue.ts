@@ -32,6 +32,9 @@ export interface ConsumerOptions {
 
 export type Consumer<P = unknown> = (msg: QueueMessage<P>) => Promise<void>;
 
+/** Told when a message leaves its queue: acked (`error` undefined) or dead-lettered (`error` set). */
+export type SettleListener = (queue: string, msg: QueueMessage, error?: string) => void;
+
 export interface QueueStats {
   processed: number;
   requeue_count: number;
@@ -69,8 +72,28 @@ export class QueueManager {
   private nextSeq = 1;
   private closed = false;
   private idleWaiters: Array<() => void> = [];
+  private readonly settleListeners = new Set<SettleListener>();
 
   constructor(private readonly kv: Kv, private readonly log: Logger) {}
+
+  /**
+   * Subscribes to settled messages (writers count what was processed for their paths while they
+   * wait; polling would miss messages that come and go between two polls). Returns the unsubscribe.
+   */
+  onSettle(fn: SettleListener): () => void {
+    this.settleListeners.add(fn);
+    return () => this.settleListeners.delete(fn);
+  }
+
+  private settled(queue: string, msg: QueueMessage, error?: string): void {
+    for (const fn of this.settleListeners) {
+      try {
+        fn(queue, msg, error);
+      } catch (err) {
+        this.log.warn('queue settle listener failed', { queue, error: err });
+      }
+    }
+  }
 
   /** Loads persisted messages; call once at start, before consumers run. */
   async load(): Promise<void> {
@@ -182,6 +205,7 @@ export class QueueManager {
       await q.consumer!(msg);
       await this.kv.del(this.msgKey(q.name, msg.seq));
       q.stats.processed++;
+      if (this.settleListeners.size) this.settled(q.name, msg);
     } catch (err) {
       msg.attempts++;
       msg.lastError = sanitizeError(err);
@@ -201,6 +225,7 @@ export class QueueManager {
       await this.kv
         .batch([this.kv.delOp(this.msgKey(q.name, msg.seq)), this.kv.putJsonOp(`d${S}${q.name}${S}${String(msg.seq).padStart(16, '0')}`, msg)])
         .catch(() => {});
+      if (this.settleListeners.size) this.settled(q.name, msg, msg.lastError);
     }
     q.pending.delete(msg.seq);
     q.inFlight.delete(msg.seq);

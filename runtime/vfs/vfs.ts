@@ -241,6 +241,56 @@ export class Vfs extends EventEmitter {
     });
   }
 
+  /**
+   * Writes several files in ONE atomic, durable batch (batch-write): either every file is written or
+   * none is, and commit hooks see all the changes at once. `content` is the final content of each
+   * file (callers resolve append themselves); `sha256` may be passed when already computed. The
+   * caller must hold a tree lock covering every path (it checked its preconditions under it).
+   */
+  async writeFiles(account: string, files: Array<{ path: string; content: Buffer; sha256?: string }>, opts: { lock: LockHandle; hint?: Record<string, unknown> }): Promise<WriteOutcome[]> {
+    for (const f of files) {
+      if (!opts.lock.covers(account, f.path)) throw new Error(`writeFiles: the lock does not cover ${f.path}`);
+      if (f.path === '' || IMPLICIT_DIRS.has(f.path)) throw invalidArgument(`cannot write a file at ${uriOf(f.path)}`, { resource: uriOf(f.path) });
+    }
+    if (files.length === 0) return [];
+    const now = Date.now();
+    const existing = await this.statMany(account, files.map((f) => f.path));
+    const ops: KvOp[] = [];
+    // Missing ancestors of every file, each created once.
+    const dirSet = new Set<string>();
+    for (const f of files) for (let p = splitPath(f.path)[0]; p !== '' && !dirSet.has(p); p = splitPath(p)[0]) dirSet.add(p);
+    const dirs = [...dirSet].sort();
+    const dirNodes = await this.statMany(account, dirs);
+    dirNodes.forEach((node, i) => {
+      const dir = dirs[i]!;
+      if (node?.kind === 'file') throw conflict(`cannot create files below ${uriOf(dir)}: it is a file`, uriOf(dir));
+      if (!node || (IMPLICIT_DIRS.has(dir) && node.mtime === 0)) ops.push(this.kv.putJsonOp(this.metaKey(account, dir), { kind: 'dir', size: 0, mode: DIR_MODE, mtime: now, ctime: now } satisfies NodeMeta));
+    });
+    const events: ChangeEvent[] = [];
+    const outcomes = files.map((f, i): WriteOutcome => {
+      const old = existing[i];
+      if (old?.kind === 'dir')
+        throw invalidArgument(`uri must be a file, got a directory: ${uriOf(f.path)}`, { expected: 'file', actual: 'directory', resource: uriOf(f.path) });
+      const sha = f.sha256 ?? sha256Of(f.content);
+      const id = recordId(account, uriOf(f.path), 2);
+      const meta: NodeMeta = { kind: 'file', size: f.content.length, mode: FILE_MODE, mtime: now, ctime: old?.ctime ?? now, sha256: sha, id };
+      if (old?.tags) meta.tags = old.tags;
+      if (old?.meta) meta.meta = old.meta;
+      ops.push(this.kv.putJsonOp(this.metaKey(account, f.path), meta));
+      ops.push(this.kv.putOp(this.contentKey(account, f.path), f.content));
+      ops.push(this.kv.putOp(this.idKey(account, id), f.path));
+      events.push({ type: 'write', account, path: f.path, kind: 'file', hint: opts.hint });
+      return { path: f.path, created: !old, changed: old?.sha256 !== sha, size: f.content.length, writtenBytes: f.content.length, sha256: sha, id };
+    });
+    await this.commit(ops, events);
+    return outcomes;
+  }
+
+  /** Raw content of several files (missing ones and directories give undefined); one multi-get. */
+  async readMany(account: string, paths: string[]): Promise<(Buffer | undefined)[]> {
+    return this.kv.getMany(paths.map((p) => this.contentKey(account, p)));
+  }
+
   /** Updates metadata (tags, plugin meta) without touching content. */
   async setMeta(account: string, path: string, patch: { tags?: string[]; tagMode?: 'replace' | 'append'; meta?: Record<string, unknown> }, opts: { lock?: LockHandle } = {}): Promise<Entry> {
     return this.locked(account, path, 'path', opts.lock, async () => {

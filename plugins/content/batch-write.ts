@@ -1,0 +1,185 @@
+/**
+ * `POST /api/v1/content/batch-write` (spec Part 2, "Content": batch-write body; "Limits").
+ * Everything is validated before the tree lock; preconditions are checked under the lock before
+ * the first write; all files go to disk in ONE atomic batch (Vfs.writeFiles), so semantic work,
+ * which commit hooks enqueue in that batch, starts once, after every write.
+ */
+import { createHash } from 'node:crypto';
+import { conflict, invalidArgument, notFound } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import type { PluginHost } from '../../runtime/plugin.js';
+import { s } from '../../runtime/schema.js';
+import { isAncestorOrSelf } from '../../runtime/uri/index.js';
+import { SIDECARS } from '../../runtime/vfs/types.js';
+import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
+import { TEXT_EXTENSIONS, hasTextExtension, resolveUri } from './targets.js';
+
+export const LIMITS = {
+  operations: 256,
+  operationsPrecondition: 128,
+  fileBytes: 8 * 1024 * 1024,
+  totalBytes: 16 * 1024 * 1024,
+} as const;
+
+const HASH = /^sha256:[0-9a-f]{64}$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const operation = s.object({
+  uri: s.string({ min: 1 }),
+  content: s.string().optional(),
+  content_base64: s.string().optional(),
+  mode: s.enum(['replace', 'append', 'create', 'upsert'] as const).optional(),
+  precondition: s
+    .object({
+      kind: s.enum(['create_if_absent', 'replace_if_hash'] as const),
+      base_hash: s.string({ pattern: HASH, patternHint: 'expected sha256:<64 lowercase hex>' }).optional(),
+    })
+    .optional(),
+});
+
+export const batchWriteBody = s.object({
+  root_uri: s.string({ min: 1 }),
+  // The count limits depend on the form, so they are checked below with their own message.
+  operations: s.array(operation),
+  wait: s.bool().default(true),
+  timeout: s.number({ min: 0 }).nullable().optional(),
+});
+
+type Body = ReturnType<typeof batchWriteBody.parse>;
+type Op = Body['operations'][number];
+
+export interface BatchResult extends IndexingReport {
+  root_uri: string;
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+}
+
+interface Planned {
+  uri: string;
+  path: string;
+  data: Buffer;
+  sha: string;
+  op: Op;
+}
+
+const limitError = (message: string, limit: string, value: number, extra: Record<string, unknown> = {}) =>
+  invalidArgument(message, { limit, limit_value: value, ...extra });
+
+export async function batchWrite(host: PluginHost, identity: Identity, body: Body, signal?: AbortSignal): Promise<BatchResult> {
+  const account = identity.accountId;
+  const ops = body.operations;
+  if (ops.length === 0) throw invalidArgument('operations must contain at least one operation', { field: 'operations' });
+  const preconditionForm = ops.some((o) => o.precondition !== undefined);
+  if (preconditionForm && ops.some((o) => o.precondition === undefined))
+    throw invalidArgument('operations mix the mode form and the precondition form; use one form per batch', { field: 'operations' });
+  const maxOps = preconditionForm ? LIMITS.operationsPrecondition : LIMITS.operations;
+  if (ops.length > maxOps)
+    throw limitError(
+      `operations has ${ops.length} entries; a batch holds at most ${maxOps} operations${preconditionForm ? ' in the precondition form' : ''} (limit max_operations${preconditionForm ? '_precondition' : ''})`,
+      preconditionForm ? 'max_operations_precondition' : 'max_operations',
+      maxOps,
+      { field: 'operations' },
+    );
+
+  const root = resolveUri(body.root_uri, identity, 'write', 'root_uri');
+  if (root.contextType !== 'resource' && root.contextType !== 'memory')
+    throw invalidArgument(`root_uri must be a resource or memory directory, got ${root.uri}`, { field: 'root_uri', resource: root.uri });
+  const memory = root.contextType === 'memory';
+
+  const seen = new Set<string>();
+  let total = 0;
+  const planned: Planned[] = ops.map((o, i) => {
+    const field = `operations[${i}]`;
+    const u = resolveUri(o.uri, identity, 'write', `${field}.uri`);
+    if (u.uri === root.uri || !isAncestorOrSelf(root.uri, u.uri))
+      throw invalidArgument(`${field}.uri ${u.uri} is not below root_uri ${root.uri}`, { field: `${field}.uri`, resource: u.uri });
+    if (u.contextType !== root.contextType)
+      throw invalidArgument(`${field}.uri ${u.uri} is a ${u.contextType} target; every target of a batch shares the context type of root_uri (${root.contextType})`, { field: `${field}.uri` });
+    if (seen.has(u.uri)) throw invalidArgument(`${field}.uri ${u.uri} appears more than once; targets must be unique`, { field: `${field}.uri`, resource: u.uri });
+    seen.add(u.uri);
+    if (SIDECARS.has(u.name))
+      throw invalidArgument(`${field}.uri ${u.uri}: sidecars cannot be batch-written (semantic processing refreshes them after the batch; use content/write to edit one)`, { field: `${field}.uri` });
+    if (memory && !hasTextExtension(u.name))
+      throw invalidArgument(`${field}.uri ${u.uri}: memory targets accept only the extensions ${TEXT_EXTENSIONS.join(' ')}`, { field: `${field}.uri`, allowed: TEXT_EXTENSIONS });
+    if (o.mode !== undefined && o.precondition !== undefined)
+      throw invalidArgument(`${field}: give either mode or precondition, not both`, { field });
+    if (o.precondition?.kind === 'replace_if_hash' && o.precondition.base_hash === undefined)
+      throw invalidArgument(`${field}.precondition.base_hash is required for replace_if_hash`, { field: `${field}.precondition.base_hash` });
+    if (o.precondition?.kind === 'create_if_absent' && o.precondition.base_hash !== undefined)
+      throw invalidArgument(`${field}.precondition.base_hash is only valid with replace_if_hash`, { field: `${field}.precondition.base_hash` });
+    if ((o.content === undefined) === (o.content_base64 === undefined))
+      throw invalidArgument(`${field} needs exactly one of content or content_base64`, { field });
+    let data: Buffer;
+    if (o.content_base64 !== undefined) {
+      if (memory) throw invalidArgument(`${field}.content_base64 is not accepted for memory targets; send UTF-8 text as content`, { field: `${field}.content_base64` });
+      if (o.content_base64.length % 4 !== 0 || !BASE64.test(o.content_base64))
+        throw invalidArgument(`${field}.content_base64 is not valid base64`, { field: `${field}.content_base64` });
+      data = Buffer.from(o.content_base64, 'base64');
+    } else data = Buffer.from(o.content!, 'utf8');
+    if (data.length > LIMITS.fileBytes)
+      throw limitError(`${field} carries ${data.length} bytes; a file holds at most ${LIMITS.fileBytes} bytes (8 MiB, limit max_file_bytes)`, 'max_file_bytes', LIMITS.fileBytes, { field, resource: u.uri });
+    total += data.length;
+    if (total > LIMITS.totalBytes)
+      throw limitError(`operations carry more than ${LIMITS.totalBytes} bytes; a batch holds at most 16 MiB in total (limit max_total_bytes)`, 'max_total_bytes', LIMITS.totalBytes, { field: 'operations' });
+    return { uri: u.uri, path: u.path, data, sha: '', op: o };
+  });
+
+  const lock = await host.vfs.locks.acquire(account, root.path, 'tree', 'content.batch-write');
+  let result: { created: string[]; updated: string[]; unchanged: string[] };
+  try {
+    const rootNode = await host.vfs.stat(account, root.path);
+    if (!rootNode || rootNode.kind !== 'dir')
+      throw notFound(`root_uri ${root.uri} is not an existing directory`, { field: 'root_uri', resource: root.uri });
+    result = await applyUnderLock(host, account, planned, lock);
+  } finally {
+    lock.release();
+  }
+  const report = await indexingReport(host.queues, concerns(account, root.path), {
+    wait: body.wait,
+    timeoutMs: body.timeout == null ? undefined : body.timeout * 1000,
+    signal,
+  });
+  return { root_uri: root.uri, ...result, ...report };
+}
+
+async function applyUnderLock(host: PluginHost, account: string, planned: Planned[], lock: Parameters<PluginHost['vfs']['writeFiles']>[2]['lock']) {
+  const nodes = await host.vfs.statMany(account, planned.map((p) => p.path));
+  const appendPaths = planned.filter((p, i) => (p.op.mode ?? 'replace') === 'append' && nodes[i]?.kind === 'file').map((p) => p.path);
+  const appendBase = new Map<string, Buffer>();
+  if (appendPaths.length) (await host.vfs.readMany(account, appendPaths)).forEach((b, i) => appendBase.set(appendPaths[i]!, b ?? Buffer.alloc(0)));
+
+  const created: string[] = [];
+  const updated: string[] = [];
+  const unchanged: string[] = [];
+  const writes: Array<{ path: string; content: Buffer; sha256: string }> = [];
+  // Every check runs before the first write, so a refused batch writes nothing.
+  planned.forEach((p, i) => {
+    const node = nodes[i];
+    if (node?.kind === 'dir')
+      throw invalidArgument(`${p.uri} is a directory; batch-write targets must be files`, { expected: 'file', actual: 'directory', resource: p.uri });
+    const mode = p.op.mode ?? 'replace';
+    const content = mode === 'append' && node ? Buffer.concat([appendBase.get(p.path)!, p.data]) : p.data;
+    const sha = 'sha256:' + createHash('sha256').update(content).digest('hex');
+    const same = node !== null && node.sha256 === sha;
+    const pre = p.op.precondition;
+    if (pre?.kind === 'create_if_absent' && node && !same)
+      throw conflict(`precondition create_if_absent failed: ${p.uri} exists`, p.uri, { precondition: 'create_if_absent', actual_hash: node.sha256 ?? null });
+    if (pre?.kind === 'replace_if_hash' && !same && node?.sha256 !== pre.base_hash)
+      throw conflict(`precondition replace_if_hash failed for ${p.uri}: the stored content does not have base_hash`, p.uri, {
+        precondition: 'replace_if_hash',
+        expected_hash: pre.base_hash,
+        actual_hash: node?.sha256 ?? null,
+      });
+    if (!pre && mode === 'create' && node && !same) throw conflict(`file exists: ${p.uri} (mode create)`, p.uri);
+    if (!pre && mode === 'replace' && !node) throw notFound(`${p.uri} does not exist; mode replace overwrites existing files (use upsert to create)`, { resource: p.uri });
+    if (same) {
+      unchanged.push(p.uri);
+      return;
+    }
+    (node ? updated : created).push(p.uri);
+    writes.push({ path: p.path, content, sha256: sha });
+  });
+  if (writes.length) await host.vfs.writeFiles(account, writes, { lock, hint: { source: 'batch-write' } });
+  return { created, updated, unchanged };
+}

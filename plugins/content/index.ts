@@ -1,0 +1,168 @@
+/**
+ * Content plugin: tiered reads (abstract, overview, read, download), writes, batch writes, tags and
+ * reindex (spec Part 2, "Content"). README.md describes the routes and the choices made.
+ */
+import { unavailable } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import { definePlugin } from '../../runtime/plugin.js';
+import { SEMANTIC_QUEUE, type SemanticMessage } from '../../runtime/queues/indexing.js';
+import { s } from '../../runtime/schema.js';
+import type { CtxUri } from '../../runtime/uri/index.js';
+import type { ChangeEvent } from '../../runtime/vfs/types.js';
+import { splitPath } from '../../runtime/vfs/vfs.js';
+import { VERSION } from '../../runtime/version.js';
+import { LIMITS, batchWrite, batchWriteBody } from './batch-write.js';
+import { download, readContent, readSidecar } from './read.js';
+import { registerReindex } from './reindex.js';
+import { checkTags, resolveUri, rootUriOf } from './targets.js';
+import { SIDECAR_HINT, writeContent } from './write.js';
+
+/** What this plugin needs from the fs plugin's `fs` service (tag logic lives there, once). */
+interface FsTags {
+  setTags(identity: Identity, uri: string, tags: string[], opts: { mode: 'replace' | 'append'; recursive: boolean }): Promise<{ updated: unknown } & Record<string, unknown>>;
+  /** Throws PERMISSION_DENIED for `access: denied` entries under ctx://resources, when fs has such rules. */
+  assertContentAccess?(identity: Identity, uri: string): Promise<void> | void;
+}
+
+const tagList = s.array(s.string());
+
+export default definePlugin({
+  name: 'content',
+  version: VERSION,
+  setup(host) {
+    const fs = () => host.optional<FsTags>('fs');
+    const accessCheck = (identity: Identity) => async (u: CtxUri) => {
+      await fs()?.assertContentAccess?.(identity, u.uri);
+    };
+
+    // A user edit of a sidecar rebuilds only that directory's L0/L1 vectors: one non-recursive
+    // vectors_only refresh, committed in the same batch as the edit. Messages are queued only when
+    // an indexer consumes them (otherwise they would pile up unread).
+    const activations = new WeakMap<ChangeEvent, () => void>();
+    host.vfs.onCommit((events) => {
+      const ops = [];
+      for (const ev of events) {
+        if (ev.type !== 'write' || !ev.hint?.[SIDECAR_HINT] || !host.queues.hasConsumer(SEMANTIC_QUEUE)) continue;
+        const dir = splitPath(ev.path)[0];
+        const msg: SemanticMessage = { account: ev.account, path: dir, kind: 'dir', op: 'refresh', mode: 'vectors_only', recursive: false };
+        const prepared = host.queues.prepare(SEMANTIC_QUEUE, msg, { dedupeKey: `content-sidecar\x00${ev.account}\x00${dir}` });
+        if (!prepared) continue;
+        ops.push(...prepared.ops);
+        activations.set(ev, prepared.activate);
+      }
+      return ops;
+    });
+    // Change events are emitted after the batch is durable: only then may the consumer see the message.
+    host.vfs.on('change', (ev: ChangeEvent) => {
+      const activate = activations.get(ev);
+      if (activate) {
+        activations.delete(ev);
+        activate();
+      }
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/content/abstract',
+      query: s.object({ uri: s.string({ min: 1 }) }),
+      handler: (ctx) => readSidecar(host.vfs, ctx.identity, ctx.query.uri, 'abstract'),
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/content/overview',
+      query: s.object({ uri: s.string({ min: 1 }) }),
+      handler: (ctx) => readSidecar(host.vfs, ctx.identity, ctx.query.uri, 'overview'),
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/content/read',
+      query: s.object({
+        uri: s.string({ min: 1 }),
+        offset: s.int({ min: 0 }).default(0),
+        limit: s.int({ min: -1 }).default(-1),
+        raw: s.bool().default(false),
+      }),
+      handler: (ctx) => readContent(host.vfs, ctx.identity, ctx.query, accessCheck(ctx.identity)),
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/content/download',
+      query: s.object({ uri: s.string({ min: 1 }) }),
+      handler: (ctx) => download(host.vfs, ctx.identity, ctx.query.uri, accessCheck(ctx.identity)),
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/content/write',
+      body: s.object({
+        uri: s.string({ min: 1 }),
+        content: s.string(),
+        mode: s.enum(['replace', 'append', 'create'] as const).default('replace'),
+        wait: s.bool().default(false),
+        timeout: s.number({ min: 0 }).nullable().optional(),
+        tags: tagList.optional(),
+        tag_mode: s.enum(['replace', 'append'] as const).default('replace'),
+      }),
+      handler: (ctx) => writeContent(host, ctx.identity, ctx.body, ctx.signal),
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/content/batch-write',
+      body: batchWriteBody,
+      // Room for 16 MiB of content sent as base64 or escaped JSON; the content limits are checked
+      // after parsing, with messages naming them.
+      bodyLimit: LIMITS.totalBytes * 3,
+      handler: (ctx) => batchWrite(host, ctx.identity, ctx.body, ctx.signal),
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/content/set_tags',
+      body: s.object({
+        uri: s.string({ min: 1 }),
+        tags: tagList,
+        mode: s.enum(['replace', 'append'] as const).default('replace'),
+        recursive: s.bool().default(false),
+      }),
+      async handler(ctx) {
+        const { uri, tags, mode, recursive } = ctx.body;
+        const u = resolveUri(uri, ctx.identity, 'write');
+        checkTags(tags);
+        const svc = fs();
+        if (!svc) throw unavailable('set_tags needs the fs plugin, which is not loaded');
+        const out = await svc.setTags(ctx.identity, u.uri, tags, { mode, recursive });
+        const { updated, ...rest } = out;
+        const updatedUris = Array.isArray(updated) ? (updated as string[]) : [];
+        return {
+          uri: u.uri,
+          updated_uris: updatedUris,
+          root_uri: rootUriOf(u),
+          context_type: u.contextType,
+          tags,
+          mode,
+          recursive,
+          success_count: typeof updated === 'number' ? updated : updatedUris.length,
+          failed_count: 0,
+          ...rest,
+        };
+      },
+    });
+
+    const reindex = registerReindex(host);
+    host.route({
+      method: 'POST',
+      path: '/api/v1/content/reindex',
+      body: s.object({
+        uri: s.string({ min: 1 }),
+        mode: s.enum(['vectors_only', 'semantic_and_vectors'] as const).default('vectors_only'),
+        wait: s.bool().default(false),
+        recursive: s.bool().default(false),
+      }),
+      handler: (ctx) => reindex(ctx.identity, ctx.body, ctx.signal),
+    });
+  },
+});

@@ -1,0 +1,102 @@
+/**
+ * `semantic_status`, `vector_status` and `queue_status` of a write, read from the durable queues
+ * (runtime/queues/indexing.ts), never assumed:
+ * - `deferred`: no consumer is registered for the queue (no indexer loaded), so nothing runs now;
+ * - `queued`: work for the path (or one of its ancestors' L0/L1) is still pending or in flight;
+ * - `complete`: nothing is pending for it (processed, or nothing was needed).
+ * While waiting, messages that settle for the path are counted through `queues.onSettle`.
+ */
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from '../../runtime/queues/indexing.js';
+import type { QueueManager } from '../../runtime/queues/queue.js';
+
+export type IndexStatus = 'queued' | 'complete' | 'deferred';
+
+export interface QueueCounters {
+  processed: number;
+  error_count: number;
+  errors: string[];
+  /** Messages for the path still pending or in flight when the response was built. */
+  pending: number;
+}
+
+export interface IndexingReport {
+  semantic_status: IndexStatus;
+  vector_status: IndexStatus;
+  queue_status: { Semantic: QueueCounters; Embedding: QueueCounters };
+}
+
+/**
+ * Index work that concerns `path`: messages for the path, anything below it, and its ancestor
+ * directories (whose L0/L1 are refreshed because of it).
+ */
+export function concerns(account: string, path: string) {
+  return (payload: unknown): boolean => {
+    const p = payload as { account?: unknown; path?: unknown } | null;
+    if (!p || p.account !== account || typeof p.path !== 'string') return false;
+    const q = p.path;
+    if (q === path || q === '' || path === '') return true;
+    if (q.length > path.length) return q.startsWith(path) && q[path.length] === '/';
+    return path.startsWith(q) && path[q.length] === '/';
+  };
+}
+
+const MAX_ERRORS = 20;
+
+/**
+ * Waits (when `wait`) until no work concerning the path is pending in the queues that have a
+ * consumer, or until `timeoutMs` or the signal; then reports. Never throws on timeout: content is
+ * already durable, the statuses say what is still outstanding.
+ */
+export async function indexingReport(
+  queues: QueueManager,
+  pred: (payload: unknown) => boolean,
+  opts: { wait: boolean; timeoutMs?: number; signal?: AbortSignal },
+): Promise<IndexingReport> {
+  const counters = { [SEMANTIC_QUEUE]: fresh(), [EMBEDDING_QUEUE]: fresh() } as Record<string, QueueCounters>;
+  const active = [SEMANTIC_QUEUE, EMBEDDING_QUEUE].filter((q) => queues.hasConsumer(q));
+  if (opts.wait && active.length > 0) {
+    const off = queues.onSettle((queue, msg, error) => {
+      const c = counters[queue];
+      if (!c || !pred(msg.payload)) return;
+      if (error === undefined) c.processed++;
+      else {
+        c.error_count++;
+        if (c.errors.length < MAX_ERRORS) c.errors.push(`${queue}#${msg.seq}: ${error}`);
+      }
+    });
+    try {
+      await waitUntilSettled(queues, pred, active, opts.timeoutMs, opts.signal);
+    } finally {
+      off();
+    }
+  }
+  const pendingSemantic = queues.countPending(pred, [SEMANTIC_QUEUE]);
+  const pendingEmbedding = queues.countPending(pred, [EMBEDDING_QUEUE]);
+  counters[SEMANTIC_QUEUE]!.pending = pendingSemantic;
+  counters[EMBEDDING_QUEUE]!.pending = pendingEmbedding;
+  const semantic: IndexStatus = !queues.hasConsumer(SEMANTIC_QUEUE) ? 'deferred' : pendingSemantic > 0 ? 'queued' : 'complete';
+  // Embedding work for a change is enqueued by the Semantic consumer, so it is outstanding while
+  // the Semantic message is.
+  const vector: IndexStatus = !queues.hasConsumer(EMBEDDING_QUEUE) ? 'deferred' : pendingEmbedding > 0 || pendingSemantic > 0 ? 'queued' : 'complete';
+  return {
+    semantic_status: semantic,
+    vector_status: vector,
+    queue_status: { Semantic: counters[SEMANTIC_QUEUE]!, Embedding: counters[EMBEDDING_QUEUE]! },
+  };
+}
+
+function fresh(): QueueCounters {
+  return { processed: 0, error_count: 0, errors: [], pending: 0 };
+}
+
+async function waitUntilSettled(queues: QueueManager, pred: (p: unknown) => boolean, active: string[], timeoutMs: number | undefined, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return;
+  let abort: (() => void) | undefined;
+  const aborted = signal ? new Promise<boolean>((r) => signal.addEventListener('abort', (abort = () => r(false)), { once: true })) : undefined;
+  try {
+    const done = queues.waitFor(pred, active, timeoutMs);
+    await (aborted ? Promise.race([done, aborted]) : done);
+  } finally {
+    if (abort) signal!.removeEventListener('abort', abort);
+  }
+}

@@ -1,0 +1,74 @@
+/** abstract, overview, read and download (spec Part 2, "Content"). */
+import { invalidArgument, notFound } from '../../runtime/errors.js';
+import { Reply, contentDisposition } from '../../runtime/http/reply.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import type { CtxUri } from '../../runtime/uri/index.js';
+import { splitHeader } from '../../runtime/vfs/headers.js';
+import type { Vfs } from '../../runtime/vfs/vfs.js';
+import { ABSTRACT, OVERVIEW, resolveReadTarget, resolveUri } from './targets.js';
+
+/** Piece size of streamed downloads: large enough for few native writes, small enough to pace. */
+const DOWNLOAD_CHUNK = 256 * 1024;
+
+/** L0 or L1 text of a directory, without the metadata header; '' until one has been generated. */
+export async function readSidecar(vfs: Vfs, identity: Identity, input: string, which: 'abstract' | 'overview'): Promise<string> {
+  const u = resolveUri(input, identity, 'read');
+  const node = await vfs.stat(identity.accountId, u.path);
+  if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
+  if (node.kind !== 'dir')
+    throw invalidArgument(`${which} needs a directory URI, got a file: ${u.uri}`, { expected: 'directory', actual: 'file', resource: u.uri });
+  const path = (u.path === '' ? '' : u.path + '/') + (which === 'abstract' ? ABSTRACT : OVERVIEW);
+  const side = await vfs.stat(identity.accountId, path);
+  if (!side || side.kind !== 'file') return '';
+  return splitHeader((await vfs.readFile(identity.accountId, path)).toString('utf8')).body;
+}
+
+export interface ReadQuery {
+  uri: string;
+  offset: number;
+  limit: number;
+  raw: boolean;
+}
+
+export async function readContent(vfs: Vfs, identity: Identity, q: ReadQuery, check: (u: CtxUri) => Promise<void>): Promise<string> {
+  const u = await resolveReadTarget(q.uri, identity, vfs);
+  await check(u);
+  let text = (await vfs.readFile(identity.accountId, u.path)).toString('utf8');
+  // Memory files carry their fields in a header; agents read the memory itself unless raw.
+  if (!q.raw && u.contextType === 'memory') text = splitHeader(text).body;
+  if (q.offset === 0 && q.limit < 0) return text;
+  return sliceLines(text, q.offset, q.limit);
+}
+
+/** Lines [offset, offset+limit) joined by '\n'; limit -1 reads to the end. Scans without splitting it all. */
+export function sliceLines(text: string, offset: number, limit: number): string {
+  let start = 0;
+  for (let i = 0; i < offset; i++) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) return '';
+    start = nl + 1;
+  }
+  if (limit < 0) return text.slice(start);
+  let end = start;
+  for (let i = 0; i < limit; i++) {
+    const nl = text.indexOf('\n', end);
+    if (nl < 0) return text.slice(start);
+    end = nl + 1;
+  }
+  return text.slice(start, Math.max(start, end - 1));
+}
+
+export async function download(vfs: Vfs, identity: Identity, input: string, check: (u: CtxUri) => Promise<void>): Promise<Reply> {
+  const u = await resolveReadTarget(input, identity, vfs);
+  await check(u);
+  const data = await vfs.readFile(identity.accountId, u.path);
+  return Reply.raw(chunks(data), {
+    contentType: 'application/octet-stream',
+    headers: { 'content-disposition': contentDisposition(u.name) },
+    size: data.length,
+  });
+}
+
+async function* chunks(data: Buffer): AsyncIterable<Uint8Array> {
+  for (let i = 0; i < data.length; i += DOWNLOAD_CHUNK) yield data.subarray(i, Math.min(data.length, i + DOWNLOAD_CHUNK));
+}

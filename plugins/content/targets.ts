@@ -1,0 +1,80 @@
+/** URI resolution and the naming rules of content writes (spec Part 2, "Content" and "Limits"). */
+import { CtxError, invalidArgument } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/uri/index.js';
+import type { Vfs } from '../../runtime/vfs/vfs.js';
+
+/** Extensions `create` accepts, and every mode accepts for memory targets. */
+export const TEXT_EXTENSIONS = ['.md', '.txt', '.json', '.yaml', '.yml', '.toml', '.py', '.js', '.ts'] as const;
+export const ABSTRACT = '.abstract.md';
+export const OVERVIEW = '.overview.md';
+export const RELATIONS = '.relations.json';
+
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+export function hasTextExtension(name: string): boolean {
+  return (TEXT_EXTENSIONS as readonly string[]).includes(extensionOf(name));
+}
+
+/** Parses and authorizes a public URI. */
+export function resolveUri(input: unknown, identity: Identity, access: 'read' | 'write', field = 'uri'): CtxUri {
+  const u = parseUri(input, identity, { field });
+  authorize(u, identity, access);
+  return u;
+}
+
+/**
+ * A file URI or a 32-hex record id (read, download). An id resolves through the VFS record index;
+ * ids the caller may not read answer NOT_FOUND like unknown ones, so ids cannot probe other spaces.
+ */
+export async function resolveReadTarget(input: string, identity: Identity, vfs: Vfs): Promise<CtxUri> {
+  if (!isRecordId(input)) return resolveUri(input, identity, 'read');
+  const path = await vfs.pathOfRecordId(identity.accountId, input);
+  const missing = () => new CtxError('NOT_FOUND', `no indexed record with id ${input} (unindexed or deleted)`, { id: input });
+  if (path === null) throw missing();
+  try {
+    return resolveUri(uriFromPath(path), identity, 'read');
+  } catch {
+    throw missing();
+  }
+}
+
+/**
+ * The root a written file belongs to: its context space root (`ctx://resources`,
+ * `ctx://user/{u}/memories`, ...) plus the first segment below it when the file is deeper, e.g.
+ * `ctx://resources/docs/a/b.md` → `ctx://resources/docs`, `ctx://user/u/skills/s/SKILL.md` →
+ * `ctx://user/u/skills/s`.
+ */
+export function rootUriOf(u: CtxUri): string {
+  const spaceDepth = spaceRootDepth(u);
+  const depth = u.segments.length - 1 > spaceDepth ? spaceDepth + 1 : spaceDepth;
+  return uriFromPath(u.segments.slice(0, depth).join('/'));
+}
+
+/** Number of segments of the space root: `resources` 1, `user/u/memories` 3, `user/u/peers/p/memories` 5. */
+function spaceRootDepth(u: CtxUri): number {
+  if (u.scope === 'resources') return 1;
+  if (u.scope === 'user') return u.peerId !== undefined ? 5 : 3;
+  if (u.scope === 'agent') return Math.min(u.segments.length, 3);
+  return 0;
+}
+
+/** Rejects URIs a file cannot live at (containers such as `ctx://user/u`, scope roots). */
+export function assertFileLocation(u: CtxUri): void {
+  if (u.contextType === null || u.segments.length <= spaceRootDepth(u))
+    throw invalidArgument(`cannot write a file at ${u.uri}: files live below a resources, memories, skills or sessions space`, { resource: u.uri });
+}
+
+/** Tags are strict `k=v`: a non-empty key without `=`, no control characters. */
+const TAG = /^[^=\x00-\x1f\x7f]+=[^\x00-\x1f\x7f]*$/;
+
+export function checkTags(tags: string[] | undefined, field = 'tags'): void {
+  if (!tags) return;
+  tags.forEach((t, i) => {
+    if (!TAG.test(t) || t.length > 512 || t.trim() !== t)
+      throw invalidArgument(`${field}[${i}] must be a k=v string (non-empty key, at most 512 characters), got ${JSON.stringify(t).slice(0, 100)}`, { field: `${field}[${i}]` });
+  });
+}

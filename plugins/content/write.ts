@@ -1,0 +1,114 @@
+/** `POST /api/v1/content/write` (spec Part 2, "Content": write body and rules). */
+import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import type { PluginHost } from '../../runtime/plugin.js';
+import { SIDECAR_META_FIELDS, splitHeader, withHeader } from '../../runtime/vfs/headers.js';
+import { splitPath } from '../../runtime/vfs/vfs.js';
+import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
+import { ABSTRACT, OVERVIEW, RELATIONS, TEXT_EXTENSIONS, assertFileLocation, checkTags, hasTextExtension, resolveUri, rootUriOf } from './targets.js';
+
+export interface WriteBody {
+  uri: string;
+  content: string;
+  mode: 'replace' | 'append' | 'create';
+  wait: boolean;
+  timeout?: number | null;
+  tags?: string[];
+  tag_mode: 'replace' | 'append';
+}
+
+export interface WriteResult extends IndexingReport {
+  uri: string;
+  root_uri: string;
+  context_type: string;
+  mode: string;
+  written_bytes: number;
+  content_updated: boolean;
+}
+
+/** Marks a change event as a user edit of a directory's sidecar (see the commit hook in index.ts). */
+export const SIDECAR_HINT = 'content_sidecar';
+
+export async function writeContent(host: PluginHost, identity: Identity, body: WriteBody, signal?: AbortSignal): Promise<WriteResult> {
+  const u = resolveUri(body.uri, identity, 'write');
+  assertFileLocation(u);
+  const account = identity.accountId;
+  if (u.name === RELATIONS) throw invalidArgument(`${u.uri}: .relations.json is derived from the relations API and cannot be written`, { resource: u.uri });
+  checkTags(body.tags);
+  let writtenBytes: number;
+  let updated: boolean;
+  if (u.name === ABSTRACT || u.name === OVERVIEW) {
+    if (body.tags !== undefined) throw invalidArgument('sidecars carry no tags; tag the directory with set_tags', { field: 'tags' });
+    ({ writtenBytes, updated } = await writeSidecar(host, account, u.path, u.uri, body));
+  } else {
+    if ((body.mode === 'create' || u.contextType === 'memory') && !hasTextExtension(u.name))
+      throw invalidArgument(
+        `${u.uri}: ${u.contextType === 'memory' ? 'memory files' : 'mode create'} accepts only the extensions ${TEXT_EXTENSIONS.join(' ')}`,
+        { field: 'uri', resource: u.uri, allowed: TEXT_EXTENSIONS },
+      );
+    const out = await host.vfs.writeFile(account, u.path, Buffer.from(body.content, 'utf8'), {
+      mode: body.mode,
+      tags: body.tags,
+      tagMode: body.tag_mode,
+      hint: body.tags === undefined ? undefined : { tags: body.tags, tag_mode: body.tag_mode },
+    });
+    writtenBytes = out.writtenBytes;
+    // Tags alone are not content: `content_updated` says whether the bytes changed.
+    updated = out.created || out.changed;
+    if (!updated) writtenBytes = 0;
+  }
+  const report = await indexingReport(host.queues, concerns(account, u.path), {
+    wait: body.wait,
+    timeoutMs: body.timeout == null ? undefined : body.timeout * 1000,
+    signal,
+  });
+  return {
+    uri: u.uri,
+    root_uri: rootUriOf(u),
+    context_type: u.contextType!,
+    mode: body.mode,
+    written_bytes: writtenBytes,
+    content_updated: updated,
+    ...report,
+  };
+}
+
+/**
+ * Sidecars of existing directories: the body may be replaced or appended to, never created. A
+ * body-only request keeps the stored header; a request with a header must carry the stored values
+ * of the known fields (unknown fields are dropped). Only the directory's L0/L1 vectors are rebuilt.
+ */
+async function writeSidecar(host: PluginHost, account: string, path: string, uri: string, body: WriteBody): Promise<{ writtenBytes: number; updated: boolean }> {
+  const dirPath = splitPath(path)[0];
+  const dir = await host.vfs.stat(account, dirPath);
+  if (!dir || dir.kind !== 'dir')
+    throw notFound(`${uri}: the directory does not exist; sidecars of existing directories may be updated but not created`, { resource: uri });
+  const lock = await host.vfs.locks.acquire(account, path, 'path');
+  try {
+    const node = await host.vfs.stat(account, path);
+    if (!node) throw notFound(`${uri} does not exist yet; sidecars are created by mkdir and semantic processing, and may then be updated`, { resource: uri });
+    if (body.mode === 'create') throw conflict(`file exists: ${uri}`, uri);
+    const stored = splitHeader((await host.vfs.readFile(account, path)).toString('utf8'));
+    const given = splitHeader(body.content);
+    if (given.header) {
+      const known = (f: Record<string, unknown> | undefined) =>
+        Object.fromEntries(SIDECAR_META_FIELDS.filter((k) => f && k in f).map((k) => [k, f![k]]));
+      const want = known(stored.header?.fields);
+      const got = known(given.header.fields);
+      for (const k of new Set([...Object.keys(want), ...Object.keys(got)]))
+        if (JSON.stringify(want[k]) !== JSON.stringify(got[k]))
+          throw new CtxError('CONFLICT', `${uri}: metadata field ${k} does not match the stored value; send the body alone to keep the stored metadata`, {
+            resource: uri,
+            field: k,
+            stored: want[k] ?? null,
+            given: got[k] ?? null,
+          });
+    }
+    const newBody = body.mode === 'append' ? stored.body + given.body : given.body;
+    const text = withHeader('meta', stored.header?.fields ?? null, newBody);
+    const out = await host.vfs.writeFile(account, path, Buffer.from(text, 'utf8'), { mode: 'replace', lock, hint: { [SIDECAR_HINT]: true } });
+    return { writtenBytes: out.changed ? Buffer.byteLength(given.body) : 0, updated: out.changed };
+  } finally {
+    lock.release();
+  }
+}
