@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { conflict, invalidArgument, notFound } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
+import { hash } from '../../runtime/native.js';
 import type { PluginHost } from '../../runtime/plugin.js';
 import { s } from '../../runtime/schema.js';
 import { isAncestorOrSelf } from '../../runtime/uri/index.js';
@@ -143,6 +144,23 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
   return { root_uri: root.uri, ...result, ...report };
 }
 
+/**
+ * `sha256:<hex>` of each buffer. Large batches go to core-native, which hashes on the libuv pool
+ * across cores (about 2× node:crypto here, bench/RESULTS.md); node:crypto when the addon is absent.
+ */
+async function sha256All(buffers: Buffer[]): Promise<string[]> {
+  let total = 0;
+  for (const b of buffers) total += b.length;
+  if (buffers.length >= 8 && total >= 256 * 1024) {
+    try {
+      return (await hash.sha256ManyAsync(buffers)).map((h) => 'sha256:' + h);
+    } catch {
+      // fall through: the addon is missing or stale
+    }
+  }
+  return buffers.map((b) => 'sha256:' + createHash('sha256').update(b).digest('hex'));
+}
+
 async function applyUnderLock(host: PluginHost, account: string, planned: Planned[], lock: Parameters<PluginHost['vfs']['writeFiles']>[2]['lock']) {
   const nodes = await host.vfs.statMany(account, planned.map((p) => p.path));
   const appendPaths = planned.filter((p, i) => (p.op.mode ?? 'replace') === 'append' && nodes[i]?.kind === 'file').map((p) => p.path);
@@ -153,14 +171,18 @@ async function applyUnderLock(host: PluginHost, account: string, planned: Planne
   const updated: string[] = [];
   const unchanged: string[] = [];
   const writes: Array<{ path: string; content: Buffer; sha256: string }> = [];
+  const writtenNodes: typeof nodes = [];
+  for (let i = 0; i < planned.length; i++)
+    if (nodes[i]?.kind === 'dir')
+      throw invalidArgument(`${planned[i]!.uri} is a directory; batch-write targets must be files`, { expected: 'file', actual: 'directory', resource: planned[i]!.uri });
+  const contents = planned.map((p, i) => ((p.op.mode ?? 'replace') === 'append' && nodes[i] ? Buffer.concat([appendBase.get(p.path)!, p.data]) : p.data));
+  const hashes = await sha256All(contents);
   // Every check runs before the first write, so a refused batch writes nothing.
   planned.forEach((p, i) => {
     const node = nodes[i];
-    if (node?.kind === 'dir')
-      throw invalidArgument(`${p.uri} is a directory; batch-write targets must be files`, { expected: 'file', actual: 'directory', resource: p.uri });
     const mode = p.op.mode ?? 'replace';
-    const content = mode === 'append' && node ? Buffer.concat([appendBase.get(p.path)!, p.data]) : p.data;
-    const sha = 'sha256:' + createHash('sha256').update(content).digest('hex');
+    const content = contents[i]!;
+    const sha = hashes[i]!;
     const same = node !== null && node.sha256 === sha;
     const pre = p.op.precondition;
     if (pre?.kind === 'create_if_absent' && node && !same)
@@ -179,7 +201,8 @@ async function applyUnderLock(host: PluginHost, account: string, planned: Planne
     }
     (node ? updated : created).push(p.uri);
     writes.push({ path: p.path, content, sha256: sha });
+    writtenNodes.push(node);
   });
-  if (writes.length) await host.vfs.writeFiles(account, writes, { lock, hint: { source: 'batch-write' } });
+  if (writes.length) await host.vfs.writeFiles(account, writes, { lock, hint: { source: 'batch-write' }, existing: writtenNodes });
   return { created, updated, unchanged };
 }

@@ -1,6 +1,7 @@
 /** abstract, overview, read and download (spec Part 2, "Content"). */
 import { invalidArgument, notFound } from '../../runtime/errors.js';
-import { Reply, contentDisposition } from '../../runtime/http/reply.js';
+import { JsonResult, Reply, contentDisposition } from '../../runtime/http/reply.js';
+import { jsonQuoteUtf8 } from '../../runtime/native-json.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import type { CtxUri } from '../../runtime/uri/index.js';
 import { splitHeader } from '../../runtime/vfs/headers.js';
@@ -9,6 +10,9 @@ import { ABSTRACT, OVERVIEW, resolveReadTarget, resolveUri } from './targets.js'
 
 /** Piece size of streamed downloads: large enough for few native writes, small enough to pace. */
 const DOWNLOAD_CHUNK = 256 * 1024;
+/** From this size a whole-file read skips the JS string (below it the native call is not worth it). */
+const FAST_READ_BYTES = 64 * 1024;
+const HEADER_OPEN = Buffer.from('<!-- ctx:');
 
 /** L0 or L1 text of a directory, without the metadata header; '' until one has been generated. */
 export async function readSidecar(vfs: Vfs, identity: Identity, input: string, which: 'abstract' | 'overview'): Promise<string> {
@@ -30,10 +34,14 @@ export interface ReadQuery {
   raw: boolean;
 }
 
-export async function readContent(vfs: Vfs, identity: Identity, q: ReadQuery, check: (u: CtxUri) => Promise<void>): Promise<string> {
+export async function readContent(vfs: Vfs, identity: Identity, q: ReadQuery, check: (u: CtxUri) => Promise<void>): Promise<string | JsonResult> {
   const u = await resolveReadTarget(q.uri, identity, vfs);
   await check(u);
-  let text = (await vfs.readFile(identity.accountId, u.path)).toString('utf8');
+  const bytes = await vfs.readFile(identity.accountId, u.path);
+  // Whole large files go out as JSON bytes built from the stored bytes (no JS string round trip).
+  if (bytes.length >= FAST_READ_BYTES && q.offset === 0 && q.limit < 0 && (q.raw || u.contextType !== 'memory' || !bytes.subarray(0, HEADER_OPEN.length).equals(HEADER_OPEN)))
+    return new JsonResult(jsonQuoteUtf8(bytes));
+  let text = bytes.toString('utf8');
   // Memory files carry their fields in a header; agents read the memory itself unless raw.
   if (!q.raw && u.contextType === 'memory') text = splitHeader(text).body;
   if (q.offset === 0 && q.limit < 0) return text;

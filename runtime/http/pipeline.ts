@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import type { RouteContext, RouteDef } from '../plugin.js';
 import { parseQueryString } from '../schema.js';
 import { Router } from './router.js';
-import { Reply, formatSse, type SseWriter } from './reply.js';
+import { JsonResult, Reply, formatSse, type SseWriter } from './reply.js';
 import type { HttpRequestData, ResponseSink } from './types.js';
 
 export interface RegisteredRoute {
@@ -31,6 +31,7 @@ export interface PipelineOptions {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PROFILE_ON = new Set(['1', 'true', 'yes', 'on']);
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const ENVELOPE_HEAD = Buffer.from('{"status":"ok","result":');
 
 export class Pipeline {
   readonly router = new Router<RegisteredRoute>();
@@ -180,6 +181,15 @@ export class Pipeline {
       mark('handler');
       if (sink.aborted) return 499;
       if (result instanceof Reply) return await this.sendReply(sink, result, headers, isHead, profile);
+      if (result instanceof JsonResult) {
+        // Same envelope, with the pre-encoded result spliced in between its other fields.
+        const rest: Record<string, unknown> = { time: elapsed(started) };
+        if (telemetry) rest.telemetry = telemetryOf(id, telemetry, started);
+        if (profile) rest.profile = profile;
+        sink.writeHead(httpStatus, { ...JSON_HEADERS, ...headers });
+        sink.end(isHead ? undefined : Buffer.concat([ENVELOPE_HEAD, result.bytes, Buffer.from(',' + JSON.stringify(rest).slice(1))]));
+        return httpStatus;
+      }
       const envelope: Record<string, unknown> = { status: 'ok', result: result === undefined ? null : result, time: elapsed(started) };
       if (telemetry) envelope.telemetry = telemetryOf(id, telemetry, started);
       if (profile) envelope.profile = profile;

@@ -4,6 +4,15 @@
  */
 export type StreamSource = Buffer | string | AsyncIterable<Uint8Array>;
 
+/**
+ * A `result` that is already JSON-encoded (for example a large file as a JSON string, from
+ * runtime/native-json.ts). The pipeline splices the bytes into the envelope as they are, so a
+ * megabyte of text is not decoded, stringified and encoded again. The bytes must be valid JSON.
+ */
+export class JsonResult {
+  constructor(readonly bytes: Buffer) {}
+}
+
 export class Reply {
   constructor(
     readonly kind: 'json' | 'raw' | 'sse',

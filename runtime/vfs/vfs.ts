@@ -208,7 +208,10 @@ export class Vfs extends EventEmitter {
     if (path === '' || IMPLICIT_DIRS.has(path)) throw invalidArgument(`cannot write a file at ${uriOf(path)}`, { resource: uriOf(path) });
     return this.locked(account, path, 'path', opts.lock, async () => {
       const mode = opts.mode ?? 'replace';
-      const existing = await this.stat(account, path);
+      // The node and its parent in one multi-get: a directory exists only with all its ancestors,
+      // so an existing parent means no ancestor needs creating (the common case of a write).
+      const parent = splitPath(path)[0];
+      const [existing, parentNode] = await this.statMany(account, [path, parent]);
       if (existing?.kind === 'dir')
         throw invalidArgument(`uri must be a file, got a directory: ${uriOf(path)}`, { expected: 'file', actual: 'directory', resource: uriOf(path) });
       if (existing && mode === 'create') throw conflict(`file exists: ${uriOf(path)}`, uriOf(path));
@@ -219,7 +222,8 @@ export class Vfs extends EventEmitter {
       const id = recordId(account, uriOf(path), 2);
       if (existing && existing.sha256 === sha && opts.tags === undefined && opts.meta === undefined)
         return { path, created: false, changed: false, size: content.length, writtenBytes: 0, sha256: sha, id };
-      const { ops } = await this.ensureDirsOps(account, path, now, false);
+      const parentReady = parent === '' || (parentNode?.kind === 'dir' && !(IMPLICIT_DIRS.has(parent) && parentNode.mtime === 0));
+      const { ops } = parentReady ? { ops: [] as KvOp[] } : await this.ensureDirsOps(account, path, now, false);
       const meta: NodeMeta = {
         kind: 'file',
         size: content.length,
@@ -235,7 +239,7 @@ export class Vfs extends EventEmitter {
       if (!meta.meta) delete meta.meta;
       ops.push(this.kv.putJsonOp(this.metaKey(account, path), meta));
       ops.push(this.kv.putOp(this.contentKey(account, path), content));
-      ops.push(this.kv.putOp(this.idKey(account, id), path));
+      if (existing?.id !== id) ops.push(this.kv.putOp(this.idKey(account, id), path));
       await this.commit(ops, [{ type: 'write', account, path, kind: 'file', hint: opts.hint }]);
       return { path, created: !existing, changed: existing?.sha256 !== sha, size: content.length, writtenBytes: data.length, sha256: sha, id };
     });
@@ -247,14 +251,18 @@ export class Vfs extends EventEmitter {
    * file (callers resolve append themselves); `sha256` may be passed when already computed. The
    * caller must hold a tree lock covering every path (it checked its preconditions under it).
    */
-  async writeFiles(account: string, files: Array<{ path: string; content: Buffer; sha256?: string }>, opts: { lock: LockHandle; hint?: Record<string, unknown> }): Promise<WriteOutcome[]> {
+  async writeFiles(
+    account: string,
+    files: Array<{ path: string; content: Buffer; sha256?: string }>,
+    opts: { lock: LockHandle; hint?: Record<string, unknown>; /** `statMany` of the paths, taken under the same lock. */ existing?: (Entry | null)[] },
+  ): Promise<WriteOutcome[]> {
     for (const f of files) {
       if (!opts.lock.covers(account, f.path)) throw new Error(`writeFiles: the lock does not cover ${f.path}`);
       if (f.path === '' || IMPLICIT_DIRS.has(f.path)) throw invalidArgument(`cannot write a file at ${uriOf(f.path)}`, { resource: uriOf(f.path) });
     }
     if (files.length === 0) return [];
     const now = Date.now();
-    const existing = await this.statMany(account, files.map((f) => f.path));
+    const existing = opts.existing?.length === files.length ? opts.existing : await this.statMany(account, files.map((f) => f.path));
     const ops: KvOp[] = [];
     // Missing ancestors of every file, each created once.
     const dirSet = new Set<string>();
@@ -278,7 +286,8 @@ export class Vfs extends EventEmitter {
       if (old?.meta) meta.meta = old.meta;
       ops.push(this.kv.putJsonOp(this.metaKey(account, f.path), meta));
       ops.push(this.kv.putOp(this.contentKey(account, f.path), f.content));
-      ops.push(this.kv.putOp(this.idKey(account, id), f.path));
+      // The id index entry of an existing file already points here (ids derive from the path).
+      if (old?.id !== id) ops.push(this.kv.putOp(this.idKey(account, id), f.path));
       events.push({ type: 'write', account, path: f.path, kind: 'file', hint: opts.hint });
       return { path: f.path, created: !old, changed: old?.sha256 !== sha, size: f.content.length, writtenBytes: f.content.length, sha256: sha, id };
     });

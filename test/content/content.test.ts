@@ -214,6 +214,25 @@ describe('read', () => {
     expect((await read(otherAdmin, `uri=${id}`)).status).toBe(404);
   });
 
+  it('large whole-file reads (pre-encoded JSON) return exactly what the string path returns', async () => {
+    const text = 'naïve "quotes" \\ back\tslash\u0001\u2028 😀 line\n'.repeat(4000);
+    await t.app.vfs.writeFile('acme', 'resources/large.md', Buffer.from(text));
+    const res = await read(alice, q('ctx://resources/large.md'));
+    expect(res.headers['content-type']).toBe('application/json');
+    const body = res.json();
+    expect(body.status).toBe('ok');
+    expect(body.result).toBe(text);
+    expect(typeof body.time).toBe('number');
+    expect((await read(alice, `${q('ctx://resources/large.md')}&offset=1&limit=1`)).json().result).toBe(text.split('\n')[1]);
+    const invalid = Buffer.concat([Buffer.alloc(70_000, 0x61), Buffer.from([0xff, 0xfe]), Buffer.from('tail')]);
+    await t.app.vfs.writeFile('acme', 'resources/invalid.bin', invalid);
+    expect((await read(alice, q('ctx://resources/invalid.bin'))).json().result).toBe(invalid.toString('utf8'));
+    const memo = formatHeader('memory', { name: 'big' }) + 'm'.repeat(70_000);
+    await t.app.vfs.writeFile('acme', 'user/alice/memories/big.md', Buffer.from(memo));
+    expect((await read(alice, q('ctx://user/alice/memories/big.md'))).json().result).toBe('m'.repeat(70_000));
+    expect((await read(alice, `${q('ctx://user/alice/memories/big.md')}&raw=true`)).json().result).toBe(memo);
+  });
+
   it('download streams raw bytes with an RFC 5987 filename', async () => {
     const bytes = Buffer.from(Array.from({ length: 600_000 }, (_, i) => i % 251));
     await t.app.vfs.writeFile('acme', 'resources/bin/résumé 1.bin', bytes);

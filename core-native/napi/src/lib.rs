@@ -2,3 +2,4 @@
 //! here. Names are camelCased by napi-derive (`hash_many` → `hashMany`). Errors carry a stable
 //! `code` string in their message prefix (`CODE: message`) that `runtime/native.ts` parses.
 mod hash;
+mod json;

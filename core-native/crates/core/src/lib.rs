@@ -1,3 +1,4 @@
 //! Pure-Rust kernels of ctx. Nothing here knows about Node: the `napi` crate wraps these
 //! functions, and they are tested with `cargo test -p ctx-core`.
 pub mod hash;
+pub mod json;

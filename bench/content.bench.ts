@@ -1,0 +1,167 @@
+/**
+ * Content plugin under load (issue 3 targets), each figure next to a baseline from the same run:
+ * 1. single 1 KB durable `write` over real HTTP, 32 concurrent clients (autocannon; server in a
+ *    child process) — target ≥ 5,000/s; baseline: authenticated `GET /api/v1/system/status` on the
+ *    same server (the HTTP ceiling without storage);
+ * 2. `batch-write` of 256 × 4 KB files over real HTTP — target ≥ 20,000 files/s; baseline: the same
+ *    256 × 4 KB as one raw durable RocksDB batch through Kv (the storage floor);
+ * 3. `read` of a 1 MB file — target within 2× of `node:fs` readFile of the same bytes (tinybench,
+ *    in-process: the endpoint through the real pipeline, and the VFS layer alone).
+ *   npx tsx bench/content.bench.ts [--duration 10]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+import { Bench } from 'tinybench';
+import { createApp } from '../runtime/app.js';
+import { Kv } from '../runtime/storage/kv.js';
+import { RocksDbBackend } from '../runtime/storage/rocksdb.js';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const duration = arg('duration', 10);
+
+async function startServer(): Promise<{ child: ChildProcess; port: number; key: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/ctx-server.ts'], { env: { ...process.env, BENCH_LOG: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  const info = JSON.parse(line) as { port: number; key: string };
+  return { child, ...info };
+}
+
+const rows: string[] = [];
+const server = await startServer();
+const base = `http://127.0.0.1:${server.port}`;
+const auth = { 'x-api-key': server.key };
+
+// 1. single writes ------------------------------------------------------------------------------
+const status = await autocannon({ url: `${base}/api/v1/system/status`, connections: 32, duration, headers: auth });
+let n = 0;
+const filler = 'x'.repeat(1000);
+const writes = await autocannon({
+  url: base,
+  connections: 32,
+  duration,
+  requests: [
+    {
+      method: 'POST',
+      path: '/api/v1/content/write',
+      headers: { ...auth, 'content-type': 'application/json' },
+      // Distinct files and bytes: identical bytes would take the "unchanged" shortcut.
+      setupRequest: (req: Record<string, unknown>) => {
+        const i = n++;
+        return { ...req, body: JSON.stringify({ uri: `ctx://resources/bench/w/${i % 20_000}.md`, content: filler + String(i).padStart(24, '0') }) };
+      },
+    },
+  ],
+});
+const wps = writes.requests.average;
+rows.push(`| single 1 KB durable write, HTTP, 32 clients | ${Math.round(wps)} writes/s (p50 ${writes.latency.p50} ms, p99 ${writes.latency.p99} ms, non-2xx ${writes.non2xx}) | authenticated GET status ${Math.round(status.requests.average)} req/s | ${(wps / status.requests.average).toFixed(2)} | ≥ 5,000/s: ${wps >= 5000 ? 'met' : 'NOT met'} |`);
+console.log(rows.at(-1));
+
+// 2. batch-write --------------------------------------------------------------------------------
+const four = Buffer.alloc(4096, 0x61).toString('latin1');
+const batchBody = (client: number, round: number) =>
+  JSON.stringify({
+    root_uri: 'ctx://resources/bench',
+    wait: false,
+    operations: Array.from({ length: 256 }, (_, i) => ({ uri: `ctx://resources/bench/c${client}/b${round % 8}/f${i}.txt`, content: `${round}:${i}:` + four.slice(16), mode: 'upsert' })),
+  });
+await fetch(`${base}/api/v1/content/write`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ uri: 'ctx://resources/bench/seed.md', content: 'x' }) });
+/** `clients` concurrent clients, each sending `rounds` batches in a row; returns files/s over the steady part and the median batch latency. */
+async function batchRun(clients: number, rounds: number): Promise<{ filesPerSec: number; medianMs: number }> {
+  const bodies = Array.from({ length: clients }, (_, c) => Array.from({ length: rounds }, (_, r) => batchBody(c, r)));
+  const lat: number[] = [];
+  let files = 0;
+  let startSteady = 0;
+  const warm = 4;
+  const client = async (c: number) => {
+    for (let r = 0; r < rounds; r++) {
+      if (r === warm && c === 0) startSteady = performance.now();
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/v1/content/batch-write`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: bodies[c]![r] });
+      const out = (await res.json()) as { status: string; result?: { created: string[]; updated: string[] } };
+      if (out.status !== 'ok' || out.result!.created.length + out.result!.updated.length !== 256) throw new Error(`batch failed: ${JSON.stringify(out).slice(0, 300)}`);
+      if (r >= warm) {
+        lat.push(performance.now() - t0);
+        files += 256;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, (_, c) => client(c)));
+  const elapsed = performance.now() - startSteady;
+  lat.sort((a, b) => a - b);
+  return { filesPerSec: (files / elapsed) * 1000, medianMs: lat[Math.floor(lat.length / 2)]! };
+}
+const one = await batchRun(1, 48);
+const four4 = await batchRun(4, 24);
+server.child.kill('SIGTERM');
+
+const kvDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-kv-'));
+const kv = await Kv.open(new RocksDbBackend(kvDir));
+const kvTimes: number[] = [];
+for (let r = 0; r < 64; r++) {
+  const ops = Array.from({ length: 256 }, (_, i) => kv.putOp(`f${r % 8}/${i}`, Buffer.concat([Buffer.from(`${r}:`), Buffer.from(four, 'latin1')])));
+  const t0 = performance.now();
+  await kv.batch(ops);
+  kvTimes.push(performance.now() - t0);
+}
+await kv.close();
+fs.rmSync(kvDir, { recursive: true, force: true });
+const kvSteady = kvTimes.slice(8).sort((a, b) => a - b);
+const kvFiles = (256 / kvSteady[Math.floor(kvSteady.length / 2)]!) * 1000;
+rows.push(`| batch-write 256 × 4 KB, HTTP, 1 client | ${Math.round(one.filesPerSec)} files/s (median ${one.medianMs.toFixed(1)} ms per batch) | raw durable RocksDB batch of the same 256 × 4 KB, sequential: ${Math.round(kvFiles)} files/s | ${(one.filesPerSec / kvFiles).toFixed(2)} | ≥ 20,000 files/s: ${one.filesPerSec >= 20000 ? 'met' : 'NOT met'} |`);
+console.log(rows.at(-1));
+rows.push(`| batch-write 256 × 4 KB, HTTP, 4 clients on 4 roots | ${Math.round(four4.filesPerSec)} files/s (median ${four4.medianMs.toFixed(1)} ms per batch) | same | ${(four4.filesPerSec / kvFiles).toFixed(2)} | ≥ 20,000 files/s: ${four4.filesPerSec >= 20000 ? 'met' : 'NOT met'} |`);
+console.log(rows.at(-1));
+
+// 3. read of 1 MB -------------------------------------------------------------------------------
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-read-'));
+const app = await createApp({ env: {}, config: { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: 'silent', accessLog: false }, logSink: () => {} });
+const created = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': 'bench-root-key-0123456789' }, body: { account_id: 'bench', admin_user_id: 'alice' } });
+const key = created.json().result.user_key as string;
+const line = 'The quick brown fox jumps over the lazy dog; ctx read benchmark line.\n';
+const mb = Buffer.from(line.repeat(Math.ceil((1024 * 1024) / line.length)).slice(0, 1024 * 1024));
+await app.vfs.writeFile('bench', 'resources/big.md', mb);
+const plain = path.join(dir, 'plain.md');
+fs.writeFileSync(plain, mb);
+const url = `/api/v1/content/read?uri=${encodeURIComponent('ctx://resources/big.md')}`;
+const check = await app.inject({ url, headers: { 'x-api-key': key } });
+if (check.json().result !== mb.toString('utf8')) throw new Error('read returned other bytes');
+
+const bench = new Bench({ time: 2000 });
+bench
+  .add('node:fs readFile + utf8 decode (baseline)', async () => {
+    (await fs.promises.readFile(plain)).toString('utf8');
+  })
+  .add('node:fs readFile + utf8 + JSON envelope (baseline with the same encoding)', async () => {
+    JSON.stringify({ status: 'ok', result: (await fs.promises.readFile(plain)).toString('utf8'), time: 0 });
+  })
+  .add('Vfs.readFile + utf8 decode (storage layer)', async () => {
+    (await app.vfs.readFile('bench', 'resources/big.md')).toString('utf8');
+  })
+  .add('GET /api/v1/content/read (pipeline: auth, validation, envelope)', async () => {
+    await app.inject({ url, headers: { 'x-api-key': key } });
+  });
+await bench.run();
+await app.close();
+fs.rmSync(dir, { recursive: true, force: true });
+const mean = (name: string) => bench.tasks.find((t) => t.name.startsWith(name))!.result as unknown as { latency: { mean: number; p50?: number } };
+const fsMs = mean('node:fs readFile + utf8 decode').latency.mean;
+const fsJsonMs = mean('node:fs readFile + utf8 + JSON').latency.mean;
+for (const t of bench.tasks) {
+  const ms = (t.result as unknown as { latency: { mean: number } }).latency.mean;
+  rows.push(`| read 1 MB: ${t.name} | ${ms.toFixed(3)} ms | node:fs readFile ${fsMs.toFixed(3)} ms | ${(ms / fsMs).toFixed(2)}× (vs fs + JSON: ${(ms / fsJsonMs).toFixed(2)}×) | within 2×: ${ms / fsMs <= 2 ? 'yes' : 'no'} |`);
+  console.log(rows.at(-1));
+}
+
+console.log('\n| case | figure | baseline (same run) | ratio | target |');
+console.log('|---|---|---|---|---|');
+for (const r of rows) console.log(r);
