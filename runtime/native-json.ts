@@ -1,30 +1,43 @@
 /**
- * JSON string literals straight from UTF-8 bytes (core-native `jsonQuoteUtf8`), for responses that
- * carry a large text value: it skips decoding to a JS string, `JSON.stringify` and encoding back
- * (about 4× less work for 1 MB here). Falls back to JavaScript when the addon lacks the function.
+ * JSON string literals straight from UTF-8 bytes (core-native `jsonQuotedLen`/`jsonQuoteInto`),
+ * for responses that carry a large text value: the literal is written by Rust directly into the
+ * response buffer, skipping the decode to a JS string, `JSON.stringify` and the encode back
+ * (bench/content.bench.ts). Falls back to JavaScript when the addon lacks the functions.
  */
+import { JsonResult } from './http/reply.js';
 import { native } from './native.js';
 
-type Quote = (src: Buffer) => Buffer | null;
-let quote: Quote | null | undefined;
+interface JsonAddon {
+  jsonQuotedLen(src: Buffer): number;
+  jsonQuoteInto(src: Buffer, dst: Buffer, offset: number): number;
+}
 
-function load(): Quote | null {
-  if (quote !== undefined) return quote;
+let addon: JsonAddon | null | undefined;
+
+function load(): JsonAddon | null {
+  if (addon !== undefined) return addon;
   try {
-    const fn = native().jsonQuoteUtf8 as Quote | undefined;
-    quote = typeof fn === 'function' ? fn : null;
+    const a = native() as unknown as Partial<JsonAddon>;
+    addon = typeof a.jsonQuotedLen === 'function' && typeof a.jsonQuoteInto === 'function' ? (a as JsonAddon) : null;
   } catch {
-    quote = null;
+    addon = null;
   }
-  return quote;
+  return addon;
 }
 
 /**
- * `JSON.stringify(bytes.toString('utf8'))` as UTF-8 bytes. Invalid UTF-8 is decoded with
- * replacement characters, exactly as the JavaScript path does.
+ * A `result` equal to `bytes.toString('utf8')` as a JSON string. Invalid UTF-8 goes through the
+ * JavaScript path, which decodes it with replacement characters exactly as before.
  */
-export function jsonQuoteUtf8(bytes: Buffer): Buffer {
-  const fn = load();
-  const out = fn ? fn(bytes) : null;
-  return out ?? Buffer.from(JSON.stringify(bytes.toString('utf8')));
+export function jsonStringResult(bytes: Buffer): JsonResult {
+  const a = load();
+  const len = a ? a.jsonQuotedLen(bytes) : -1;
+  if (!a || len < 0) return JsonResult.of(Buffer.from(JSON.stringify(bytes.toString('utf8'))));
+  return new JsonResult((head, tail) => {
+    const out = Buffer.allocUnsafe(head.length + len + tail.length);
+    head.copy(out, 0);
+    a.jsonQuoteInto(bytes, out, head.length);
+    tail.copy(out, head.length + len);
+    return out;
+  });
 }

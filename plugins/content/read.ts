@@ -1,7 +1,7 @@
 /** abstract, overview, read and download (spec Part 2, "Content"). */
 import { invalidArgument, notFound } from '../../runtime/errors.js';
 import { JsonResult, Reply, contentDisposition } from '../../runtime/http/reply.js';
-import { jsonQuoteUtf8 } from '../../runtime/native-json.js';
+import { jsonStringResult } from '../../runtime/native-json.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import type { CtxUri } from '../../runtime/uri/index.js';
 import { splitHeader } from '../../runtime/vfs/headers.js';
@@ -40,7 +40,7 @@ export async function readContent(vfs: Vfs, identity: Identity, q: ReadQuery, ch
   const bytes = await vfs.readFile(identity.accountId, u.path);
   // Whole large files go out as JSON bytes built from the stored bytes (no JS string round trip).
   if (bytes.length >= FAST_READ_BYTES && q.offset === 0 && q.limit < 0 && (q.raw || u.contextType !== 'memory' || !bytes.subarray(0, HEADER_OPEN.length).equals(HEADER_OPEN)))
-    return new JsonResult(jsonQuoteUtf8(bytes));
+    return jsonStringResult(bytes);
   let text = bytes.toString('utf8');
   // Memory files carry their fields in a header; agents read the memory itself unless raw.
   if (!q.raw && u.contextType === 'memory') text = splitHeader(text).body;

@@ -187,7 +187,7 @@ export class Pipeline {
         if (telemetry) rest.telemetry = telemetryOf(id, telemetry, started);
         if (profile) rest.profile = profile;
         sink.writeHead(httpStatus, { ...JSON_HEADERS, ...headers });
-        sink.end(isHead ? undefined : Buffer.concat([ENVELOPE_HEAD, result.bytes, Buffer.from(',' + JSON.stringify(rest).slice(1))]));
+        sink.end(isHead ? undefined : result.build(ENVELOPE_HEAD, Buffer.from(',' + JSON.stringify(rest).slice(1))));
         return httpStatus;
       }
       const envelope: Record<string, unknown> = { status: 'ok', result: result === undefined ? null : result, time: elapsed(started) };

@@ -6,11 +6,17 @@ export type StreamSource = Buffer | string | AsyncIterable<Uint8Array>;
 
 /**
  * A `result` that is already JSON-encoded (for example a large file as a JSON string, from
- * runtime/native-json.ts). The pipeline splices the bytes into the envelope as they are, so a
- * megabyte of text is not decoded, stringified and encoded again. The bytes must be valid JSON.
+ * runtime/native-json.ts). The pipeline hands it the envelope's head and tail and sends the bytes
+ * it returns, so a megabyte of text is not decoded, stringified and encoded again. The bytes
+ * between head and tail must be one valid JSON value.
  */
 export class JsonResult {
-  constructor(readonly bytes: Buffer) {}
+  constructor(readonly build: (head: Buffer, tail: Buffer) => Buffer) {}
+
+  /** A value already encoded as JSON bytes. */
+  static of(json: Buffer): JsonResult {
+    return new JsonResult((head, tail) => Buffer.concat([head, json, tail]));
+  }
 }
 
 export class Reply {
