@@ -107,6 +107,14 @@ describe('batch-write, mode form', () => {
     expect(await t.app.vfs.stat('acme', 'resources/proj/d.md')).toBeNull();
   });
 
+  it('accepts telemetry (bool or object) and wait/timeout', async () => {
+    const res = await batch({ root_uri: 'ctx://resources/proj', operations: [{ uri: 'ctx://resources/proj/tel.md', content: 't', mode: 'upsert' }], telemetry: { summary: true }, wait: true, timeout: 1 });
+    expect(res.status).toBe(200);
+    expect(res.json().telemetry.operation_id).toEqual(expect.any(String));
+    expect((await batch({ root_uri: 'ctx://resources/proj', operations: [{ uri: 'ctx://resources/proj/tel.md', content: 't', mode: 'upsert' }], telemetry: 'yes' })).status).toBe(400);
+    expect((await batch({ root_uri: 'ctx://resources/proj', operations: [{ uri: 'ctx://resources/proj/tel.md', content: 't', mode: 'upsert' }], wait: 'no' })).status).toBe(400);
+  });
+
   it('a USER cannot batch-write into another user space', async () => {
     const res = await batch({ root_uri: 'ctx://user/alice/memories', operations: [{ uri: 'ctx://user/alice/memories/b.md', content: 'x', mode: 'upsert' }] }, bob);
     expect(res.status).toBe(403);
