@@ -126,6 +126,10 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
     return { uri: u.uri, path: u.path, data, sha: '', op: o };
   });
 
+  // The bytes of every operation are known now: hash them while waiting for the lock. Appends to
+  // existing files are hashed again under the lock, once their final content is known.
+  const dataHashes = await sha256All(planned.map((p) => p.data));
+  planned.forEach((p, i) => (p.sha = dataHashes[i]!));
   const lock = await host.vfs.locks.acquire(account, root.path, 'tree', 'content.batch-write');
   let result: { created: string[]; updated: string[]; unchanged: string[] };
   try {
@@ -175,8 +179,11 @@ async function applyUnderLock(host: PluginHost, account: string, planned: Planne
   for (let i = 0; i < planned.length; i++)
     if (nodes[i]?.kind === 'dir')
       throw invalidArgument(`${planned[i]!.uri} is a directory; batch-write targets must be files`, { expected: 'file', actual: 'directory', resource: planned[i]!.uri });
-  const contents = planned.map((p, i) => ((p.op.mode ?? 'replace') === 'append' && nodes[i] ? Buffer.concat([appendBase.get(p.path)!, p.data]) : p.data));
-  const hashes = await sha256All(contents);
+  const appended = planned.map((p, i) => (p.op.mode ?? 'replace') === 'append' && nodes[i] !== null);
+  const contents = planned.map((p, i) => (appended[i] ? Buffer.concat([appendBase.get(p.path)!, p.data]) : p.data));
+  const appendHashes = appended.some(Boolean) ? await sha256All(contents.filter((_, i) => appended[i])) : [];
+  let next = 0;
+  const hashes = planned.map((p, i) => (appended[i] ? appendHashes[next++]! : p.sha));
   // Every check runs before the first write, so a refused batch writes nothing.
   planned.forEach((p, i) => {
     const node = nodes[i];
