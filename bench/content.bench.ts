@@ -1,13 +1,16 @@
 /**
  * Content plugin under load (issue 3 targets), each figure next to a baseline from the same run:
  * 1. single 1 KB durable `write` over real HTTP, 32 concurrent clients (autocannon; server in a
- *    child process) — target ≥ 5,000/s; baseline: authenticated `GET /api/v1/system/status` on the
- *    same server (the HTTP ceiling without storage);
- * 2. `batch-write` of 256 × 4 KB files over real HTTP — target ≥ 20,000 files/s; baseline: the same
- *    256 × 4 KB as one raw durable RocksDB batch through Kv (the storage floor);
- * 3. `read` of a 1 MB file — target within 2× of `node:fs` readFile of the same bytes (tinybench,
- *    in-process: the endpoint through the real pipeline, and the VFS layer alone).
- *   npx tsx bench/content.bench.ts [--duration 10]
+ *    child process; distinct files and bytes) — target ≥ 5,000/s; baseline: authenticated
+ *    `GET /api/v1/system/status` on the same server (the HTTP ceiling without storage);
+ * 2. `batch-write` of 256 × 4 KB files over real HTTP, 1 client and 2 clients on separate roots —
+ *    target ≥ 20,000 files/s; baseline: the same 256 × 4 KB as one raw durable RocksDB batch
+ *    through Kv (the storage floor);
+ * 3. `read` of a 1 MB file — target within 2× of `node:fs` readFile of the same bytes; in-process:
+ *    the endpoint's server-side work (real pipeline, discarding sink), the VFS read alone, and
+ *    reference points (decode, decode + JSON.stringify, inject with client-side decoding);
+ *    interleaved rounds, median.
+ *   npx tsx bench/content.bench.ts [--duration 10] [--only write|batch|read]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
