@@ -10,7 +10,7 @@ import type { Identity } from '../../runtime/identity/types.js';
 import { hash } from '../../runtime/native.js';
 import type { PluginHost } from '../../runtime/plugin.js';
 import { s } from '../../runtime/schema.js';
-import { isAncestorOrSelf } from '../../runtime/uri/index.js';
+import { isAncestorOrSelf, type CtxUri } from '../../runtime/uri/index.js';
 import { SIDECARS } from '../../runtime/vfs/types.js';
 import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
 import { TEXT_EXTENSIONS, hasTextExtension, resolveUri } from './targets.js';
@@ -57,6 +57,7 @@ export interface BatchResult extends IndexingReport {
 }
 
 interface Planned {
+  u: CtxUri;
   uri: string;
   path: string;
   data: Buffer;
@@ -67,7 +68,7 @@ interface Planned {
 const limitError = (message: string, limit: string, value: number, extra: Record<string, unknown> = {}) =>
   invalidArgument(message, { limit, limit_value: value, ...extra });
 
-export async function batchWrite(host: PluginHost, identity: Identity, body: Body, signal?: AbortSignal): Promise<BatchResult> {
+export async function batchWrite(host: PluginHost, identity: Identity, body: Body, check: (u: CtxUri) => Promise<void>, signal?: AbortSignal): Promise<BatchResult> {
   const account = identity.accountId;
   const ops = body.operations;
   if (ops.length === 0) throw invalidArgument('operations must contain at least one operation', { field: 'operations' });
@@ -123,13 +124,15 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
     total += data.length;
     if (total > LIMITS.totalBytes)
       throw limitError(`operations carry more than ${LIMITS.totalBytes} bytes; a batch holds at most 16 MiB in total (limit max_total_bytes)`, 'max_total_bytes', LIMITS.totalBytes, { field: 'operations' });
-    return { uri: u.uri, path: u.path, data, sha: '', op: o };
+    return { uri: u.uri, path: u.path, data, sha: '', op: o, u };
   });
 
   // The bytes of every operation are known now: hash them while waiting for the lock. Appends to
   // existing files are hashed again under the lock, once their final content is known.
   const dataHashes = await sha256All(planned.map((p) => p.data));
   planned.forEach((p, i) => (p.sha = dataHashes[i]!));
+  await check(root);
+  for (const p of planned) await check(p.u);
   const lock = await host.vfs.locks.acquire(account, root.path, 'tree', 'content.batch-write');
   let result: { created: string[]; updated: string[]; unchanged: string[] };
   try {

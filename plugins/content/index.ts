@@ -31,6 +31,8 @@ export default definePlugin({
   version: VERSION,
   setup(host) {
     const fs = () => host.optional<FsTags>('fs');
+    // Per-entry rules under ctx://resources (`access: denied` placeholders) belong to the fs
+    // plugin; every content operation asks it when it offers the check.
     const accessCheck = (identity: Identity) => async (u: CtxUri) => {
       await fs()?.assertContentAccess?.(identity, u.uri);
     };
@@ -65,14 +67,14 @@ export default definePlugin({
       method: 'GET',
       path: '/api/v1/content/abstract',
       query: s.object({ uri: s.string({ min: 1 }) }),
-      handler: (ctx) => readSidecar(host.vfs, ctx.identity, ctx.query.uri, 'abstract'),
+      handler: (ctx) => readSidecar(host.vfs, ctx.identity, ctx.query.uri, 'abstract', accessCheck(ctx.identity)),
     });
 
     host.route({
       method: 'GET',
       path: '/api/v1/content/overview',
       query: s.object({ uri: s.string({ min: 1 }) }),
-      handler: (ctx) => readSidecar(host.vfs, ctx.identity, ctx.query.uri, 'overview'),
+      handler: (ctx) => readSidecar(host.vfs, ctx.identity, ctx.query.uri, 'overview', accessCheck(ctx.identity)),
     });
 
     host.route({
@@ -106,7 +108,7 @@ export default definePlugin({
         tags: tagList.optional(),
         tag_mode: s.enum(['replace', 'append'] as const).default('replace'),
       }),
-      handler: (ctx) => writeContent(host, ctx.identity, ctx.body, ctx.signal),
+      handler: (ctx) => writeContent(host, ctx.identity, ctx.body, accessCheck(ctx.identity), ctx.signal),
     });
 
     host.route({
@@ -116,7 +118,7 @@ export default definePlugin({
       // Room for 16 MiB of content sent as base64 or escaped JSON; the content limits are checked
       // after parsing, with messages naming them.
       bodyLimit: LIMITS.totalBytes * 3,
-      handler: (ctx) => batchWrite(host, ctx.identity, ctx.body, ctx.signal),
+      handler: (ctx) => batchWrite(host, ctx.identity, ctx.body, accessCheck(ctx.identity), ctx.signal),
     });
 
     host.route({
@@ -162,7 +164,7 @@ export default definePlugin({
         wait: s.bool().default(false),
         recursive: s.bool().default(false),
       }),
-      handler: (ctx) => reindex(ctx.identity, ctx.body, ctx.signal),
+      handler: (ctx) => reindex(ctx.identity, ctx.body, accessCheck(ctx.identity), ctx.signal),
     });
   },
 });

@@ -15,8 +15,9 @@ const FAST_READ_BYTES = 64 * 1024;
 const HEADER_OPEN = Buffer.from('<!-- ctx:');
 
 /** L0 or L1 text of a directory, without the metadata header; '' until one has been generated. */
-export async function readSidecar(vfs: Vfs, identity: Identity, input: string, which: 'abstract' | 'overview'): Promise<string> {
+export async function readSidecar(vfs: Vfs, identity: Identity, input: string, which: 'abstract' | 'overview', check: (u: CtxUri) => Promise<void>): Promise<string> {
   const u = resolveUri(input, identity, 'read');
+  await check(u);
   const node = await vfs.stat(identity.accountId, u.path);
   if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
   if (node.kind !== 'dir')

@@ -6,6 +6,7 @@
 import { CtxError, conflict, notFound, unavailable } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import type { PluginHost } from '../../runtime/plugin.js';
+import type { CtxUri } from '../../runtime/uri/index.js';
 import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type SemanticMessage } from '../../runtime/queues/indexing.js';
 import { publicTask, type TaskRecord } from '../../runtime/tasks/task-manager.js';
 import { concerns, indexingReport } from './indexing-status.js';
@@ -22,7 +23,9 @@ interface ReindexInput {
   recursive: boolean;
 }
 
-export function registerReindex(host: PluginHost): (identity: Identity, body: { uri: string; mode: ReindexInput['mode']; wait: boolean; recursive: boolean }, signal?: AbortSignal) => Promise<unknown> {
+export function registerReindex(
+  host: PluginHost,
+): (identity: Identity, body: { uri: string; mode: ReindexInput['mode']; wait: boolean; recursive: boolean }, check: (u: CtxUri) => Promise<void>, signal?: AbortSignal) => Promise<unknown> {
   /** account + path → task id, while a reindex of that URI is unfinished. */
   const active = new Map<string, string>();
 
@@ -45,8 +48,9 @@ export function registerReindex(host: PluginHost): (identity: Identity, body: { 
     },
   });
 
-  return async (identity, body, signal) => {
+  return async (identity, body, check, signal) => {
     const u = resolveUri(body.uri, identity, 'write');
+    await check(u);
     const account = identity.accountId;
     const node = await host.vfs.stat(account, u.path);
     if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
