@@ -127,19 +127,20 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
     return { uri: u.uri, path: u.path, data, sha: '', op: o, u };
   });
 
-  // The bytes of every operation are known now: hash them while waiting for the lock. Appends to
-  // existing files are hashed again under the lock, once their final content is known.
-  const dataHashes = await sha256All(planned.map((p) => p.data));
-  planned.forEach((p, i) => (p.sha = dataHashes[i]!));
   await check(root);
   for (const p of planned) await check(p.u);
+  // The bytes of every operation are known now: hash them on the thread pool while the lock is
+  // taken and the targets are read. Appends to existing files are hashed again under the lock,
+  // once their final content is known.
+  const hashing = sha256All(planned.map((p) => p.data));
+  hashing.catch(() => {});
   const lock = await host.vfs.locks.acquire(account, root.path, 'tree', 'content.batch-write');
   let result: { created: string[]; updated: string[]; unchanged: string[] };
   try {
     const rootNode = await host.vfs.stat(account, root.path);
     if (!rootNode || rootNode.kind !== 'dir')
       throw notFound(`root_uri ${root.uri} is not an existing directory`, { field: 'root_uri', resource: root.uri });
-    result = await applyUnderLock(host, account, planned, lock);
+    result = await applyUnderLock(host, account, planned, lock, hashing);
   } finally {
     lock.release();
   }
@@ -168,8 +169,10 @@ async function sha256All(buffers: Buffer[]): Promise<string[]> {
   return buffers.map((b) => 'sha256:' + createHash('sha256').update(b).digest('hex'));
 }
 
-async function applyUnderLock(host: PluginHost, account: string, planned: Planned[], lock: Parameters<PluginHost['vfs']['writeFiles']>[2]['lock']) {
+async function applyUnderLock(host: PluginHost, account: string, planned: Planned[], lock: Parameters<PluginHost['vfs']['writeFiles']>[2]['lock'], hashing: Promise<string[]>) {
   const nodes = await host.vfs.statMany(account, planned.map((p) => p.path));
+  const dataHashes = await hashing;
+  planned.forEach((p, i) => (p.sha = dataHashes[i]!));
   const appendPaths = planned.filter((p, i) => (p.op.mode ?? 'replace') === 'append' && nodes[i]?.kind === 'file').map((p) => p.path);
   const appendBase = new Map<string, Buffer>();
   if (appendPaths.length) (await host.vfs.readMany(account, appendPaths)).forEach((b, i) => appendBase.set(appendPaths[i]!, b ?? Buffer.alloc(0)));

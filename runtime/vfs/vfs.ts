@@ -268,12 +268,10 @@ export class Vfs extends EventEmitter {
     const dirSet = new Set<string>();
     for (const f of files) for (let p = splitPath(f.path)[0]; p !== '' && !dirSet.has(p); p = splitPath(p)[0]) dirSet.add(p);
     const dirs = [...dirSet].sort();
-    const dirNodes = await this.statMany(account, dirs);
-    dirNodes.forEach((node, i) => {
-      const dir = dirs[i]!;
-      if (node?.kind === 'file') throw conflict(`cannot create files below ${uriOf(dir)}: it is a file`, uriOf(dir));
-      if (!node || (IMPLICIT_DIRS.has(dir) && node.mtime === 0)) ops.push(this.kv.putJsonOp(this.metaKey(account, dir), { kind: 'dir', size: 0, mode: DIR_MODE, mtime: now, ctime: now } satisfies NodeMeta));
-    });
+    // The parents are read on the thread pool while the file ops are built.
+    const dirsRead = this.statMany(account, dirs);
+    dirsRead.catch(() => {});
+    const fileOps: KvOp[] = [];
     const events: ChangeEvent[] = [];
     const outcomes = files.map((f, i): WriteOutcome => {
       const old = existing[i];
@@ -284,13 +282,20 @@ export class Vfs extends EventEmitter {
       const meta: NodeMeta = { kind: 'file', size: f.content.length, mode: FILE_MODE, mtime: now, ctime: old?.ctime ?? now, sha256: sha, id };
       if (old?.tags) meta.tags = old.tags;
       if (old?.meta) meta.meta = old.meta;
-      ops.push(this.kv.putJsonOp(this.metaKey(account, f.path), meta));
-      ops.push(this.kv.putOp(this.contentKey(account, f.path), f.content));
+      fileOps.push(this.kv.putJsonOp(this.metaKey(account, f.path), meta));
+      fileOps.push(this.kv.putOp(this.contentKey(account, f.path), f.content));
       // The id index entry of an existing file already points here (ids derive from the path).
-      if (old?.id !== id) ops.push(this.kv.putOp(this.idKey(account, id), f.path));
+      if (old?.id !== id) fileOps.push(this.kv.putOp(this.idKey(account, id), f.path));
       events.push({ type: 'write', account, path: f.path, kind: 'file', hint: opts.hint });
       return { path: f.path, created: !old, changed: old?.sha256 !== sha, size: f.content.length, writtenBytes: f.content.length, sha256: sha, id };
     });
+    const dirNodes = await dirsRead;
+    dirNodes.forEach((node, i) => {
+      const dir = dirs[i]!;
+      if (node?.kind === 'file') throw conflict(`cannot create files below ${uriOf(dir)}: it is a file`, uriOf(dir));
+      if (!node || (IMPLICIT_DIRS.has(dir) && node.mtime === 0)) ops.push(this.kv.putJsonOp(this.metaKey(account, dir), { kind: 'dir', size: 0, mode: DIR_MODE, mtime: now, ctime: now } satisfies NodeMeta));
+    });
+    for (const op of fileOps) ops.push(op);
     await this.commit(ops, events);
     return outcomes;
   }
