@@ -3,6 +3,7 @@
  * envelope or reply → access log. The uWS adapter and `inject()` both call `handle`, so in-process
  * tests exercise exactly what the socket serves.
  */
+import { isAscii } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { CtxError, ERROR_STATUS, isCtxError } from '../errors.js';
 import type { Authenticator } from '../identity/auth.js';
@@ -139,7 +140,8 @@ export class Pipeline {
           if (ct && !/^application\/(json|[\w.+-]+\+json)\b/i.test(ct) && !/^text\/plain\b/i.test(ct))
             throw new CtxError('UNSUPPORTED_MEDIA_TYPE', `request body must be application/json, got ${ct}`, { field: 'content-type' });
           try {
-            body = JSON.parse(req.body.toString('utf8'));
+            // ASCII bodies (most JSON) decode twice as fast as latin1, with the same result.
+            body = JSON.parse(isAscii(req.body) ? req.body.toString('latin1') : req.body.toString('utf8'));
           } catch (err) {
             throw new CtxError('INVALID_ARGUMENT', `malformed JSON body: ${(err as Error).message}`, { field: 'body' });
           }
