@@ -6,19 +6,34 @@ export class MemoryBackend implements KvBackend {
   readonly supports = { durable: false, atomicBatch: true };
   private keys: string[] = [];
   private values = new Map<string, Buffer>();
+  /** Same contract as the durable backends: every call on a closed store rejects. */
+  private isOpen = false;
 
-  async open(): Promise<void> {}
-  async close(): Promise<void> {}
+  async open(): Promise<void> {
+    this.isOpen = true;
+  }
+  async close(): Promise<void> {
+    this.isOpen = false;
+  }
+
+  private check(): void {
+    if (!this.isOpen) throw new Error('memory backend is not open');
+  }
 
   async get(key: string): Promise<Buffer | undefined> {
+    this.check();
     return this.values.get(key);
   }
 
   async getMany(keys: string[]): Promise<(Buffer | undefined)[]> {
+    this.check();
     return keys.map((k) => this.values.get(k));
   }
 
   async write(ops: KvOp[]): Promise<void> {
+    this.check();
+    // Validate the whole batch before applying any of it: a batch is all-or-nothing.
+    for (const op of ops) if (typeof op.key !== 'string' || op.key.length === 0) throw new Error('key must be a non-empty string');
     for (const op of ops) {
       const i = this.search(op.key);
       const present = this.keys[i] === op.key;
@@ -33,6 +48,7 @@ export class MemoryBackend implements KvBackend {
   }
 
   async *iterate(opts: RangeOptions): AsyncIterable<[string, Buffer]> {
+    this.check();
     const lo = opts.gte !== undefined ? this.search(opts.gte) : opts.gt !== undefined ? this.searchAfter(opts.gt) : 0;
     const hi = opts.lt !== undefined ? this.search(opts.lt) : opts.lte !== undefined ? this.searchAfter(opts.lte) : this.keys.length;
     const slice = this.keys.slice(lo, Math.max(lo, hi));
@@ -47,6 +63,7 @@ export class MemoryBackend implements KvBackend {
   }
 
   async approximateSize(gte: string, lt: string): Promise<number> {
+    this.check();
     let size = 0;
     for await (const [k, v] of this.iterate({ gte, lt })) size += k.length + v.length;
     return size;
