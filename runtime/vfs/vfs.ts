@@ -219,7 +219,7 @@ export class Vfs extends EventEmitter {
       let content = data;
       if (existing && mode === 'append') content = Buffer.concat([(await this.kv.get(this.contentKey(account, path))) ?? Buffer.alloc(0), data]);
       const sha = sha256Of(content);
-      const id = recordId(account, uriOf(path), 2);
+      const id = existing?.kind === 'file' && existing.id ? existing.id : recordId(account, uriOf(path), 2);
       if (existing && existing.sha256 === sha && opts.tags === undefined && opts.meta === undefined)
         return { path, created: false, changed: false, size: content.length, writtenBytes: 0, sha256: sha, id };
       const parentReady = parent === '' || (parentNode?.kind === 'dir' && !(IMPLICIT_DIRS.has(parent) && parentNode.mtime === 0));
@@ -278,7 +278,8 @@ export class Vfs extends EventEmitter {
       if (old?.kind === 'dir')
         throw invalidArgument(`uri must be a file, got a directory: ${uriOf(f.path)}`, { expected: 'file', actual: 'directory', resource: uriOf(f.path) });
       const sha = f.sha256 ?? sha256Of(f.content);
-      const id = recordId(account, uriOf(f.path), 2);
+      // Ids derive from the path alone, so an existing file's stored id is the one to keep.
+      const id = old?.id ?? recordId(account, uriOf(f.path), 2);
       const meta: NodeMeta = { kind: 'file', size: f.content.length, mode: FILE_MODE, mtime: now, ctime: old?.ctime ?? now, sha256: sha, id };
       if (old?.tags) meta.tags = old.tags;
       if (old?.meta) meta.meta = old.meta;
