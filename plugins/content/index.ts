@@ -24,7 +24,7 @@ interface FsTags {
   assertContentAccess?(identity: Identity, uri: string): Promise<void> | void;
 }
 
-const tagList = s.array(s.string());
+const tagList = s.array(s.string(), { max: 64 });
 
 export default definePlugin({
   name: 'content',
