@@ -46,11 +46,26 @@ class GroupCommitter {
         this.flush();
       },
       (err) => {
-        // One failed batch must not fail its neighbours: retry each member alone.
-        this.inFlight = false;
-        if (group.length === 1) group[0]!.reject(err);
-        else for (const p of group) this.backend.write(p.ops, true).then(p.resolve, p.reject);
-        this.flush();
+        if (group.length === 1) {
+          this.inFlight = false;
+          group[0]!.reject(err);
+          this.flush();
+          return;
+        }
+        // One failed batch must not fail its neighbours: retry each member alone, one after the
+        // other and before the next group, so a later write to the same key still lands last.
+        void (async () => {
+          for (const p of group) {
+            try {
+              await this.backend.write(p.ops, true);
+              p.resolve();
+            } catch (e) {
+              p.reject(e);
+            }
+          }
+          this.inFlight = false;
+          this.flush();
+        })();
       },
     );
   }
@@ -138,8 +153,12 @@ export class Kv {
     for await (const [k, v] of this.backend.iterate(full)) yield [k.slice(p.length), v];
   }
 
-  /** Every entry whose key starts with `prefix` (within this sublevel). */
+  /**
+   * Every entry whose key starts with `prefix` (within this sublevel). `after` is a cursor: the
+   * scan resumes past it in the scan's direction (keys below it when `reverse`).
+   */
   scanPrefix(prefix: string, opts: { limit?: number; reverse?: boolean; after?: string } = {}): AsyncIterable<[string, Buffer]> {
+    if (opts.after !== undefined && opts.reverse) return this.iterate({ gte: prefix, lt: prefix + opts.after, limit: opts.limit, reverse: true });
     return this.iterate({
       gte: opts.after === undefined ? prefix : undefined,
       gt: opts.after === undefined ? undefined : prefix + opts.after,
