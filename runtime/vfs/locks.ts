@@ -17,12 +17,13 @@ export interface LockHandle {
   covers(account: string, path: string): boolean;
 }
 
+/** One queued request; acquireAll queues all its paths as one request, granted together. */
 interface Waiter {
   account: string;
-  path: string;
+  paths: string[];
   kind: LockKind;
   owner?: string;
-  grant: (h: LockHandle) => void;
+  grant: (hs: LockHandle[]) => void;
 }
 
 export function isAncestorPath(ancestor: string, path: string): boolean {
@@ -43,19 +44,32 @@ export class LockManager {
   stats = { acquired: 0, waited: 0 };
 
   acquire(account: string, path: string, kind: LockKind, owner?: string): Promise<LockHandle> {
-    const req = { account, path, kind };
-    const blocked = [...this.held.values()].some((h) => conflicts(h, req)) || this.waiters.some((w) => conflicts(w, req));
-    if (!blocked) return Promise.resolve(this.grant(account, path, kind, owner));
-    this.stats.waited++;
-    return new Promise((resolve) => this.waiters.push({ account, path, kind, owner, grant: resolve }));
+    return this.request(account, [path], kind, owner).then((hs) => hs[0]!);
   }
 
-  /** Takes the locks of several paths in a fixed order so two callers cannot deadlock. */
-  async acquireAll(account: string, paths: string[], kind: LockKind, owner?: string): Promise<LockHandle[]> {
-    const sorted = [...new Set(paths)].sort();
-    const out: LockHandle[] = [];
-    for (const p of sorted) out.push(await this.acquire(account, p, kind, owner));
-    return out;
+  /**
+   * Takes the locks of several paths at once, as one queued request: holding some paths while
+   * queueing for the others would deadlock against an earlier waiter that needs both (a tree lock
+   * queued between the two steps waits for the first path and blocks the second).
+   */
+  acquireAll(account: string, paths: string[], kind: LockKind, owner?: string): Promise<LockHandle[]> {
+    return this.request(account, [...new Set(paths)].sort(), kind, owner);
+  }
+
+  private request(account: string, paths: string[], kind: LockKind, owner?: string): Promise<LockHandle[]> {
+    const w = { account, paths, kind, owner };
+    if (!this.blocked(w, this.waiters)) return Promise.resolve(paths.map((p) => this.grant(account, p, kind, owner)));
+    this.stats.waited++;
+    return new Promise((resolve) => this.waiters.push({ ...w, grant: resolve }));
+  }
+
+  /** Whether a request conflicts with a held lock or with a request queued before it. */
+  private blocked(w: Omit<Waiter, 'grant'>, earlier: Waiter[]): boolean {
+    return w.paths.some((path) => {
+      const req = { account: w.account, path, kind: w.kind };
+      for (const h of this.held.values()) if (conflicts(h, req)) return true;
+      return earlier.some((e) => e.paths.some((p) => conflicts({ account: e.account, path: p, kind: e.kind }, req)));
+    });
   }
 
   async withLock<T>(account: string, path: string, kind: LockKind, fn: (h: LockHandle) => Promise<T>): Promise<T> {
@@ -111,9 +125,8 @@ export class LockManager {
   private drain(): void {
     const still: Waiter[] = [];
     for (const w of this.waiters) {
-      const blocked = [...this.held.values()].some((h) => conflicts(h, w)) || still.some((e) => conflicts(e, w));
-      if (blocked) still.push(w);
-      else w.grant(this.grant(w.account, w.path, w.kind, w.owner));
+      if (this.blocked(w, still)) still.push(w);
+      else w.grant(w.paths.map((p) => this.grant(w.account, p, w.kind, w.owner)));
     }
     this.waiters = still;
   }
