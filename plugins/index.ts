@@ -2,7 +2,8 @@
 import type { PluginDefinition } from '../runtime/plugin.js';
 import admin from './admin/index.js';
 import content from './content/index.js';
+import fs from './fs/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs];

@@ -326,6 +326,32 @@ export class Vfs extends EventEmitter {
     });
   }
 
+  /**
+   * Tag updates of many nodes in ONE atomic batch (recursive set_tags): either every node gets its
+   * tags or none does. The caller holds a tree lock covering every path; missing paths are skipped
+   * and not returned. One `meta` change event per updated node.
+   */
+  async setTagsMany(account: string, paths: string[], tags: string[], tagMode: 'replace' | 'append', opts: { lock: LockHandle }): Promise<string[]> {
+    for (const p of paths) if (!opts.lock.covers(account, p)) throw new Error(`setTagsMany: the lock does not cover ${p}`);
+    const nodes = await this.statMany(account, paths);
+    const ops: KvOp[] = [];
+    const events: ChangeEvent[] = [];
+    const done: string[] = [];
+    const now = Date.now();
+    for (const node of nodes) {
+      if (!node) continue;
+      const { path, name: _n, ...meta } = node;
+      const next: NodeMeta = { ...meta, tags: mergeTags(node.tags, tags, tagMode) };
+      if (!next.tags) delete next.tags;
+      if (IMPLICIT_DIRS.has(path) && node.mtime === 0) next.mtime = next.ctime = now;
+      ops.push(this.kv.putJsonOp(this.metaKey(account, path), next));
+      events.push({ type: 'meta', account, path, kind: node.kind });
+      done.push(path);
+    }
+    if (ops.length) await this.commit(ops, events);
+    return done;
+  }
+
   /** Idempotent. Returns the number of removed nodes, sidecars not counted. */
   async rm(account: string, path: string, opts: { recursive?: boolean; lock?: LockHandle } = {}): Promise<{ deleted: number; paths: string[] }> {
     if (path === '' || IMPLICIT_DIRS.has(path)) throw invalidArgument(`cannot remove the scope root ${uriOf(path)}`, { resource: uriOf(path) });
@@ -368,6 +394,8 @@ export class Vfs extends EventEmitter {
       await this.kv.batch(ops);
       removed += ops.length;
     }
+    // No per-node change events here; caches keyed by account (fs listings) drop on this one.
+    this.emit('drop', account);
     return removed;
   }
 

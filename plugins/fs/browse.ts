@@ -1,0 +1,128 @@
+/**
+ * `ls` and `tree` (spec Part 2, "File system"): sorting with directories first, hidden entries,
+ * tag filters applied before paging, `access: denied` placeholders, namespace hiding, and the
+ * optional fields (`extra_fields`, `include_tags`, the agent output's abstracts).
+ */
+import { notFound } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import type { PluginHost } from '../../runtime/plugin.js';
+import { authorize, parseUri, uriFromPath } from '../../runtime/uri/index.js';
+import type { Entry } from '../../runtime/vfs/types.js';
+import { assertEntryAccess, deniedNode, namespaceVisible, needsNamespaceFilter } from './access.js';
+import { abstractText, entry, placeholder, type DirectoryEntry, type ExtraField } from './entries.js';
+import type { ListingCache, SortBy, SortOrder } from './listing.js';
+
+export interface BrowseQuery {
+  uri: string;
+  simple?: boolean;
+  recursive?: boolean;
+  output: 'agent' | 'original';
+  abs_limit: number;
+  show_all_hidden: boolean;
+  node_limit: number;
+  limit?: number;
+  offset: number;
+  sort_by: SortBy;
+  sort_order: SortOrder;
+  extra_fields?: ExtraField[];
+  tags?: string[];
+  include_tags: boolean;
+  level_limit?: number;
+}
+
+/** The retrieval plugin's index, when loaded: the estimated number of records under a path. */
+export interface VectorCount {
+  countUnder(account: string, path: string): Promise<number> | number;
+}
+
+interface Row {
+  node: Entry;
+  relPath?: string;
+  denied: boolean;
+}
+
+export async function browse(host: PluginHost, cache: ListingCache, identity: Identity, q: BrowseQuery, mode: 'ls' | 'tree'): Promise<Array<DirectoryEntry | string>> {
+  const u = parseUri(q.uri, identity);
+  authorize(u, identity, 'read');
+  const account = identity.accountId;
+  await assertEntryAccess(host.vfs, identity, u.path);
+  const node = await host.vfs.stat(account, u.path);
+  if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
+
+  const limit = q.limit ?? q.node_limit;
+  const tags = q.tags?.length ? q.tags : undefined;
+  const matches = (e: Entry) => !tags || (e.tags !== undefined && tags.every((t) => e.tags!.includes(t)));
+  const view = { showHidden: q.show_all_hidden, sortBy: q.sort_by, order: q.sort_order };
+  const recursive = mode === 'tree' || q.recursive === true;
+  const maxDepth = mode === 'tree' ? (q.level_limit ?? 3) : Infinity;
+
+  // A placeholder carries no tags, so a tag filter never matches one (and says nothing about it).
+  const accept = (r: Row) => (tags ? !r.denied && matches(r.node) : true);
+  const rows: Row[] = [];
+
+  if (node.kind === 'file') {
+    const r: Row = { node, denied: false, relPath: recursive ? node.name : undefined };
+    if (accept(r) && q.offset === 0) rows.push(r);
+  } else if (!recursive) {
+    const children = await visibleChildren(cache, identity, u.path, view);
+    // Without a tag filter the page is a slice: no per-entry work outside it.
+    const source = tags ? children.filter((e) => !deniedNode(e, identity) && matches(e)) : children;
+    for (const e of source.slice(q.offset, q.offset + limit)) rows.push({ node: e, denied: deniedNode(e, identity) });
+  } else {
+    let skip = q.offset;
+    const base = u.path === '' ? '' : u.path + '/';
+    // Depth-first, pre-order; each directory's children in the requested order.
+    const stack: Array<{ entries: Entry[]; i: number; depth: number }> = [{ entries: await visibleChildren(cache, identity, u.path, view), i: 0, depth: 1 }];
+    while (stack.length && rows.length < limit) {
+      const top = stack[stack.length - 1]!;
+      if (top.i >= top.entries.length) {
+        stack.pop();
+        continue;
+      }
+      const e = top.entries[top.i++]!;
+      const denied = deniedNode(e, identity);
+      const r: Row = { node: e, denied, relPath: e.path.slice(base.length) };
+      if (accept(r)) {
+        if (skip > 0) skip--;
+        else rows.push(r);
+      }
+      if (e.kind === 'dir' && !denied && top.depth < maxDepth) stack.push({ entries: await visibleChildren(cache, identity, e.path, view), i: 0, depth: top.depth + 1 });
+    }
+  }
+
+  if (q.simple) return rows.map((r) => uriFromPath(r.node.path));
+  return format(host, identity, rows, q);
+}
+
+async function visibleChildren(cache: ListingCache, identity: Identity, dir: string, view: Parameters<ListingCache['view']>[2]): Promise<Entry[]> {
+  const all = await cache.view(identity.accountId, dir, view);
+  return needsNamespaceFilter(dir) ? all.filter((e) => namespaceVisible(identity, e.path)) : all;
+}
+
+async function format(host: PluginHost, identity: Identity, rows: Row[], q: BrowseQuery): Promise<DirectoryEntry[]> {
+  const account = identity.accountId;
+  const extra = new Set(q.extra_fields ?? []);
+  const readable = rows.filter((r) => !r.denied);
+  const abstracts = new Map<string, string>();
+  if (q.output === 'agent') {
+    const dirs = readable.filter((r) => r.node.kind === 'dir').map((r) => r.node.path);
+    const raw = dirs.length ? await host.vfs.readMany(account, dirs.map((d) => (d === '' ? '' : d + '/') + '.abstract.md')) : [];
+    dirs.forEach((d, i) => abstracts.set(d, abstractText(raw[i], q.abs_limit)));
+  }
+  const counts = new Map<string, number>();
+  const index = extra.has('count') ? host.optional<VectorCount>('vector-index') : undefined;
+  if (index)
+    for (const r of readable) if (r.node.kind === 'dir') counts.set(r.node.path, await index.countUnder(account, r.node.path));
+  return rows.map((r) =>
+    r.denied
+      ? placeholder(r.node, r.relPath)
+      : entry(r.node, {
+          relPath: r.relPath,
+          includeTags: q.include_tags,
+          abstract: abstracts.get(r.node.path),
+          isLocked: extra.has('locked') ? host.vfs.locks.isLocked(account, r.node.path) : undefined,
+          withId: extra.has('id'),
+          count: counts.get(r.node.path),
+        }),
+  );
+}

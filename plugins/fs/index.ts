@@ -1,0 +1,180 @@
+/**
+ * File system plugin: ls, tree, stat, attrs, set_tags, mkdir, rm and mv over the VFS (spec Part 2,
+ * "File system"), the `access: denied` rules under ctx://resources, and the `fs` service (tag logic,
+ * entry formatting, access checks) other plugins use. README.md describes the choices.
+ */
+import { invalidArgument } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import { definePlugin } from '../../runtime/plugin.js';
+import { s } from '../../runtime/schema.js';
+import { uriFromPath } from '../../runtime/uri/index.js';
+import type { Entry } from '../../runtime/vfs/types.js';
+import { VERSION } from '../../runtime/version.js';
+import { READ_ACCESS_KEY, deniedOnPath } from './access.js';
+import { browse, type BrowseQuery } from './browse.js';
+import { entry, placeholder, type DirectoryEntry, type EntryOptions } from './entries.js';
+import { ListingCache } from './listing.js';
+import { attrs, mkdir, mv, resolve, rm, rootUriOf, stat } from './ops.js';
+import { checkTags, setTags, type SetTagsOptions, type SetTagsOutcome } from './tags.js';
+
+export interface FsService {
+  /** set_tags for both routes (fs and content): validates, authorizes, applies the tag rules atomically. */
+  setTags(identity: Identity, uri: string, tags: string[], opts: SetTagsOptions): Promise<SetTagsOutcome>;
+  /** Throws 403 PERMISSION_DENIED when `uri` is, or lies below, an entry the caller may not read. */
+  assertContentAccess(identity: Identity, uri: string): Promise<void>;
+  /** Whether `path` (internal, no scheme) is readable by the caller under the per-entry rules (search filters). */
+  canReadPath(identity: Identity, path: string): Promise<boolean>;
+  /** A node as a spec directory entry. */
+  entry(node: Entry, opts?: EntryOptions): DirectoryEntry;
+  /** The `access: denied` placeholder of a node. */
+  placeholder(node: Pick<Entry, 'name' | 'kind' | 'path'>, relPath?: string): DirectoryEntry;
+}
+
+declare module '../../runtime/plugin.js' {
+  interface Services {
+    fs: FsService;
+  }
+}
+
+const extraField = s.enum(['locked', 'id', 'count'] as const);
+const tagList = s.array(s.string({ min: 1, max: 512 }), { max: 64 });
+const listingQuery = {
+  uri: s.string({ min: 1 }),
+  output: s.enum(['agent', 'original'] as const).default('agent'),
+  abs_limit: s.int({ min: 0, max: 65_536 }).default(256),
+  show_all_hidden: s.bool().default(false),
+  node_limit: s.int({ min: 1, max: 100_000 }).default(1000),
+  limit: s.int({ min: 1, max: 100_000 }).optional(),
+  offset: s.int({ min: 0 }).default(0),
+  extra_fields: s.array(extraField, { max: 3 }).optional(),
+  tags: tagList.optional(),
+  include_tags: s.bool().default(false),
+};
+
+export default definePlugin({
+  name: 'fs',
+  version: VERSION,
+  setup(host) {
+    const cache = new ListingCache(host.vfs);
+
+    host.provide('fs', {
+      setTags: (identity, uri, tags, opts) => setTags(host, cache, identity, uri, tags, opts),
+      async assertContentAccess(identity, uri) {
+        await resolve(host, identity, uri, 'read');
+      },
+      async canReadPath(identity, path) {
+        return (await deniedOnPath(host.vfs, identity, path)) === null;
+      },
+      entry,
+      placeholder,
+    } satisfies FsService);
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/fs/ls',
+      query: s.object({
+        ...listingQuery,
+        simple: s.bool().default(false),
+        recursive: s.bool().default(false),
+        sort_by: s.enum(['name', 'mtime'] as const).default('name'),
+        sort_order: s.enum(['asc', 'desc'] as const).default('asc'),
+      }),
+      handler: (ctx) => browse(host, cache, ctx.identity, ctx.query as BrowseQuery, 'ls'),
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/fs/tree',
+      query: s.object({
+        ...listingQuery,
+        level_limit: s.int({ min: 1, max: 64 }).default(3),
+        sort_by: s.enum(['name', 'mtime'] as const).default('name'),
+        sort_order: s.enum(['asc', 'desc'] as const).default('asc'),
+      }),
+      handler: (ctx) => browse(host, cache, ctx.identity, ctx.query as BrowseQuery, 'tree'),
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/fs/stat',
+      query: s.object({ uri: s.string({ min: 1 }) }),
+      handler: (ctx) => stat(host, ctx.identity, ctx.query.uri),
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/fs/attrs',
+      query: s.object({ uri: s.string({ min: 1 }) }),
+      handler: (ctx) => attrs(host, ctx.identity, ctx.query.uri),
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/fs/attrs/set_tags',
+      body: s.object({
+        uri: s.string({ min: 1 }),
+        tags: s.array(s.string(), { max: 64 }),
+        mode: s.enum(['replace', 'append'] as const).default('replace'),
+        recursive: s.bool().default(false),
+        telemetry: s.telemetry(),
+      }),
+      async handler(ctx) {
+        const { uri, tags, mode, recursive } = ctx.body;
+        checkTags(tags);
+        const u = await resolve(host, ctx.identity, uri, 'write');
+        const out = await setTags(host, cache, ctx.identity, u.uri, tags, { mode, recursive });
+        // Same result as POST /api/v1/content/set_tags (the spec calls the two equivalent).
+        return {
+          uri: u.uri,
+          updated_uris: out.updated,
+          root_uri: rootUriOf(u),
+          context_type: u.contextType,
+          tags,
+          mode,
+          recursive,
+          success_count: out.updated.length,
+          failed_count: 0,
+          skipped_count: out.skipped_count,
+        };
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/fs/mkdir',
+      body: s.object({ uri: s.string({ min: 1 }), description: s.string({ max: 64 * 1024 }).optional(), telemetry: s.telemetry() }),
+      handler: (ctx) => mkdir(host, ctx.identity, ctx.body),
+    });
+
+    host.route({
+      method: 'DELETE',
+      path: '/api/v1/fs',
+      query: s.object({ uri: s.string({ min: 1 }), recursive: s.bool().default(false) }),
+      handler: (ctx) => rm(host, ctx.identity, ctx.query),
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/fs/mv',
+      body: s.object({ from_uri: s.string({ min: 1 }), to_uri: s.string({ min: 1 }), telemetry: s.telemetry() }),
+      handler: (ctx) => mv(host, ctx.identity, ctx.body),
+    });
+
+    // Not in the spec: who may read a resources entry. Without it nothing is ever denied.
+    host.route({
+      method: 'POST',
+      path: '/api/v1/fs/access',
+      roles: ['ROOT', 'ADMIN'],
+      body: s.object({ uri: s.string({ min: 1 }), readers: s.array(s.string({ min: 1, max: 128 }), { max: 1000 }).nullable() }),
+      async handler(ctx) {
+        const u = await resolve(host, ctx.identity, ctx.body.uri, 'write');
+        if (u.scope !== 'resources' || u.segments.length < 2)
+          throw invalidArgument(`read access is set on entries inside ctx://resources, got ${u.uri}`, { field: 'uri', resource: u.uri });
+        const readers = ctx.body.readers;
+        await host.vfs.setMeta(ctx.identity.accountId, u.path, { meta: { [READ_ACCESS_KEY]: readers === null ? null : { users: [...new Set(readers)] } } });
+        return { uri: uriFromPath(u.path), readers };
+      },
+    });
+
+  },
+});

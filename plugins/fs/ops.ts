@@ -1,0 +1,130 @@
+/** stat, attrs, mkdir, rm and mv (spec Part 2, "File system"; mv is not in the spec). */
+import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import type { PluginHost } from '../../runtime/plugin.js';
+import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/uri/index.js';
+import { splitHeader, withHeader } from '../../runtime/vfs/headers.js';
+import { assertEntryAccess } from './access.js';
+import { isoTime } from './entries.js';
+import type { VectorCount } from './browse.js';
+
+/** Parses and authorizes a public URI, then applies the per-entry rules (403 on denied entries). */
+export async function resolve(host: PluginHost, identity: Identity, input: unknown, access: 'read' | 'write', field = 'uri'): Promise<CtxUri> {
+  const u = parseUri(input, identity, { field });
+  authorize(u, identity, access);
+  await assertEntryAccess(host.vfs, identity, u.path);
+  return u;
+}
+
+/** Segments of the space root: `resources` 1, `user/u/memories` 3, `user/u/peers/p/memories` 5. */
+export function spaceRootDepth(u: CtxUri): number {
+  if (u.scope === 'resources') return 1;
+  if (u.scope === 'user') return u.peerId !== undefined ? 5 : 3;
+  if (u.scope === 'agent') return Math.min(u.segments.length, 3);
+  return 0;
+}
+
+/** The write root the content plugin reports too: the space root plus the first segment below it. */
+export function rootUriOf(u: CtxUri): string {
+  const depth = spaceRootDepth(u);
+  return uriFromPath(u.segments.slice(0, u.segments.length - 1 > depth ? depth + 1 : depth).join('/'));
+}
+
+export interface StatResult {
+  name: string;
+  size: number;
+  mode: number;
+  modTime: string;
+  isDir: boolean;
+  isLocked: boolean;
+  id?: string;
+  uri: string;
+  count?: number;
+}
+
+export async function stat(host: PluginHost, identity: Identity, input: string): Promise<StatResult> {
+  const account = identity.accountId;
+  let u: CtxUri;
+  if (isRecordId(input)) {
+    // An id the caller may not read answers like an unknown one: ids cannot probe other spaces.
+    const missing = () => notFound(`no indexed record with id ${input} (unindexed or deleted)`, { id: input });
+    const path = await host.vfs.pathOfRecordId(account, input);
+    if (path === null) throw missing();
+    try {
+      u = await resolve(host, identity, uriFromPath(path), 'read');
+    } catch {
+      throw missing();
+    }
+  } else u = await resolve(host, identity, input, 'read');
+  const node = await host.vfs.stat(account, u.path);
+  if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
+  const base = { name: node.name, size: node.size, mode: node.mode, modTime: isoTime(node.mtime), isDir: node.kind === 'dir', isLocked: host.vfs.locks.isLocked(account, u.path) };
+  if (node.kind === 'file') return { ...base, id: node.id, uri: u.uri };
+  const out: StatResult = { ...base, uri: u.uri };
+  const index = host.optional<VectorCount>('vector-index');
+  if (index) out.count = await index.countUnder(account, u.path);
+  return out;
+}
+
+export async function attrs(host: PluginHost, identity: Identity, input: string) {
+  const u = await resolve(host, identity, input, 'read');
+  const node = await host.vfs.stat(identity.accountId, u.path);
+  if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
+  const contextType = u.contextType === 'memory' ? 'memory' : 'resource';
+  const result: { uri: string; context_type: string; attrs: { tags: string[]; memory?: Record<string, unknown> } } = {
+    uri: u.uri,
+    context_type: contextType,
+    attrs: { tags: node.tags ?? [] },
+  };
+  if (contextType === 'memory' && node.kind === 'file') {
+    const { header } = splitHeader((await host.vfs.readFile(identity.accountId, u.path)).toString('utf8'));
+    result.attrs.memory = header?.kind === 'memory' ? header.fields : {};
+  }
+  return result;
+}
+
+export async function mkdir(host: PluginHost, identity: Identity, body: { uri: string; description?: string }): Promise<{ uri: string }> {
+  const u = await resolve(host, identity, body.uri, 'write');
+  const account = identity.accountId;
+  if (u.path === '') throw conflict('the account root ctx:// always exists', u.uri);
+  // The path lock keeps two mkdirs of one directory from both passing the existence check.
+  const lock = await host.vfs.locks.acquire(account, u.path, 'path', 'fs.mkdir');
+  try {
+    const existing = await host.vfs.stat(account, u.path);
+    if (existing?.kind === 'file') throw conflict(`a file exists at ${u.uri}`, u.uri);
+    if (existing) throw conflict(`directory exists: ${u.uri}`, u.uri);
+    const text = withHeader('meta', { uri: u.uri, level: 0, generator: 'mkdir' }, body.description ?? u.name);
+    // One atomic batch creates the directory, its missing ancestors and its L0; the indexer sees
+    // the `.abstract.md` write and queues the L0 vector.
+    await host.vfs.writeFile(account, `${u.path}/.abstract.md`, Buffer.from(text, 'utf8'), { mode: 'create', hint: { source: 'fs.mkdir' } });
+  } finally {
+    lock.release();
+  }
+  return { uri: u.uri };
+}
+
+export async function rm(host: PluginHost, identity: Identity, q: { uri: string; recursive: boolean }) {
+  const u = await resolve(host, identity, q.uri, 'write');
+  if (u.path === '' || u.path === 'resources' || u.path === 'user') throw invalidArgument(`cannot remove the scope root ${u.uri}`, { resource: u.uri });
+  const out = await host.vfs.rm(identity.accountId, u.path, { recursive: q.recursive });
+  return { uri: u.uri, deleted_count: out.deleted };
+}
+
+export async function mv(host: PluginHost, identity: Identity, body: { from_uri: string; to_uri: string }) {
+  const from = await resolve(host, identity, body.from_uri, 'write', 'from_uri');
+  const to = await resolve(host, identity, body.to_uri, 'write', 'to_uri');
+  for (const [u, field] of [[from, 'from_uri'], [to, 'to_uri']] as const)
+    if (u.contextType === null || u.segments.length <= spaceRootDepth(u))
+      throw invalidArgument(`${field} must name a node inside a resources, memories, skills or sessions space, got ${u.uri}`, { field, resource: u.uri });
+  if (from.contextType !== to.contextType)
+    throw invalidArgument(`cannot move a ${from.contextType} (${from.uri}) into a ${to.contextType} space (${to.uri})`, { field: 'to_uri', resource: to.uri });
+  if (from.path === to.path) throw invalidArgument('from_uri and to_uri are the same', { field: 'to_uri' });
+  try {
+    await host.vfs.mv(identity.accountId, from.path, to.path);
+  } catch (err) {
+    // The VFS names its own fields; keep the URIs the caller sent in the details.
+    if (err instanceof CtxError && err.code === 'NOT_FOUND') throw notFound(`no such file or directory: ${from.uri}`, { resource: from.uri, field: 'from_uri' });
+    throw err;
+  }
+  return { from: from.uri, to: to.uri };
+}
