@@ -126,10 +126,14 @@ export class Vfs extends EventEmitter {
       const name = key.slice(prefix.length);
       out.push({ ...(JSON.parse(value.toString('utf8')) as NodeMeta), path: base + name, name });
     }
-    if (path === '' && opts.after === undefined) {
+    if (path === '') {
+      // Unwritten scope roots are merged into every page in store (UTF-8 byte) order and the page
+      // is cut to `limit` again, so a cursor never skips an entry and a page never exceeds the limit.
+      const after = opts.after;
       for (const scope of ['resources', 'user'])
-        if (!out.some((e) => e.name === scope)) out.push(implicitDir(scope));
-      out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        if ((after === undefined || Buffer.compare(Buffer.from(scope), Buffer.from(after)) > 0) && !out.some((e) => e.name === scope)) out.push(implicitDir(scope));
+      out.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+      if (opts.limit !== undefined && opts.limit >= 0 && out.length > opts.limit) out.length = opts.limit;
     }
     return out;
   }
