@@ -2,3 +2,4 @@
 //! functions, and they are tested with `cargo test -p ctx-core`.
 pub mod hash;
 pub mod json;
+pub mod text;
