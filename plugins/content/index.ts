@@ -2,7 +2,6 @@
  * Content plugin: tiered reads (abstract, overview, read, download), writes, batch writes, tags and
  * reindex (spec Part 2, "Content"). README.md describes the routes and the choices made.
  */
-import { unavailable } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import { definePlugin } from '../../runtime/plugin.js';
 import { SEMANTIC_QUEUE, type SemanticMessage } from '../../runtime/queues/indexing.js';
@@ -17,25 +16,16 @@ import { registerReindex } from './reindex.js';
 import { checkTags, resolveUri, rootUriOf } from './targets.js';
 import { SIDECAR_HINT, writeContent } from './write.js';
 
-/** What this plugin needs from the fs plugin's `fs` service (tag logic lives there, once). */
-interface FsTags {
-  setTags(identity: Identity, uri: string, tags: string[], opts: { mode: 'replace' | 'append'; recursive: boolean }): Promise<{ updated: unknown } & Record<string, unknown>>;
-  /** Throws PERMISSION_DENIED for `access: denied` entries under ctx://resources, when fs has such rules. */
-  assertContentAccess?(identity: Identity, uri: string): Promise<void> | void;
-}
-
 const tagList = s.array(s.string(), { max: 64 });
 
 export default definePlugin({
   name: 'content',
   version: VERSION,
+  // Tag logic and the per-entry `access: denied` rules under ctx://resources live in fs, once.
+  dependsOn: ['fs'],
   setup(host) {
-    const fs = () => host.optional<FsTags>('fs');
-    // Per-entry rules under ctx://resources (`access: denied` placeholders) belong to the fs
-    // plugin; every content operation asks it when it offers the check.
-    const accessCheck = (identity: Identity) => async (u: CtxUri) => {
-      await fs()?.assertContentAccess?.(identity, u.uri);
-    };
+    const fs = host.use('fs');
+    const accessCheck = (identity: Identity) => (u: CtxUri) => fs.assertContentAccess(identity, u.uri);
 
     // A user edit of a sidecar rebuilds only that directory's L0/L1 vectors: one non-recursive
     // vectors_only refresh, committed in the same batch as the edit. Messages are queued only when
@@ -134,22 +124,19 @@ export default definePlugin({
         const { uri, tags, mode, recursive } = ctx.body;
         const u = resolveUri(uri, ctx.identity, 'write');
         checkTags(tags);
-        const svc = fs();
-        if (!svc) throw unavailable('set_tags needs the fs plugin, which is not loaded');
-        const out = await svc.setTags(ctx.identity, u.uri, tags, { mode, recursive });
-        const { updated, ...rest } = out;
-        const updatedUris = Array.isArray(updated) ? (updated as string[]) : [];
+        const out = await fs.setTags(ctx.identity, u.uri, tags, { mode, recursive });
+        // The same result as POST /api/v1/fs/attrs/set_tags (the spec calls the two equivalent).
         return {
           uri: u.uri,
-          updated_uris: updatedUris,
+          updated_uris: out.updated,
           root_uri: rootUriOf(u),
           context_type: u.contextType,
           tags,
           mode,
           recursive,
-          success_count: typeof updated === 'number' ? updated : updatedUris.length,
+          success_count: out.updated.length,
           failed_count: 0,
-          ...rest,
+          skipped_count: out.skipped_count,
         };
       },
     });

@@ -1,4 +1,4 @@
-/** content/set_tags delegates to the fs plugin's `fs.setTags` (tag logic lives there once). */
+/** content/set_tags delegates to the real fs plugin's `fs.setTags` (tag logic lives there once). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { contentApp } from './helpers.js';
@@ -29,13 +29,7 @@ describe('set_tags', () => {
     expect((await setTags({ uri: 'ctx://user/alice/memories/m.md', tags: ['a=b'] }, bob)).status).toBe(403);
   });
 
-  it('delegates to the fs plugin (replace, append, recursive, spec result fields), or is 503 without it', async () => {
-    if (!t.app.plugins.includes('fs')) {
-      const res = await setTags({ uri: 'ctx://resources/t/a.md', tags: ['a=b'] });
-      expect(res.status).toBe(503);
-      expect(res.json().error.message).toContain('fs plugin');
-      return;
-    }
+  it('delegates to the fs plugin: replace, append, recursive, with the spec result fields', async () => {
     const res = await setTags({ uri: 'ctx://resources/t', tags: ['team=core'], mode: 'replace', recursive: true });
     expect(res.status).toBe(200);
     const r = res.json().result;
@@ -45,5 +39,8 @@ describe('set_tags', () => {
     expect((await t.app.vfs.stat('acme', 'resources/t/sub/b.md'))?.tags).toEqual(['team=core']);
     await setTags({ uri: 'ctx://resources/t/a.md', tags: ['lang=en'], mode: 'append' });
     expect((await t.app.vfs.stat('acme', 'resources/t/a.md'))?.tags).toEqual(['team=core', 'lang=en']);
+    const same = await t.req({ method: 'POST', url: '/api/v1/fs/attrs/set_tags', headers: alice, body: { uri: 'ctx://resources/t', tags: ['team=core'], recursive: true } });
+    expect(Object.keys(same.json().result).sort()).toEqual(Object.keys(r).sort());
+    expect((await setTags({ uri: 'ctx://resources/missing.md', tags: ['a=b'] })).status).toBe(404);
   });
 });
