@@ -127,8 +127,8 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
     return { uri: u.uri, path: u.path, data, sha: '', op: o, u };
   });
 
-  await check(root);
-  for (const p of planned) await check(p.u);
+  // One access check per target (fs reads each target's chain for USERs): concurrently, on the pool.
+  await Promise.all([check(root), ...planned.map((p) => check(p.u))]);
   // The bytes of every operation are known now: hash them on the thread pool while the lock is
   // taken and the targets are read. Appends to existing files are hashed again under the lock,
   // once their final content is known.
