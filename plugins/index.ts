@@ -3,7 +3,8 @@ import type { PluginDefinition } from '../runtime/plugin.js';
 import admin from './admin/index.js';
 import content from './content/index.js';
 import fs from './fs/index.js';
+import retrieval from './retrieval/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval];

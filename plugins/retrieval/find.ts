@@ -1,0 +1,172 @@
+/**
+ * Hierarchical retrieval (docs/retrieval.md):
+ * 1. global search over every record the request may see: leaves (L2) and directories (L0/L1);
+ *    directories are also searched as navigation points, within access and target only;
+ * 2. the best unexpanded directory is expanded with a search restricted to its subtree; child
+ *    scores are propagated from the parent: final = max(s, ALPHA·s + (1−ALPHA)·parent);
+ *    subdirectories found join the frontier with their propagated score;
+ * 3. it stops when the top-k has not changed for STABLE_ROUNDS expansions, after MAX_EXPANSIONS,
+ *    or when the frontier is empty or below the current k-th score.
+ */
+import type { Hit, VectorFilter } from './backends.js';
+import { tokenize } from './backends.js';
+import type { RecordDoc, RecordStore } from './store.js';
+
+export const PARAMS = {
+  ALPHA: 0.7,
+  MAX_EXPANSIONS: 6,
+  STABLE_ROUNDS: 2,
+  GLOBAL_K_MIN: 20,
+  NAV_K: 8,
+};
+
+export interface Candidate {
+  doc: RecordDoc;
+  /** Final score in [0,1]. */
+  score: number;
+  /** Raw similarity in [0,1]. */
+  raw: number;
+  via?: { uri: string; score: number };
+  query?: string;
+}
+
+export interface Provenance {
+  global_hits: number;
+  navigation_hits: number;
+  expanded: Array<{ uri: string; score: number; child_hits: number; round: number }>;
+  rounds: number;
+  stop_reason: 'stable' | 'max_expansions' | 'frontier_exhausted' | 'frontier_below_topk' | 'no_hits';
+  params: typeof PARAMS;
+}
+
+const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
+
+function withPrefix(f: VectorFilter, prefix: string): VectorFilter | null {
+  if (!f.uriPrefixes) return { ...f, uriPrefixes: [prefix] };
+  const keep = f.uriPrefixes.filter((p) => prefix === p || prefix.startsWith(p + '/') || p === 'ctx://');
+  if (keep.length) return { ...f, uriPrefixes: [prefix] };
+  const deeper = f.uriPrefixes.filter((p) => p.startsWith(prefix + '/'));
+  return deeper.length ? { ...f, uriPrefixes: deeper } : null;
+}
+
+export async function hierarchicalFind(
+  store: RecordStore,
+  vec: Float32Array,
+  text: string,
+  scope: { nav: VectorFilter; filters: VectorFilter[] },
+  limit: number,
+): Promise<{ candidates: Candidate[]; provenance: Provenance }> {
+  const account = scope.nav.account;
+  const globalK = Math.max(limit * 2, PARAMS.GLOBAL_K_MIN);
+  const provenance: Provenance = { global_hits: 0, navigation_hits: 0, expanded: [], rounds: 0, stop_reason: 'no_hits', params: PARAMS };
+  if (!scope.filters.length) return { candidates: [], provenance };
+
+  const searchAll = async (filters: VectorFilter[], k: number): Promise<Hit[]> => {
+    const lists = await Promise.all(filters.map((f) => store.search(vec, text, k, f)));
+    const best = new Map<string, number>();
+    for (const l of lists) for (const h of l) best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
+    return [...best].map(([id, score]) => ({ id, score }));
+  };
+
+  const [globalHits, navHits] = await Promise.all([searchAll(scope.filters, globalK), store.search(vec, text, globalK, { ...scope.nav, levels: [0, 1] })]);
+  provenance.global_hits = globalHits.length;
+  provenance.navigation_hits = navHits.length;
+
+  const docs = new Map<string, RecordDoc>();
+  const load = async (hits: Hit[]) => {
+    const missing = [...new Set(hits.map((h) => h.id).filter((id) => !docs.has(id)))];
+    if (!missing.length) return;
+    const got = await store.getMany(account, missing);
+    got.forEach((d, i) => d && docs.set(missing[i]!, d));
+  };
+  await load([...globalHits, ...navHits]);
+
+  const cands = new Map<string, Candidate>();
+  const offer = (h: Hit, via?: { uri: string; score: number }) => {
+    const doc = docs.get(h.id);
+    if (!doc) return;
+    const raw = clamp01(h.score);
+    const score = via ? Math.max(raw, PARAMS.ALPHA * raw + (1 - PARAMS.ALPHA) * via.score) : raw;
+    const prev = cands.get(h.id);
+    if (!prev || score > prev.score) cands.set(h.id, { doc, score, raw, via: score > raw ? via : undefined });
+  };
+  for (const h of globalHits) offer(h);
+
+  // Frontier: directory uri → best score (L0 or L1 record).
+  const frontier = new Map<string, number>();
+  const expanded = new Set<string>();
+  const push = (uri: string, score: number) => {
+    if (!expanded.has(uri) && score > (frontier.get(uri) ?? -1)) frontier.set(uri, score);
+  };
+  for (const h of navHits) {
+    const d = docs.get(h.id);
+    if (d) push(d.attrs.uri, clamp01(h.score));
+  }
+
+  const topKey = () =>
+    [...cands.values()]
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit)
+      .map((c) => c.doc.id)
+      .join(',');
+  const kth = () => {
+    const s = [...cands.values()].map((c) => c.score).sort((a, b) => b - a);
+    return s.length >= limit ? s[limit - 1]! : 0;
+  };
+  let last = topKey();
+  let stable = 0;
+  provenance.stop_reason = frontier.size ? 'max_expansions' : cands.size ? 'frontier_exhausted' : 'no_hits';
+  for (let round = 1; round <= PARAMS.MAX_EXPANSIONS; round++) {
+    if (!frontier.size) {
+      provenance.stop_reason = 'frontier_exhausted';
+      break;
+    }
+    const [uri, dirScore] = [...frontier].sort((a, b) => b[1] - a[1])[0]!;
+    frontier.delete(uri);
+    expanded.add(uri);
+    // A directory scoring below the current k-th result cannot lift a child above it by much.
+    if (cands.size >= limit && dirScore < kth() * 0.5) {
+      provenance.stop_reason = 'frontier_below_topk';
+      break;
+    }
+    const childFilters = scope.filters.map((f) => withPrefix(f, uri)).filter((f): f is VectorFilter => f !== null);
+    const navChild = withPrefix({ ...scope.nav, levels: [0, 1] }, uri);
+    const [childHits, subdirs] = await Promise.all([
+      childFilters.length ? searchAll(childFilters, limit) : Promise.resolve([]),
+      navChild ? store.search(vec, text, PARAMS.NAV_K, navChild) : Promise.resolve([]),
+    ]);
+    await load([...childHits, ...subdirs]);
+    const via = { uri, score: dirScore };
+    for (const h of childHits) offer(h, via);
+    for (const h of subdirs) {
+      const d = docs.get(h.id);
+      if (d && d.attrs.uri !== uri) push(d.attrs.uri, Math.max(clamp01(h.score), PARAMS.ALPHA * clamp01(h.score) + (1 - PARAMS.ALPHA) * dirScore));
+    }
+    provenance.expanded.push({ uri, score: round4(dirScore), child_hits: childHits.length, round });
+    provenance.rounds = round;
+    const key = topKey();
+    stable = key === last ? stable + 1 : 0;
+    last = key;
+    if (stable >= PARAMS.STABLE_ROUNDS) {
+      provenance.stop_reason = 'stable';
+      break;
+    }
+  }
+  return { candidates: [...cands.values()].sort((a, b) => b.score - a.score), provenance };
+}
+
+export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+const LEVEL_TEXT = ['L0 abstract', 'L1 overview', 'L2 content'];
+
+/** Why a hit matched: which level's text, how similar, which query terms it contains, how it was reached. */
+export function matchReason(c: Candidate, query: string): string {
+  const qTerms = [...new Set(tokenize(query))];
+  const docTerms = new Set(tokenize(`${c.doc.attrs.uri} ${c.doc.text}`));
+  const shared = qTerms.filter((t) => docTerms.has(t));
+  const parts = [`${LEVEL_TEXT[c.doc.level]} similarity ${c.raw.toFixed(2)}`];
+  parts.push(shared.length ? `shared terms: ${shared.slice(0, 8).join(', ')}` : 'no shared terms (semantic neighbour)');
+  if (c.via) parts.push(`boosted through ${c.via.uri} (${c.via.score.toFixed(2)})`);
+  if (c.query && c.query !== query) parts.push(`matched expanded query "${c.query}"`);
+  return parts.join('; ');
+}

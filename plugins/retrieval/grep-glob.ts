@@ -1,0 +1,155 @@
+/**
+ * grep and glob over the VFS. grep runs the pattern in core-native (Rust `regex`, linear time, over
+ * many buffers per call) when runtime/native-text.ts provides it; otherwise JavaScript RegExp with
+ * the `u` flag over the same batches. glob patterns compile to one anchored RegExp.
+ */
+import { createRequire } from 'node:module';
+import { CtxError, invalidArgument } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import type { PluginHost } from '../../runtime/plugin.js';
+import { canRead, isAncestorOrSelf, parseUri, type CtxUri } from '../../runtime/uri/index.js';
+import { SIDECARS } from '../../runtime/vfs/types.js';
+
+export interface NativeGrep {
+  grep(pattern: string, buffers: Buffer[], opts: { caseInsensitive: boolean; maxMatches: number }): Array<{ index: number; line: number; text: string }>;
+}
+
+/** The native grep kernel when its module exists (loaded lazily; see backends.ts for the pattern). */
+export function loadNativeGrep(): { current: NativeGrep | null } {
+  const holder: { current: NativeGrep | null } = { current: null };
+  void import('../../runtime/native-text.js' as string)
+    .then((m: Record<string, unknown>) => {
+      if (typeof m.grep === 'function') holder.current = { grep: m.grep as NativeGrep['grep'] };
+    })
+    .catch(() => {});
+  return holder;
+}
+void createRequire;
+
+const MAX_LINE = 2000;
+
+function jsGrep(pattern: string, caseInsensitive: boolean): (buf: Buffer, max: number) => Array<{ line: number; text: string }> {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, caseInsensitive ? 'iu' : 'u');
+  } catch (err) {
+    throw invalidArgument(`invalid regular expression: ${(err as Error).message}`, { field: 'pattern', code: 'INVALID_REGEX' });
+  }
+  return (buf, max) => {
+    const out: Array<{ line: number; text: string }> = [];
+    const lines = buf.toString('utf8').split('\n');
+    for (let i = 0; i < lines.length && out.length < max; i++) {
+      const l = lines[i]!.length > MAX_LINE ? lines[i]!.slice(0, MAX_LINE) : lines[i]!;
+      if (re.test(l)) out.push({ line: i + 1, text: l.replace(/\r$/, '') });
+    }
+    return out;
+  };
+}
+
+export async function grepFiles(
+  host: PluginHost,
+  identity: Identity,
+  u: CtxUri,
+  o: {
+    pattern: string;
+    caseInsensitive: boolean;
+    exclude?: string;
+    limit: number;
+    depth: number;
+    readable: (identity: Identity, uri: string) => Promise<boolean>;
+    native: { current: NativeGrep | null };
+  },
+): Promise<Array<{ uri: string; line: number; content: string }>> {
+  const account = identity.accountId;
+  const native = o.native.current;
+  const js = native ? null : jsGrep(o.pattern, o.caseInsensitive);
+  if (native) {
+    try {
+      native.grep(o.pattern, [], { caseInsensitive: o.caseInsensitive, maxMatches: 1 });
+    } catch (err) {
+      throw invalidArgument(`invalid regular expression: ${(err as Error).message}`, { field: 'pattern', code: 'INVALID_REGEX' });
+    }
+  }
+  const node = await host.vfs.stat(account, u.path);
+  if (!node) throw new CtxError('NOT_FOUND', `no such file or directory: ${u.uri}`, { resource: u.uri });
+  const excluded = (p: string) => o.exclude !== undefined && isAncestorOrSelf(o.exclude, 'ctx://' + p);
+  const ok = (p: string) => {
+    try {
+      return canRead(parseUri('ctx://' + p, identity), identity) && !excluded(p);
+    } catch {
+      return false;
+    }
+  };
+  const files: string[] = [];
+  if (node.kind === 'file') {
+    if (!excluded(u.path)) files.push(u.path);
+  } else
+    for await (const e of host.vfs.walk(account, u.path, { maxDepth: o.depth, descend: (d) => ok(d.path) })) {
+      if (e.kind === 'file' && !SIDECARS.has(e.name) && ok(e.path)) files.push(e.path);
+    }
+  const matches: Array<{ uri: string; line: number; content: string }> = [];
+  for (let i = 0; i < files.length && matches.length < o.limit; i += 128) {
+    const chunk: string[] = [];
+    for (const p of files.slice(i, i + 128)) if (await o.readable(identity, 'ctx://' + p)) chunk.push(p);
+    const bufs = (await host.vfs.readMany(account, chunk)).map((b) => b ?? Buffer.alloc(0));
+    const left = o.limit - matches.length;
+    if (native) {
+      for (const m of native.grep(o.pattern, bufs, { caseInsensitive: o.caseInsensitive, maxMatches: left }))
+        matches.push({ uri: 'ctx://' + chunk[m.index]!, line: m.line, content: m.text });
+    } else
+      for (const [j, b] of bufs.entries()) {
+        for (const m of js!(b, o.limit - matches.length)) matches.push({ uri: 'ctx://' + chunk[j]!, line: m.line, content: m.text });
+        if (matches.length >= o.limit) break;
+      }
+  }
+  return matches.slice(0, o.limit);
+}
+
+/**
+ * Glob → RegExp over paths relative to the base URI: `**` any number of segments (also none),
+ * `*` within a segment, `?` one character, `[abc]`/`[!abc]` classes, `{a,b}` alternatives.
+ * `maxDepth` bounds the walk when the pattern has no `**`.
+ */
+export function compileGlob(pattern: string): { regex: RegExp; maxDepth: number } {
+  let p = pattern.replace(/^\/+/, '');
+  if (p.startsWith('ctx://')) throw invalidArgument('pattern is relative to uri; pass the base as uri', { field: 'pattern' });
+  let re = '';
+  let depth = 1;
+  let braces = 0;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c === '*') {
+      if (p[i + 1] === '*') {
+        const slash = p[i + 2] === '/';
+        re += slash ? '(?:.*/)?' : '.*';
+        i += slash ? 2 : 1;
+        depth = Infinity;
+      } else re += '[^/]*';
+    } else if (c === '?') re += '[^/]';
+    else if (c === '/') {
+      re += '/';
+      depth++;
+    } else if (c === '[') {
+      const end = p.indexOf(']', i + 2);
+      if (end < 0) throw invalidArgument('invalid glob: unclosed [', { field: 'pattern' });
+      let cls = p.slice(i + 1, end).replace(/\\/g, '\\\\');
+      if (cls.startsWith('!')) cls = '^' + cls.slice(1);
+      re += `[${cls}]`;
+      i = end;
+    } else if (c === '{') {
+      braces++;
+      re += '(?:';
+    } else if (c === '}' && braces > 0) {
+      braces--;
+      re += ')';
+    } else if (c === ',' && braces > 0) re += '|';
+    else re += c.replace(/[.+^$()|\\{}]/g, '\\$&');
+  }
+  if (braces) throw invalidArgument('invalid glob: unclosed {', { field: 'pattern' });
+  p = re;
+  try {
+    return { regex: new RegExp(`^${p}$`, 'u'), maxDepth: depth };
+  } catch (err) {
+    throw invalidArgument(`invalid glob: ${(err as Error).message}`, { field: 'pattern' });
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Retrieval plugin: semantic processing (L0/L1), vector records, the `vector-index` service, and the
+ * search routes (find, search, grep, glob), consistency and the `vectordb`/`retrieval` observers.
+ * See README.md and docs/retrieval.md.
+ */
+import { definePlugin, type PluginHost } from '../../runtime/plugin.js';
+import { createLlm } from '../../runtime/models/llm.js';
+import { VERSION } from '../../runtime/version.js';
+import { loadBackends } from './backends.js';
+import { Indexer } from './indexer.js';
+import { registerRoutes } from './routes.js';
+import { RecordStore } from './store.js';
+import { createSummarizer } from './summarize.js';
+
+/** What other plugins get from `host.optional('vector-index')`. */
+export interface VectorIndexService {
+  /** Vector records at `path` and below (stat `count`). */
+  countUnder(account: string, path: string): number;
+  /** The node a 32-hex record id stands for (any level), or null when unindexed or deleted. */
+  resolve(account: string, id: string): Promise<{ path: string; uri: string; level: 0 | 1 | 2 } | null>;
+}
+
+export default definePlugin({
+  name: 'retrieval',
+  version: VERSION,
+  bootTimeoutMs: 120_000,
+  async setup(host: PluginHost) {
+    const backends = await loadBackends(host.config, host.log);
+    const store = new RecordStore(host.kv, backends, host.dataDir, host.log);
+    const { embedderChanged } = await store.open();
+    const llm = createLlm(host.config.llm);
+    const indexer = new Indexer(
+      host,
+      store,
+      createSummarizer(llm, (err) => {
+        indexer.stats.llmFallbacks++;
+        host.log.warn('LLM failed; extractive L0/L1 used instead', { error: err });
+      }),
+    );
+    indexer.install();
+    host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, llm: llm ? llm.model : null, records: store.index.stats().size });
+
+    const service: VectorIndexService = {
+      countUnder: (account, path) => store.countUnder(account, path),
+      async resolve(account, id) {
+        const d = await store.getById(account, id);
+        return d ? { path: d.path, uri: d.attrs.uri, level: d.level } : null;
+      },
+    };
+    host.provide('vector-index', service);
+    registerRoutes(host, store, indexer, llm);
+
+    host.onReady(async () => {
+      if (embedderChanged) {
+        const n = await indexer.reembedAll();
+        store.reembedQueued = n;
+        host.log.info('re-embedding queued after an embedder change', { records: n });
+      }
+    });
+    host.onClose(() => store.close());
+  },
+});

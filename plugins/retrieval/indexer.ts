@@ -1,0 +1,342 @@
+/**
+ * The indexing pipeline on the two durable queues (runtime/queues/indexing.ts):
+ *
+ * 1. A `vfs.onCommit` hook adds a Semantic message to the batch of every write, mkdir, rm, mv and
+ *    tag change, so a durable change always has durable index work. Sidecars are skipped: the
+ *    processor's own sidecar writes must not trigger more processing (user edits of a sidecar are
+ *    queued by the content plugin as a `vectors_only` refresh).
+ * 2. Semantic consumer: files get their L0 abstract (LLM or extractive) and an Embedding message
+ *    for their L2 record; directories get `.abstract.md`/`.overview.md` regenerated from their
+ *    children and Embedding messages for L0/L1, then their parent is queued: bottom-up. Directory
+ *    refreshes are keyed per directory (`dedupeKey`), so the 256 file messages of one batch queue
+ *    ONE refresh of their directory, which runs after them (queue order) and sees all of them.
+ * 3. Embedding consumer: reads the node's current state (so it is order-independent and
+ *    idempotent), embeds, and writes the record to RocksDB and the index.
+ * Every consumer queues its follow-up work before it returns (acks), so `wait` sees no gap.
+ */
+import type { PluginHost } from '../../runtime/plugin.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from '../../runtime/queues/indexing.js';
+import type { QueueMessage } from '../../runtime/queues/queue.js';
+import type { KvOp } from '../../runtime/storage/backend.js';
+import { formatHeader, splitHeader } from '../../runtime/vfs/headers.js';
+import type { ChangeEvent, Entry } from '../../runtime/vfs/types.js';
+import { SIDECARS } from '../../runtime/vfs/types.js';
+import { sha256Of, splitPath } from '../../runtime/vfs/vfs.js';
+import type { RecordAttrs } from './backends.js';
+import { placement, parentPath } from './space.js';
+import type { FileAbstract, RecordDoc, RecordStore } from './store.js';
+import { L2_TOKEN_BUDGET, truncateTokens, type ChildInfo, type Summarizer } from './summarize.js';
+
+const S = '\x00';
+const ABSTRACT = '.abstract.md';
+const OVERVIEW = '.overview.md';
+
+export interface IndexerStats {
+  files: number;
+  dirRefreshes: number;
+  embedded: number;
+  skippedUnchanged: number;
+  deleted: number;
+  llmFallbacks: number;
+}
+
+export class Indexer {
+  readonly stats: IndexerStats = { files: 0, dirRefreshes: 0, embedded: 0, skippedUnchanged: 0, deleted: 0, llmFallbacks: 0 };
+  private readonly activations = new WeakMap<ChangeEvent, Array<() => void>>();
+  /** Serializes work on one record key across concurrent Embedding messages. */
+  private readonly keyChains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly host: PluginHost,
+    private readonly store: RecordStore,
+    private readonly summarizer: Summarizer,
+  ) {}
+
+  install(): void {
+    const { host } = this;
+    host.vfs.onCommit((events) => this.hook(events));
+    // Messages become visible to consumers once their batch is durable (change events follow it).
+    host.vfs.on('change', (ev: ChangeEvent) => {
+      const fns = this.activations.get(ev);
+      if (!fns) return;
+      this.activations.delete(ev);
+      for (const fn of fns) fn();
+    });
+    host.vfs.on('drop', (account: string) => void this.store.dropAccount(account).catch((err) => host.log.warn('dropping vector records failed', { account, error: err })));
+    host.consume<SemanticMessage>(SEMANTIC_QUEUE, (m) => this.semantic(m), { concurrency: 1, maxAttempts: 5, backoffMs: 100 });
+    host.consume<EmbeddingMessage>(EMBEDDING_QUEUE, (m) => this.embedding(m), { concurrency: 8, maxAttempts: 5, backoffMs: 100 });
+  }
+
+  private hook(events: ChangeEvent[]): KvOp[] {
+    const ops: KvOp[] = [];
+    for (const ev of events) {
+      const name = splitPath(ev.path)[1];
+      if (SIDECARS.has(name)) continue;
+      const msgs: Array<[SemanticMessage, string | undefined]> = [];
+      const base = { account: ev.account, kind: ev.kind };
+      switch (ev.type) {
+        case 'write':
+        case 'meta':
+          msgs.push([{ ...base, path: ev.path, op: 'upsert', tags: ev.hint?.tags as string[] | undefined }, `u${S}${ev.account}${S}${ev.path}`]);
+          break;
+        case 'mkdir':
+          msgs.push([{ ...base, path: ev.path, op: 'upsert' }, `d${S}${ev.account}${S}${ev.path}`]);
+          break;
+        case 'rm':
+          msgs.push([{ ...base, path: ev.path, op: 'delete' }, undefined]);
+          break;
+        case 'mv':
+          if (ev.from !== undefined) msgs.push([{ ...base, path: ev.from, op: 'delete' }, undefined]);
+          msgs.push([{ ...base, path: ev.path, op: 'upsert', recursive: true }, undefined]);
+          break;
+      }
+      for (const [msg, dedupeKey] of msgs) {
+        if (msg.op !== 'delete' && !placement(msg.path)) continue;
+        const prepared = this.host.queues.prepare(SEMANTIC_QUEUE, msg, { dedupeKey });
+        if (!prepared) continue;
+        ops.push(...prepared.ops);
+        const list = this.activations.get(ev) ?? [];
+        list.push(prepared.activate);
+        this.activations.set(ev, list);
+      }
+    }
+    return ops;
+  }
+
+  /** Queues messages in one batch (with `extra` ops), then wakes the consumers. */
+  private async enqueue(sem: SemanticMessage[], emb: EmbeddingMessage[], extra: KvOp[] = []): Promise<void> {
+    const ops = [...extra];
+    const activate: Array<() => void> = [];
+    for (const m of sem) {
+      const key = m.op === 'delete' ? undefined : m.kind === 'dir' && !m.recursive ? `d${S}${m.account}${S}${m.path}` : `u${S}${m.account}${S}${m.path}`;
+      const p = this.host.queues.prepare(SEMANTIC_QUEUE, m, { dedupeKey: key });
+      if (p) {
+        ops.push(...p.ops);
+        activate.push(p.activate);
+      }
+    }
+    for (const m of emb) {
+      const p = this.host.queues.prepare(EMBEDDING_QUEUE, m, { dedupeKey: `${m.op}${S}${m.account}${S}${m.path}${S}${m.level}` });
+      if (p) {
+        ops.push(...p.ops);
+        activate.push(p.activate);
+      }
+    }
+    if (ops.length) await this.host.kv.batch(ops);
+    for (const fn of activate) fn();
+  }
+
+  private parentRefresh(account: string, path: string): SemanticMessage[] {
+    const parent = parentPath(path);
+    return placement(parent) ? [{ account, path: parent, kind: 'dir', op: 'refresh', mode: 'semantic_and_vectors' }] : [];
+  }
+
+  // ------------------------------------------------------------------------------------- Semantic
+
+  private async semantic(qm: QueueMessage<SemanticMessage>): Promise<void> {
+    const m = qm.payload;
+    if (m.op === 'delete') {
+      // Records go at once (a deleted file must stop matching); the parent's L0/L1 follow.
+      this.stats.deleted += await this.store.remove(m.account, m.path, { subtree: true });
+      await this.deleteAbstracts(m.account, m.path);
+      await this.enqueue(this.parentRefresh(m.account, m.path), []);
+      return;
+    }
+    const node = await this.host.vfs.stat(m.account, m.path);
+    if (!node || !placement(m.path)) return; // removed since; its delete message does the cleanup
+    if (m.recursive) return this.expand(m, node);
+    if (node.kind === 'file') return this.semanticFile(m, node);
+    if (m.op === 'refresh' && m.mode === 'vectors_only') return this.enqueue([], [0, 1].map((level) => ({ account: m.account, path: m.path, level: level as 0 | 1, op: 'upsert' as const })));
+    return this.refreshDir(m.account, node);
+  }
+
+  /** A moved or reindexed subtree: every file and directory below gets its own message. */
+  private async expand(m: SemanticMessage, node: Entry): Promise<void> {
+    const vectorsOnly = m.op === 'refresh' && m.mode === 'vectors_only';
+    const sem: SemanticMessage[] = [];
+    const emb: EmbeddingMessage[] = [];
+    const visit = (e: { path: string; kind: 'file' | 'dir'; name: string }) => {
+      if (SIDECARS.has(e.name) || !placement(e.path)) return;
+      if (vectorsOnly) {
+        for (const level of e.kind === 'file' ? [2] : [0, 1]) emb.push({ account: m.account, path: e.path, level: level as 0 | 1 | 2, op: 'upsert' });
+      } else sem.push({ account: m.account, path: e.path, kind: e.kind, op: 'upsert' });
+    };
+    visit(node);
+    if (node.kind === 'dir') for await (const e of this.host.vfs.walk(m.account, node.path)) visit(e);
+    // Files first, directories deepest first: the bottom-up order of the refreshes.
+    sem.sort((a, b) => (a.kind === b.kind ? b.path.split('/').length - a.path.split('/').length : a.kind === 'file' ? -1 : 1));
+    for (let i = 0; i < sem.length; i += 512) await this.enqueue(sem.slice(i, i + 512), []);
+    for (let i = 0; i < emb.length; i += 512) await this.enqueue([], emb.slice(i, i + 512));
+    if (!vectorsOnly) await this.enqueue(this.parentRefresh(m.account, node.path), []);
+  }
+
+  private async semanticFile(m: SemanticMessage, node: Entry): Promise<void> {
+    this.stats.files++;
+    const stored = await this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path));
+    const extra: KvOp[] = [];
+    if (!stored || stored.sha256 !== node.sha256 || stored.generator !== this.summarizer.generator) {
+      const content = (await this.host.vfs.readFile(m.account, m.path)).toString('utf8');
+      const abstract = await this.summarizer.fileAbstract('ctx://' + m.path, node.name, content);
+      extra.push(this.host.kv.putJsonOp(this.store.absKey(m.account, m.path), { abstract, sha256: node.sha256 ?? '', generator: this.summarizer.generator } satisfies FileAbstract));
+    }
+    await this.enqueue(this.parentRefresh(m.account, m.path), [{ account: m.account, path: m.path, level: 2, op: 'upsert' }], extra);
+  }
+
+  private async deleteAbstracts(account: string, path: string): Promise<void> {
+    const ops: KvOp[] = [this.host.kv.delOp(this.store.absKey(account, path))];
+    for await (const [key] of this.host.kv.scanPrefix(this.store.absKey(account, path + '/'))) ops.push(this.host.kv.delOp(key));
+    await this.host.kv.batch(ops);
+  }
+
+  /** Regenerates a directory's sidecars from its children, queues its L0/L1 vectors and its parent. */
+  private async refreshDir(account: string, dir: Entry): Promise<void> {
+    this.stats.dirRefreshes++;
+    const children = (await this.host.vfs.list(account, dir.path)).filter((c) => !SIDECARS.has(c.name));
+    const files = children.filter((c) => c.kind === 'file');
+    const dirs = children.filter((c) => c.kind === 'dir');
+    const fileAbs = await this.host.kv.getMany(files.map((f) => this.store.absKey(account, f.path)));
+    const dirAbs = await this.host.vfs.readMany(account, dirs.map((d) => d.path + '/' + ABSTRACT));
+    const counts = await Promise.all(dirs.map(async (d) => (await this.host.vfs.list(account, d.path)).filter((c) => !SIDECARS.has(c.name)).length));
+    const info: ChildInfo[] = [];
+    dirs.forEach((d, i) => info.push({ name: d.name, kind: 'dir', size: 0, entries: counts[i], abstract: dirAbs[i] ? splitHeader(dirAbs[i]!.toString('utf8')).body.trim() : '' }));
+    files.forEach((f, i) => {
+      const a = fileAbs[i] ? (JSON.parse(fileAbs[i]!.toString('utf8')) as FileAbstract).abstract : '';
+      info.push({ name: f.name, kind: 'file', size: f.size, abstract: a });
+    });
+    const uri = 'ctx://' + dir.path;
+    const { abstract, overview } = await this.summarizer.dir(uri, dir.name, info);
+    const sourceSha = sha256Of(Buffer.from(JSON.stringify(info)));
+    const kept = await this.writeSidecar(account, dir.path, ABSTRACT, 0, abstract, sourceSha);
+    await this.writeSidecar(account, dir.path, OVERVIEW, 1, kept === abstract ? overview : overview.replace(abstract, kept), sourceSha);
+    await this.enqueue(this.parentRefresh(account, dir.path), [0, 1].map((level) => ({ account, path: dir.path, level: level as 0 | 1, op: 'upsert' as const })));
+  }
+
+  /**
+   * Writes a sidecar unless its body is unchanged; never recreates a directory removed meanwhile.
+   * Author-written text is kept: a `mkdir` description, or a body that differs from what this
+   * processor last wrote there (a user edit). Returns the body the sidecar holds afterwards.
+   */
+  private async writeSidecar(account: string, dir: string, name: string, level: 0 | 1, body: string, sourceSha: string): Promise<string> {
+    const path = dir + '/' + name;
+    const mineKey = `w${S}${account}${S}${path}`;
+    const lock = await this.host.vfs.locks.acquire(account, path, 'path', 'retrieval');
+    try {
+      const d = await this.host.vfs.stat(account, dir);
+      if (!d || d.kind !== 'dir') return body;
+      const [old] = await this.host.vfs.readMany(account, [path]);
+      if (old) {
+        const { header, body: oldBody } = splitHeader(old.toString('utf8'));
+        if (oldBody === body) return body;
+        const lastMine = await this.host.kv.get(mineKey);
+        const authored = header?.fields.generator === 'mkdir' ? oldBody.trim() !== d.name && oldBody.trim() !== '' : lastMine ? lastMine.toString('utf8') !== sha256Of(Buffer.from(oldBody)) : oldBody.trim() !== '';
+        if (authored) return oldBody.trim();
+      }
+      const header = formatHeader('meta', {
+        uri: 'ctx://' + dir,
+        level,
+        generator: this.summarizer.generator,
+        ...(this.summarizer.model ? { model: this.summarizer.model } : {}),
+        source_sha256: sourceSha,
+        generated_at: new Date().toISOString(),
+      });
+      await this.host.vfs.writeFile(account, path, Buffer.from(header + body, 'utf8'), { mode: 'replace', lock, hint: { source: 'retrieval-semantic' } });
+      await this.host.kv.put(mineKey, sha256Of(Buffer.from(body)));
+      return body;
+    } finally {
+      lock.release();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------ Embedding
+
+  private async embedding(qm: QueueMessage<EmbeddingMessage>): Promise<void> {
+    const m = qm.payload;
+    const key = `${m.account}${S}${m.path}${S}${m.level}`;
+    const prev = this.keyChains.get(key) ?? Promise.resolve();
+    const run = prev.then(() => this.embedOne(m));
+    const tail = run.catch(() => {});
+    this.keyChains.set(key, tail);
+    try {
+      await run;
+    } finally {
+      if (this.keyChains.get(key) === tail) this.keyChains.delete(key);
+    }
+  }
+
+  private async embedOne(m: EmbeddingMessage): Promise<void> {
+    if (m.op === 'delete') {
+      this.stats.deleted += await this.store.remove(m.account, m.path, { level: m.level });
+      return;
+    }
+    const place = placement(m.path);
+    const node = place ? await this.host.vfs.stat(m.account, m.path) : null;
+    const wantKind = m.level === 2 ? 'file' : 'dir';
+    if (!place || !node || node.kind !== wantKind) {
+      this.stats.deleted += await this.store.remove(m.account, m.path, { level: m.level });
+      return;
+    }
+    const doc = await this.buildDoc(m, node, place);
+    const old = await this.store.get(m.account, m.path, m.level);
+    if (old && old.sourceSha === doc.sourceSha && old.text === doc.text && old.embedder === doc.embedder) {
+      this.stats.skippedUnchanged++;
+      if (JSON.stringify(old.attrs) !== JSON.stringify(doc.attrs) || old.abstract !== doc.abstract || old.overview !== doc.overview) await this.store.updateAttrs(doc);
+      return;
+    }
+    const [vec] = await this.store.embedder.embed([doc.text], 'document');
+    await this.store.upsert([doc], [vec!]);
+    this.stats.embedded++;
+  }
+
+  private get embedderTag(): string {
+    const i = this.store.embedder.info;
+    return `${i.provider}/${i.model}/${i.dim}`;
+  }
+
+  private async buildDoc(m: EmbeddingMessage, node: Entry, place: NonNullable<ReturnType<typeof placement>>): Promise<RecordDoc> {
+    const uri = 'ctx://' + m.path;
+    const attrs: RecordAttrs = {
+      account: m.account,
+      ownerSpace: place.ownerSpace,
+      uri,
+      parentUri: 'ctx://' + parentPath(m.path),
+      contextType: place.contextType,
+      level: m.level,
+      tags: node.tags ?? [],
+      createdAt: node.ctime,
+      updatedAt: node.mtime,
+    };
+    if (place.peer !== undefined) attrs.peer = place.peer;
+    const id = this.store.id(m.account, m.path, m.level);
+    if (m.level === 2) {
+      const [content] = await this.host.vfs.readMany(m.account, [m.path]);
+      const abs = await this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path));
+      const body = splitHeader((content ?? Buffer.alloc(0)).toString('utf8')).body;
+      const abstract = abs?.abstract ?? truncateTokens(body, 100);
+      const text = truncateTokens(`${node.name}\n${abstract}\n${body}`, L2_TOKEN_BUDGET);
+      return { id, path: m.path, level: 2, attrs, text, abstract, kind: 'file', size: node.size, sourceSha: node.sha256, embedder: this.embedderTag };
+    }
+    const [l0, l1] = await this.host.vfs.readMany(m.account, [m.path + '/' + ABSTRACT, m.path + '/' + OVERVIEW]);
+    const abstract = l0 ? splitHeader(l0.toString('utf8')).body.trim() : '';
+    const overview = l1 ? splitHeader(l1.toString('utf8')).body.trim() : '';
+    const text = m.level === 0 ? `${node.name}\n${abstract}` : truncateTokens(`${node.name}\n${overview}`, L2_TOKEN_BUDGET);
+    return { id, path: m.path, level: m.level, attrs, text, abstract, overview, kind: 'dir', size: node.size, sourceSha: sha256Of(Buffer.from(text)), embedder: this.embedderTag };
+  }
+
+  /** Queues re-embedding of every stored record (embedder changed). */
+  async reembedAll(): Promise<number> {
+    let batch: EmbeddingMessage[] = [];
+    let n = 0;
+    for await (const d of this.store.allRecords()) {
+      batch.push({ account: d.attrs.account, path: d.path, level: d.level, op: 'upsert' });
+      if (batch.length >= 512) {
+        n += batch.length;
+        await this.enqueue([], batch);
+        batch = [];
+        this.host.log.info('re-embed queued', { records: n });
+      }
+    }
+    n += batch.length;
+    await this.enqueue([], batch);
+    return n;
+  }
+}

@@ -1,0 +1,379 @@
+/** HTTP routes of the retrieval plugin (spec Part 3 "Retrieval", Part 1 consistency and observers). */
+import { CtxError, invalidArgument, notFound } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import type { Llm } from '../../runtime/models/llm.js';
+import type { PluginHost } from '../../runtime/plugin.js';
+import { EMBEDDING_QUEUE } from '../../runtime/queues/indexing.js';
+import { s } from '../../runtime/schema.js';
+import { authorize, canRead, parseUri } from '../../runtime/uri/index.js';
+import { recordId } from '../../runtime/vfs/record-id.js';
+import { splitHeader } from '../../runtime/vfs/headers.js';
+import { SIDECARS } from '../../runtime/vfs/types.js';
+import type { ComponentStatus, ObserverRegistry } from '../system/observers.js';
+import { table } from '../system/observers.js';
+import { hierarchicalFind, matchReason, round4, type Candidate, type Provenance } from './find.js';
+import { compileGlob, grepFiles, loadNativeGrep } from './grep-glob.js';
+import type { Indexer } from './indexer.js';
+import { buildScope, requireQuery, type ScopeInput } from './query.js';
+import { planQueries } from './plan.js';
+import { categoryOf, placement } from './space.js';
+import type { RecordStore } from './store.js';
+
+const targetSchema = s.union<string | string[]>([s.string(), s.array(s.string(), { max: 64 })], 'a URI string or an array of URI strings');
+const findShape = {
+  query: s.string({ max: 8192 }).optional(),
+  image_url: s.string({ max: 16 * 1024 * 1024 }).optional(),
+  target_uri: targetSchema.optional(),
+  context_type: s.union<string | string[]>([s.string(), s.array(s.string(), { max: 3 })], 'a context type or an array of them').optional(),
+  tags: s.array(s.string({ max: 512 }), { max: 64 }).optional(),
+  limit: s.int({ min: 1, max: 1000 }).optional(),
+  node_limit: s.int({ min: 1, max: 1000 }).optional(),
+  score_threshold: s.number({ min: 0, max: 1 }).optional(),
+  filter: s.record(s.any()).optional(),
+  since: s.string({ max: 64 }).optional(),
+  until: s.string({ max: 64 }).optional(),
+  time_field: s.enum(['updated_at', 'created_at'] as const).optional(),
+  level: s.union<string | number>([s.string({ max: 16 }), s.int({ min: 0, max: 2 })], 'levels such as "0", "2" or "0,1,2"').optional(),
+  include_provenance: s.bool().optional(),
+  read_content: s.bool().optional(),
+};
+const findSchema = s.object(findShape);
+const searchSchema = s.object({
+  ...findShape,
+  session_id: s.string({ min: 1, max: 128 }).optional(),
+  mode: s.enum(['auto', 'fast', 'deep', 'context'] as const).optional(),
+});
+type FindBody = ReturnType<typeof findSchema.parse>;
+type SearchBody = ReturnType<typeof searchSchema.parse>;
+
+interface FsAccess {
+  assertContentAccess?(identity: Identity, uri: string): Promise<void> | void;
+}
+
+/** Latency samples for the `retrieval` observer (a ring of the last 1024 per operation). */
+class OpStats {
+  count = 0;
+  errors = 0;
+  empty = 0;
+  expansions = 0;
+  private ring: number[] = [];
+  record(ms: number, hits: number, expansions = 0) {
+    this.count++;
+    if (hits === 0) this.empty++;
+    this.expansions += expansions;
+    this.ring.push(ms);
+    if (this.ring.length > 1024) this.ring.shift();
+  }
+  pct(p: number): string {
+    if (!this.ring.length) return '-';
+    const s = [...this.ring].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(1);
+  }
+}
+
+export function registerRoutes(host: PluginHost, store: RecordStore, indexer: Indexer, llm: Llm | null): void {
+  const ops = { find: new OpStats(), search: new OpStats(), grep: new OpStats(), glob: new OpStats() };
+  const nativeGrep = loadNativeGrep();
+  const fsAccess = () => host.optional<FsAccess>('fs');
+  const describeEmbedder = () => `${store.embedder.info.provider}/${store.embedder.info.model}`;
+
+  const readable = async (identity: Identity, uri: string): Promise<boolean> => {
+    const check = fsAccess()?.assertContentAccess;
+    if (!check) return true;
+    try {
+      await check(identity, uri);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  /** Candidates → the spec's grouped result. */
+  async function present(identity: Identity, cands: Candidate[], body: FindBody, query: string, limit: number) {
+    const threshold = body.score_threshold ?? 0;
+    // One entry per node: a directory's L0 and L1 records collapse into its best match.
+    const byUri = new Map<string, Candidate>();
+    for (const c of cands) {
+      if (c.score < threshold) continue;
+      const prev = byUri.get(c.doc.attrs.uri);
+      if (!prev || c.score > prev.score) byUri.set(c.doc.attrs.uri, c);
+    }
+    const out = { memories: [] as unknown[], resources: [] as unknown[], skills: [] as unknown[], total: 0 };
+    const chosen: Candidate[] = [];
+    for (const c of [...byUri.values()].sort((a, b) => b.score - a.score)) {
+      if (chosen.length >= limit) break;
+      if (!(await readable(identity, c.doc.attrs.uri))) continue;
+      chosen.push(c);
+    }
+    const dirDocs = await Promise.all(chosen.map((c) => (c.doc.kind === 'dir' ? store.get(identity.accountId, c.doc.path, c.doc.level === 0 ? 1 : 0) : undefined)));
+    for (const [i, c] of chosen.entries()) {
+      const d = c.doc;
+      const place = placement(d.path);
+      const other = dirDocs[i];
+      const item: Record<string, unknown> = {
+        uri: d.attrs.uri,
+        context_type: d.attrs.contextType,
+        level: d.level,
+        abstract: d.abstract,
+        overview: d.kind === 'dir' ? (d.overview || other?.overview || null) : null,
+        category: place ? categoryOf(place) : '',
+        score: round4(c.score),
+        match_reason: matchReason(c, query),
+        is_leaf: d.kind === 'file',
+        relations: [],
+      };
+      if (body.read_content && d.kind === 'file') {
+        try {
+          item.content = splitHeader((await host.vfs.readFile(identity.accountId, d.path)).toString('utf8')).body;
+        } catch {
+          // a failed read leaves the hit unchanged (spec)
+        }
+      }
+      const group = d.attrs.contextType === 'memory' ? out.memories : d.attrs.contextType === 'skill' ? out.skills : out.resources;
+      group.push(item);
+    }
+    out.total = out.memories.length + out.resources.length + out.skills.length;
+    return out;
+  }
+
+  const limitOf = (b: FindBody) => b.node_limit ?? b.limit ?? 10;
+
+  async function runFind(identity: Identity, body: FindBody, queries: string[]) {
+    const scope = buildScope(body as ScopeInput, identity);
+    const limit = limitOf(body);
+    const vecs = await store.embedder.embed(queries, 'query');
+    const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, limit)));
+    const merged = new Map<string, Candidate>();
+    runs.forEach((r, i) => {
+      for (const c of r.candidates) {
+        const prev = merged.get(c.doc.id);
+        if (!prev || c.score > prev.score) merged.set(c.doc.id, { ...c, query: queries[i] });
+      }
+    });
+    return { candidates: [...merged.values()].sort((a, b) => b.score - a.score), provenance: runs.map((r) => r.provenance), scope, limit };
+  }
+
+  host.route({
+    method: 'POST',
+    path: '/api/v1/search/find',
+    body: findSchema,
+    async handler(ctx) {
+      const t0 = performance.now();
+      const body = ctx.body;
+      requireQuery(body.query, body.image_url, store.embedder.supportsImages, describeEmbedder());
+      const query = body.query!.trim();
+      const r = await runFind(ctx.identity, body, [query]);
+      const result: Record<string, unknown> = await present(ctx.identity, r.candidates, body, query, r.limit);
+      if (body.include_provenance) result.provenance = provenanceOut(r.provenance[0]!, r.scope.targets);
+      ops.find.record(performance.now() - t0, result.total as number, r.provenance[0]!.rounds);
+      return result;
+    },
+  });
+
+  host.route({
+    method: 'POST',
+    path: '/api/v1/search/search',
+    body: searchSchema,
+    async handler(ctx) {
+      const t0 = performance.now();
+      const body = ctx.body as SearchBody;
+      if (body.read_content && body.mode === 'context') throw invalidArgument('read_content is not supported in search mode context', { field: 'read_content' });
+      requireQuery(body.query, body.image_url, store.embedder.supportsImages, describeEmbedder());
+      const query = body.query!.trim();
+      const session = body.session_id ? await sessionText(host, ctx.identity, body.session_id) : [];
+      const plan = await planQueries(query, session, body.mode === 'fast' ? null : llm, ctx.signal);
+      const r = await runFind(ctx.identity, body, plan.expanded_queries);
+      const result: Record<string, unknown> = await present(ctx.identity, r.candidates, body, query, r.limit);
+      result.query_plan = { expanded_queries: plan.expanded_queries, ...(body.include_provenance ? { planner: plan.planner, intent: plan.intent, session_messages_used: session.length } : {}) };
+      if (body.include_provenance) result.provenance = r.provenance.map((p, i) => ({ query: plan.expanded_queries[i], ...provenanceOut(p, r.scope.targets) }));
+      ops.search.record(performance.now() - t0, result.total as number, r.provenance.reduce((n, p) => n + p.rounds, 0));
+      return result;
+    },
+  });
+
+  host.route({
+    method: 'POST',
+    path: '/api/v1/search/grep',
+    body: s.object({
+      uri: s.string({ min: 1 }),
+      pattern: s.string({ min: 1, max: 4096 }),
+      case_insensitive: s.bool().optional(),
+      exclude_uri: s.string({ min: 1 }).optional(),
+      node_limit: s.int({ min: 1, max: 100_000 }).optional(),
+      level_limit: s.int({ min: 1, max: 64 }).optional(),
+    }),
+    async handler(ctx) {
+      const t0 = performance.now();
+      const b = ctx.body;
+      const u = parseUri(b.uri, ctx.identity);
+      authorize(u, ctx.identity, 'read');
+      const ex = b.exclude_uri === undefined ? undefined : parseUri(b.exclude_uri, ctx.identity, { field: 'exclude_uri' }).uri;
+      const matches = await grepFiles(host, ctx.identity, u, {
+        pattern: b.pattern,
+        caseInsensitive: b.case_insensitive ?? false,
+        exclude: ex,
+        limit: b.node_limit ?? 1000,
+        depth: b.level_limit ?? 5,
+        readable,
+        native: nativeGrep,
+      });
+      ops.grep.record(performance.now() - t0, matches.length);
+      return { matches, count: matches.length };
+    },
+  });
+
+  host.route({
+    method: 'POST',
+    path: '/api/v1/search/glob',
+    body: s.object({ pattern: s.string({ min: 1, max: 1024 }), uri: s.string({ min: 1 }).default('ctx://'), node_limit: s.int({ min: 1, max: 100_000 }).optional() }),
+    async handler(ctx) {
+      const t0 = performance.now();
+      const b = ctx.body;
+      const u = parseUri(b.uri, ctx.identity);
+      authorize(u, ctx.identity, 'read');
+      const { regex, maxDepth } = compileGlob(b.pattern);
+      const limit = b.node_limit ?? 10_000;
+      const matches: string[] = [];
+      const base = u.path === '' ? '' : u.path + '/';
+      const node = await host.vfs.stat(ctx.identity.accountId, u.path);
+      if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
+      if (node.kind === 'dir') {
+        for await (const e of host.vfs.walk(ctx.identity.accountId, u.path, { maxDepth, descend: (d) => canReadPath(d.path, ctx.identity) })) {
+          if (SIDECARS.has(e.name) || !canReadPath(e.path, ctx.identity)) continue;
+          if (!regex.test(e.path.slice(base.length))) continue;
+          if (!(await readable(ctx.identity, 'ctx://' + e.path))) continue;
+          matches.push('ctx://' + e.path);
+          if (matches.length >= limit) break;
+        }
+      }
+      ops.glob.record(performance.now() - t0, matches.length);
+      return { matches, count: matches.length };
+    },
+  });
+
+  host.route({
+    method: 'POST',
+    path: '/api/v1/system/consistency',
+    body: s.object({ uri: s.string({ min: 1 }) }),
+    async handler(ctx) {
+      const u = parseUri(ctx.body.uri, ctx.identity);
+      authorize(u, ctx.identity, 'read');
+      const account = ctx.identity.accountId;
+      const node = await host.vfs.stat(account, u.path);
+      if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
+      const expected: Array<{ path: string; level: 0 | 1 | 2 }> = [];
+      const consider = (path: string, kind: 'file' | 'dir') => {
+        if (!placement(path) || !canReadPath(path, ctx.identity)) return;
+        if (kind === 'file') expected.push({ path, level: 2 });
+        else expected.push({ path, level: 0 }, { path, level: 1 });
+      };
+      consider(u.path, node.kind);
+      if (node.kind === 'dir')
+        for await (const e of host.vfs.walk(account, u.path, { descend: (d) => canReadPath(d.path, ctx.identity) })) if (!SIDECARS.has(e.name)) consider(e.path, e.kind);
+      const inIndex = new Set(store.index.ids({ account, uriPrefixes: [u.uri] }));
+      const missing: Array<{ uri: string; path: string; level: number; key: string }> = [];
+      for (let i = 0; i < expected.length; i += 512) {
+        const chunk = expected.slice(i, i + 512);
+        const ids = chunk.map((e) => recordId(account, 'ctx://' + e.path, e.level));
+        const docs = await store.getMany(account, ids);
+        chunk.forEach((e, j) => {
+          if (!docs[j] || !inIndex.has(ids[j]!)) missing.push({ uri: 'ctx://' + e.path, path: e.path, level: e.level, key: ids[j]! });
+        });
+      }
+      return {
+        ok: missing.length === 0,
+        expected_count: expected.length,
+        missing_record_count: missing.length,
+        missing_records_truncated: missing.length > 20,
+        missing_records: missing.slice(0, 20),
+      };
+    },
+  });
+
+  const observers = host.optional<ObserverRegistry>('observers') ?? (host.has('observers') ? host.use<ObserverRegistry>('observers') : undefined);
+  const register = (reg: ObserverRegistry | undefined) => {
+    if (!reg) return false;
+    reg.register('vectordb', () => vectordbStatus(host, store));
+    reg.register('retrieval', (): ComponentStatus => {
+      const rows = Object.entries(ops).map(([name, o]) => [name, o.count, o.empty, o.pct(50), o.pct(99), o.count ? (o.expansions / o.count).toFixed(2) : '-']);
+      const st = indexer.stats;
+      const status =
+        table(['operation', 'requests', 'empty', 'p50_ms', 'p99_ms', 'avg_expansions'], rows) +
+        '\n\n' +
+        table(
+          ['semantic_files', 'dir_refreshes', 'embedded', 'unchanged', 'deleted', 'llm_fallbacks', 'llm'],
+          [[st.files, st.dirRefreshes, st.embedded, st.skippedUnchanged, st.deleted, st.llmFallbacks, llm ? llm.model : 'none (extractive)']],
+        );
+      return { name: 'retrieval', is_healthy: true, has_errors: st.llmFallbacks > 0, status };
+    });
+    return true;
+  };
+  if (!register(observers)) host.onReady(() => void register(host.optional<ObserverRegistry>('observers')));
+}
+
+function canReadPath(path: string, identity: Identity): boolean {
+  try {
+    return canRead(parseUri('ctx://' + path, identity), identity);
+  } catch {
+    return false;
+  }
+}
+
+function provenanceOut(p: Provenance, targets: string[]) {
+  return { targets, ...p };
+}
+
+function vectordbStatus(host: PluginHost, store: RecordStore): ComponentStatus {
+  const st = store.index.stats();
+  const info = store.embedder.info;
+  const q = host.queues.stats()[EMBEDDING_QUEUE];
+  const rows = [
+    ['backend', `${store.backendKind} (${st.kind})`],
+    ['records', st.size],
+    ['dimension', st.dim],
+    ['vector_bytes', st.vectorBytes],
+    ['graph_bytes', st.graphBytes],
+    ['attr_bytes', st.attrBytes],
+    ['embedder', `${info.provider}/${info.model} dim ${info.dim}`],
+    ['embedding_pending', q ? q.pending : 0],
+    ['embedding_errors', q ? q.error_count : 0],
+    ['persisted_under', store.dir],
+    ['last_rebuild', store.rebuildInfo ? `${new Date(store.rebuildInfo.at).toISOString()} ${store.rebuildInfo.records} records in ${store.rebuildInfo.ms} ms (${store.rebuildInfo.reason})` : 'none (loaded from disk)'],
+  ];
+  return { name: 'vectordb', is_healthy: true, has_errors: (q?.error_count ?? 0) > 0, status: table(['metric', 'value'], rows) };
+}
+
+interface SessionsService {
+  recentText?(identity: Identity, sessionId: string, n: number): Promise<string[] | null>;
+}
+
+/** The last messages of a session, as text (the sessions plugin when loaded, else its stored files). */
+async function sessionText(host: PluginHost, identity: Identity, sessionId: string): Promise<string[]> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$/.test(sessionId)) throw invalidArgument('session_id is not a valid id', { field: 'session_id' });
+  const svc = host.optional<SessionsService>('sessions');
+  if (svc?.recentText) {
+    const t = await svc.recentText(identity, sessionId, 6);
+    if (t === null) throw notFound(`no such session: ${sessionId}`, { session_id: sessionId });
+    return t;
+  }
+  const dir = `user/${identity.userId}/sessions/${sessionId}`;
+  const node = await host.vfs.stat(identity.accountId, dir);
+  if (!node) throw notFound(`no such session: ${sessionId}`, { session_id: sessionId });
+  const texts: string[] = [];
+  for (const e of await host.vfs.list(identity.accountId, dir)) {
+    if (e.kind !== 'file' || !/messages.*\.jsonl$/.test(e.name)) continue;
+    const lines = (await host.vfs.readFile(identity.accountId, e.path)).toString('utf8').trim().split('\n').slice(-6);
+    for (const line of lines) {
+      try {
+        const m = JSON.parse(line) as { parts?: Array<{ type?: string; text?: string }>; content?: string };
+        const t = m.parts?.filter((p) => p.type === 'text' && p.text).map((p) => p.text).join(' ') ?? m.content;
+        if (t) texts.push(t);
+      } catch {
+        // a torn line is skipped
+      }
+    }
+  }
+  return texts.slice(-6);
+}
+
+export { CtxError };

@@ -1,0 +1,332 @@
+/**
+ * Vector records: RocksDB (this plugin's keyspace) is the source of truth, the in-memory vector
+ * index is a cache of it, persisted under `<dataDir>/vectors/` and rebuilt when missing or stale.
+ *
+ * Keys (plugin sublevel):
+ *   r\0{account}\0{path}\0{level} → RecordDoc JSON (path order: a subtree is one prefix scan)
+ *   v\0{account}\0{id}            → the vector, raw float32
+ *   i\0{account}\0{id}            → `{path}\0{level}` (record id resolution)
+ *   a\0{account}\0{path}          → FileAbstract JSON (L0 text of a file, from semantic processing)
+ *   meta\0seq                     → change counter; the index file is current when it saved the same value
+ *   meta\0embedder                → the embedder info the stored vectors were computed with
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../../runtime/logger.js';
+import type { KvOp } from '../../runtime/storage/backend.js';
+import type { Kv } from '../../runtime/storage/kv.js';
+import { recordId } from '../../runtime/vfs/record-id.js';
+import type { Backends, EmbedderLike, Hit, RecordAttrs, VectorBackend, VectorFilter } from './backends.js';
+
+const S = '\x00';
+
+export interface RecordDoc {
+  id: string;
+  path: string;
+  level: 0 | 1 | 2;
+  attrs: RecordAttrs;
+  /** What was embedded (L2: truncated to the token budget). */
+  text: string;
+  /** L0 text shown as `abstract` (for files: the file's abstract). */
+  abstract: string;
+  /** L1 text of directories. */
+  overview?: string;
+  kind: 'file' | 'dir';
+  size: number;
+  /** sha256 of the source, to skip re-embedding unchanged text. */
+  sourceSha?: string;
+  /** `provider/model/dim` the vector was computed with. */
+  embedder?: string;
+}
+
+export interface FileAbstract {
+  abstract: string;
+  sha256: string;
+  generator: string;
+}
+
+export class RecordStore {
+  index!: VectorBackend;
+  private seq = 0;
+  private savedSeq = -1;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> | null = null;
+  readonly dir: string;
+  rebuildInfo: { at: number; records: number; reason: string; ms: number } | null = null;
+  reembedQueued = 0;
+
+  constructor(
+    private readonly kv: Kv,
+    private readonly backends: Backends,
+    dataDir: string,
+    private readonly log: Logger,
+  ) {
+    this.dir = path.join(dataDir, 'vectors');
+  }
+
+  get embedder(): EmbedderLike {
+    return this.backends.embedder;
+  }
+  get backendKind(): string {
+    return this.backends.kind;
+  }
+  private get file(): string {
+    return path.join(this.dir, 'index.bin');
+  }
+  private get metaFile(): string {
+    return path.join(this.dir, 'index.meta.json');
+  }
+
+  recKey(account: string, p: string, level: number): string {
+    return `r${S}${account}${S}${p}${S}${level}`;
+  }
+  private vecKey(account: string, id: string): string {
+    return `v${S}${account}${S}${id}`;
+  }
+  private idKey(account: string, id: string): string {
+    return `i${S}${account}${S}${id}`;
+  }
+  absKey(account: string, p: string): string {
+    return `a${S}${account}${S}${p}`;
+  }
+
+  /**
+   * Loads the persisted index when it matches RocksDB (same change counter, same embedder), else
+   * rebuilds from RocksDB. Returns true when the embedder changed (the caller queues re-embedding).
+   */
+  async open(): Promise<{ embedderChanged: boolean }> {
+    await fs.mkdir(this.dir, { recursive: true });
+    this.seq = (await this.kv.getJson<number>(`meta${S}seq`)) ?? 0;
+    const stored = await this.kv.getJson<EmbedderLike['info']>(`meta${S}embedder`);
+    const info = this.embedder.info;
+    const embedderChanged = !!stored && (stored.provider !== info.provider || stored.model !== info.model || stored.dim !== info.dim || stored.inputMode !== info.inputMode);
+    if (!stored || embedderChanged) await this.kv.putJson(`meta${S}embedder`, info);
+    if (embedderChanged) {
+      this.log.warn('embedder changed: dropping vectors computed with the old one and re-embedding', { old: stored, current: info });
+      this.index = this.backends.createIndex(info.dim);
+      await this.dropVectors();
+      return { embedderChanged };
+    }
+    let reason = 'no index file';
+    try {
+      const meta = JSON.parse(await fs.readFile(this.metaFile, 'utf8')) as { seq: number; backend: string; dim: number };
+      if (meta.seq !== this.seq) reason = `index file is stale (saved at change ${meta.seq}, store at ${this.seq})`;
+      else if (meta.backend !== this.backends.kind || meta.dim !== info.dim) reason = 'index file was written by another backend';
+      else {
+        this.index = await this.backends.loadIndex(this.file);
+        this.savedSeq = this.seq;
+        this.log.info('vector index loaded', { records: this.index.stats().size, file: this.file });
+        return { embedderChanged };
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') reason = `index file unreadable: ${(err as Error).message}`;
+    }
+    await this.rebuild(reason);
+    return { embedderChanged };
+  }
+
+  /** Rebuilds the in-memory index from the records in RocksDB, logging progress. */
+  async rebuild(reason: string): Promise<void> {
+    const started = Date.now();
+    const dim = this.embedder.info.dim;
+    this.index = this.backends.createIndex(dim);
+    this.log.info('rebuilding the vector index from RocksDB', { reason });
+    let n = 0;
+    let batch: RecordDoc[] = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      const vecs = await this.kv.getMany(batch.map((d) => this.vecKey(d.attrs.account, d.id)));
+      const ids: string[] = [];
+      const attrs: RecordAttrs[] = [];
+      const texts: string[] = [];
+      const out = new Float32Array(batch.length * dim);
+      batch.forEach((d, i) => {
+        const v = vecs[i];
+        if (!v || v.length !== dim * 4) return;
+        out.set(new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.length)), ids.length * dim);
+        ids.push(d.id);
+        attrs.push(d.attrs);
+        texts.push(d.text);
+      });
+      if (ids.length) {
+        this.index.upsert(ids, out.subarray(0, ids.length * dim), attrs);
+        this.index.upsertText?.(ids, texts);
+      }
+      n += ids.length;
+      batch = [];
+      if (n % 10_000 < ids.length) this.log.info('vector index rebuild progress', { records: n });
+    };
+    for await (const [, value] of this.kv.scanPrefix(`r${S}`)) {
+      batch.push(JSON.parse(value.toString('utf8')) as RecordDoc);
+      if (batch.length >= 1000) await flush();
+    }
+    await flush();
+    this.rebuildInfo = { at: Date.now(), records: n, reason, ms: Date.now() - started };
+    this.log.info('vector index rebuilt', { records: n, ms: Date.now() - started });
+    this.savedSeq = -1;
+    await this.save();
+  }
+
+  private async dropVectors(): Promise<void> {
+    let ops: KvOp[] = [];
+    for await (const [key] of this.kv.scanPrefix(`v${S}`)) {
+      ops.push(this.kv.delOp(key));
+      if (ops.length >= 1000) {
+        await this.kv.batch(ops);
+        ops = [];
+      }
+    }
+    await this.kv.batch(ops);
+  }
+
+  /** Every record (account, path, level), for re-embedding. */
+  async *allRecords(): AsyncIterable<RecordDoc> {
+    for await (const [, value] of this.kv.scanPrefix(`r${S}`)) yield JSON.parse(value.toString('utf8')) as RecordDoc;
+  }
+
+  async get(account: string, p: string, level: number): Promise<RecordDoc | undefined> {
+    return this.kv.getJson<RecordDoc>(this.recKey(account, p, level));
+  }
+
+  async getById(account: string, id: string): Promise<RecordDoc | undefined> {
+    const loc = await this.kv.get(this.idKey(account, id));
+    if (!loc) return undefined;
+    const [p, level] = loc.toString('utf8').split(S);
+    return this.get(account, p!, Number(level));
+  }
+
+  async getMany(account: string, ids: string[]): Promise<(RecordDoc | undefined)[]> {
+    const locs = await this.kv.getMany(ids.map((id) => this.idKey(account, id)));
+    const keys = locs.map((l) => {
+      if (!l) return '';
+      const [p, level] = l.toString('utf8').split(S);
+      return this.recKey(account, p!, Number(level));
+    });
+    const docs = await this.kv.getMany(keys.map((k) => k || `r${S}-missing`));
+    return docs.map((d, i) => (keys[i] && d ? (JSON.parse(d.toString('utf8')) as RecordDoc) : undefined));
+  }
+
+  /** Writes records with their vectors (RocksDB first, then the index). */
+  async upsert(docs: RecordDoc[], vectors: Float32Array[]): Promise<void> {
+    if (!docs.length) return;
+    const ops: KvOp[] = [];
+    docs.forEach((d, i) => {
+      const v = vectors[i]!;
+      ops.push(this.kv.putJsonOp(this.recKey(d.attrs.account, d.path, d.level), d));
+      ops.push(this.kv.putOp(this.vecKey(d.attrs.account, d.id), Buffer.from(v.buffer, v.byteOffset, v.byteLength)));
+      ops.push(this.kv.putOp(this.idKey(d.attrs.account, d.id), `${d.path}${S}${d.level}`));
+    });
+    ops.push(this.kv.putJsonOp(`meta${S}seq`, ++this.seq));
+    await this.kv.batch(ops);
+    const dim = this.embedder.info.dim;
+    const flat = new Float32Array(docs.length * dim);
+    vectors.forEach((v, i) => flat.set(v, i * dim));
+    this.index.upsert(
+      docs.map((d) => d.id),
+      flat,
+      docs.map((d) => d.attrs),
+    );
+    this.index.upsertText?.(
+      docs.map((d) => d.id),
+      docs.map((d) => d.text),
+    );
+    this.scheduleSave();
+  }
+
+  /** Updates attributes (tags, times) without re-embedding. */
+  async updateAttrs(doc: RecordDoc): Promise<void> {
+    const v = await this.kv.get(this.vecKey(doc.attrs.account, doc.id));
+    if (!v) return;
+    await this.upsert([doc], [new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.length))]);
+  }
+
+  /** Removes the records of `p` (one level, or all levels) — and of its subtree when `subtree`. */
+  async remove(account: string, p: string, opts: { level?: number; subtree?: boolean }): Promise<number> {
+    const victims: RecordDoc[] = [];
+    const scan = async (prefix: string) => {
+      for await (const [, value] of this.kv.scanPrefix(prefix)) victims.push(JSON.parse(value.toString('utf8')) as RecordDoc);
+    };
+    if (opts.level !== undefined) {
+      const d = await this.get(account, p, opts.level);
+      if (d) victims.push(d);
+    } else await scan(`r${S}${account}${S}${p}${S}`);
+    if (opts.subtree) await scan(`r${S}${account}${S}${p === '' ? '' : p + '/'}`);
+    if (!victims.length) return 0;
+    const ops: KvOp[] = [];
+    for (const d of victims) {
+      ops.push(this.kv.delOp(this.recKey(account, d.path, d.level)));
+      ops.push(this.kv.delOp(this.vecKey(account, d.id)));
+      ops.push(this.kv.delOp(this.idKey(account, d.id)));
+    }
+    ops.push(this.kv.putJsonOp(`meta${S}seq`, ++this.seq));
+    await this.kv.batch(ops);
+    this.index.remove(victims.map((d) => d.id));
+    this.scheduleSave();
+    return victims.length;
+  }
+
+  /** Drops every record of an account (account deletion). */
+  async dropAccount(account: string): Promise<void> {
+    this.index.removeWhere({ account });
+    for (const kind of ['r', 'v', 'i', 'a']) {
+      let ops: KvOp[] = [];
+      for await (const [key] of this.kv.scanPrefix(`${kind}${S}${account}${S}`)) {
+        ops.push(this.kv.delOp(key));
+        if (ops.length >= 1000) {
+          await this.kv.batch(ops);
+          ops = [];
+        }
+      }
+      await this.kv.batch([...ops, this.kv.putJsonOp(`meta${S}seq`, ++this.seq)]);
+    }
+    this.scheduleSave();
+  }
+
+  search(query: Float32Array, text: string, k: number, filter: VectorFilter): Promise<Hit[]> {
+    if (this.index.hybridSearch && text) return Promise.resolve(this.index.hybridSearch(query, text, k, filter));
+    return this.index.searchAsync(query, k, filter);
+  }
+
+  countUnder(account: string, p: string): number {
+    return this.index.count({ account, uriPrefixes: ['ctx://' + p] });
+  }
+
+  id(account: string, p: string, level: 0 | 1 | 2): string {
+    return recordId(account, 'ctx://' + p, level);
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save().catch((err) => this.log.warn('saving the vector index failed', { error: err }));
+    }, 2000);
+    this.saveTimer.unref();
+  }
+
+  /** Persists the index when it changed since the last save (temp file + rename, then the meta). */
+  async save(): Promise<void> {
+    if (this.saving) await this.saving;
+    if (this.savedSeq === this.seq || !this.index) return;
+    const seq = this.seq;
+    this.saving = (async () => {
+      await fs.mkdir(this.dir, { recursive: true });
+      await this.index.saveAsync(this.file);
+      const tmp = this.metaFile + '.tmp';
+      await fs.writeFile(tmp, JSON.stringify({ seq, backend: this.backends.kind, dim: this.embedder.info.dim, saved_at: Date.now(), records: this.index.stats().size }));
+      await fs.rename(tmp, this.metaFile);
+      this.savedSeq = seq;
+    })();
+    try {
+      await this.saving;
+    } finally {
+      this.saving = null;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    await this.save();
+  }
+}
