@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { post, setup, uris, wait, write, type Ctx } from './helpers.js';
+
+let c: Ctx;
+const FIND = '/api/v1/search/find';
+
+beforeAll(async () => {
+  c = await setup();
+  const { t, admin, alice, bob } = c;
+  await write(t, admin, 'ctx://resources/kb/databases/postgres-vacuum.md', '# Vacuuming Postgres\n\nAutovacuum reclaims dead tuples. Tune autovacuum_vacuum_scale_factor for large tables.');
+  await write(t, admin, 'ctx://resources/kb/databases/redis-eviction.md', '# Redis eviction\n\nThe maxmemory policy allkeys-lru evicts least recently used keys.', { tags: ['team=cache'] });
+  await write(t, admin, 'ctx://resources/kb/frontend/react-hooks.md', '# React hooks\n\nuseEffect runs after render; useMemo caches computed values.');
+  await write(t, alice, 'ctx://user/alice/memories/preferences/editor.md', 'Alice prefers the vim editor with a dark solarized theme.');
+  await write(t, bob, 'ctx://user/bob/memories/preferences/editor.md', 'Bob prefers the emacs editor with a solarized theme and org mode.');
+  await write(t, alice, 'ctx://user/alice/skills/deploy-app/SKILL.md', '---\nname: deploy-app\ndescription: Deploy the app with a rolling rollout\n---\n# Deploy app\n\nRun the rollout script.');
+  await write(t, alice, 'ctx://user/alice/peers/p1/memories/notes.md', 'Peer p1 remembers the solarized palette hex codes.');
+  await write(t, alice, 'ctx://user/alice/peers/p2/memories/notes.md', 'Peer p2 remembers the solarized terminal setup.');
+  await wait(t);
+  const other = await t.account('globex', ['carol']);
+  await write(t, other.admin, 'ctx://resources/kb/postgres-secret.md', 'Globex secret: autovacuum tuning for postgres tables at globex.');
+  await write(t, other.users.carol!, 'ctx://user/alice/memories/x.md', 'should fail').catch(() => {});
+  await wait(t);
+});
+afterAll(async () => {
+  await c.t.close();
+});
+
+describe('find', () => {
+  it('write → wait → find returns it, grouped, with every MatchedContext field', async () => {
+    const r = await post(c.t, c.alice, FIND, { query: 'postgres autovacuum dead tuples' });
+    expect(r.status).toBe(200);
+    const res = r.body.result;
+    expect(res.resources[0].uri).toBe('ctx://resources/kb/databases/postgres-vacuum.md');
+    const m = res.resources[0];
+    expect(Object.keys(m).sort()).toEqual(['abstract', 'category', 'context_type', 'is_leaf', 'level', 'match_reason', 'overview', 'relations', 'score', 'uri'].sort());
+    expect(m).toMatchObject({ context_type: 'resource', level: 2, is_leaf: true, overview: null });
+    expect(m.abstract).toContain('Vacuuming Postgres');
+    expect(m.score).toBeGreaterThan(0);
+    expect(m.score).toBeLessThanOrEqual(1);
+    expect(m.match_reason).toMatch(/L2 content similarity .*shared terms: .*autovacuum/);
+    expect(res.total).toBe(res.memories.length + res.resources.length + res.skills.length);
+    for (const x of [...res.memories, ...res.resources, ...res.skills]) expect(x.score).toBeGreaterThanOrEqual(0);
+  });
+
+  it('directories are hits too (L0/L1 with abstract and overview) and provenance shows expansions', async () => {
+    const r = await post(c.t, c.admin, FIND, { query: 'databases', target_uri: 'ctx://resources/kb', include_provenance: true, limit: 5 });
+    const dir = r.body.result.resources.find((m: any) => m.uri === 'ctx://resources/kb/databases');
+    expect(dir).toBeDefined();
+    expect([0, 1]).toContain(dir.level);
+    expect(dir.overview).toContain('postgres-vacuum.md');
+    expect(dir.is_leaf).toBe(false);
+    const p = r.body.result.provenance;
+    expect(p.targets).toEqual(['ctx://resources/kb']);
+    expect(p.expanded.length).toBeGreaterThan(0);
+    expect(p.expanded[0]).toMatchObject({ uri: expect.stringMatching(/^ctx:\/\/resources\/kb/), score: expect.any(Number) });
+    expect(['stable', 'max_expansions', 'frontier_exhausted', 'frontier_below_topk']).toContain(p.stop_reason);
+  });
+
+  it('context_type, level, tags, limit/node_limit, score_threshold, read_content', async () => {
+    let r = await post(c.t, c.alice, FIND, { query: 'solarized editor theme', context_type: 'memory' });
+    expect(r.body.result.resources).toEqual([]);
+    expect(uris(r.body.result)).toContain('ctx://user/alice/memories/preferences/editor.md');
+    expect(r.body.result.memories.find((m: any) => m.uri.endsWith('preferences/editor.md')).category).toBe('preferences');
+    r = await post(c.t, c.alice, FIND, { query: 'deploy rollout', context_type: ['skill'], level: '2' });
+    expect(uris(r.body.result)).toEqual(['ctx://user/alice/skills/deploy-app/SKILL.md']);
+    expect(r.body.result.skills[0].category).toBe('deploy-app');
+    r = await post(c.t, c.admin, FIND, { query: 'eviction', tags: ['team=cache'] });
+    expect(uris(r.body.result)).toEqual(['ctx://resources/kb/databases/redis-eviction.md']);
+    r = await post(c.t, c.admin, FIND, { query: 'eviction', tags: ['team=cache', 'x=y'] });
+    expect(r.body.result.total).toBe(0);
+    r = await post(c.t, c.admin, FIND, { query: 'kb', limit: 10, node_limit: 2 });
+    expect(r.body.result.total).toBe(2);
+    r = await post(c.t, c.admin, FIND, { query: 'postgres autovacuum', score_threshold: 0.99 });
+    expect(r.body.result.total).toBe(0);
+    r = await post(c.t, c.admin, FIND, { query: 'react hooks useEffect', read_content: true, limit: 1, level: 2 });
+    expect(r.body.result.resources[0].content).toContain('useMemo caches computed values.');
+  });
+
+  it('since/until with time_field, relative and absolute', async () => {
+    let r = await post(c.t, c.admin, FIND, { query: 'postgres', since: '1h' });
+    expect(r.body.result.total).toBeGreaterThan(0);
+    r = await post(c.t, c.admin, FIND, { query: 'postgres', until: '2001-01-01', time_field: 'created_at' });
+    expect(r.body.result.total).toBe(0);
+    r = await post(c.t, c.admin, FIND, { query: 'postgres', since: '2001-01-01T00:00:00', until: '2999-01-01T00:00:00+02:00' });
+    expect(r.body.result.total).toBeGreaterThan(0);
+  });
+
+  it('filter language: $or, $in, uri $prefix/$not_prefix, time operators', async () => {
+    let r = await post(c.t, c.admin, FIND, { query: 'database', filter: { level: 2, uri: { $prefix: 'ctx://resources/kb/databases' } } });
+    expect(uris(r.body.result).sort()).toEqual(['ctx://resources/kb/databases/postgres-vacuum.md', 'ctx://resources/kb/databases/redis-eviction.md']);
+    r = await post(c.t, c.admin, FIND, {
+      query: 'react redis',
+      filter: { level: 2, $or: [{ tags: 'team=cache' }, { uri: { $prefix: 'ctx://resources/kb/frontend' } }] },
+    });
+    expect(uris(r.body.result).sort()).toEqual(['ctx://resources/kb/databases/redis-eviction.md', 'ctx://resources/kb/frontend/react-hooks.md']);
+    r = await post(c.t, c.admin, FIND, { query: 'postgres', filter: { level: { $in: [2] }, uri: { $not_prefix: 'ctx://resources/kb/databases' }, updated_at: { $gte: '1d' } } });
+    expect(uris(r.body.result)).not.toContain('ctx://resources/kb/databases/postgres-vacuum.md');
+  });
+
+  it('home alias target and peer view header', async () => {
+    let r = await post(c.t, c.alice, FIND, { query: 'solarized', target_uri: 'ctx://~/memories' });
+    const all = uris(r.body.result);
+    expect(all).toContain('ctx://user/alice/memories/preferences/editor.md');
+    expect(all.every((u) => u.startsWith('ctx://user/alice/memories'))).toBe(true);
+    r = await post(c.t, { ...c.alice, 'x-ctx-actor-peer': 'p1' }, FIND, { query: 'solarized palette terminal', target_uri: 'ctx://~/peers' });
+    const peers = uris(r.body.result);
+    expect(peers.some((u) => u.includes('/peers/p1/'))).toBe(true);
+    expect(peers.some((u) => u.includes('/peers/p2/'))).toBe(false);
+  });
+});
+
+describe('isolation', () => {
+  it('another user never sees private memories, with or without filters', async () => {
+    for (const body of [
+      { query: 'vim editor dark solarized theme' },
+      { query: 'vim editor', context_type: 'memory' },
+      { query: 'vim', filter: { uri: { $prefix: 'ctx://user' } } },
+      { query: 'vim', target_uri: 'ctx://' },
+      { query: 'vim', target_uri: 'ctx://user' },
+    ]) {
+      const r = await post(c.t, c.bob, FIND, body);
+      expect(r.status, JSON.stringify(body)).toBe(200);
+      expect(uris(r.body.result).filter((u) => u.includes('/user/alice')), JSON.stringify(body)).toEqual([]);
+    }
+    const r = await post(c.t, c.bob, FIND, { query: 'vim', target_uri: 'ctx://user/alice/memories' });
+    expect(r.status).toBe(403);
+    expect(r.body.error!.code).toBe('PERMISSION_DENIED');
+    const f = await post(c.t, c.bob, FIND, { query: 'vim', filter: { uri: { $prefix: 'ctx://user/alice' } } });
+    expect(f.status).toBe(403);
+  });
+
+  it('another account is never returned, even to its ROOT-less admin with the same paths', async () => {
+    const r = await post(c.t, c.admin, FIND, { query: 'globex secret autovacuum postgres', limit: 50 });
+    expect(JSON.stringify(r.body.result)).not.toContain('globex');
+    const g = await c.t.req({ method: 'POST', url: FIND, headers: c.t.root, body: { query: 'globex secret' } });
+    expect(g.status).toBe(200);
+  });
+});
+
+describe('find errors', () => {
+  const bad: Array<[string, unknown, number, string]> = [
+    ['missing query', {}, 400, 'INVALID_ARGUMENT'],
+    ['empty query', { query: '  ' }, 400, 'INVALID_ARGUMENT'],
+    ['wrong type', { query: 5 }, 400, 'INVALID_ARGUMENT'],
+    ['unknown field', { query: 'x', bogus: 1 }, 400, 'INVALID_ARGUMENT'],
+    ['image on text embedder', { image_url: 'data:image/png;base64,AAAA' }, 400, 'INVALID_ARGUMENT'],
+    ['bad image url', { image_url: 'ftp://x' }, 400, 'INVALID_ARGUMENT'],
+    ['bad context type', { query: 'x', context_type: 'session' }, 400, 'INVALID_ARGUMENT'],
+    ['bad tag', { query: 'x', tags: ['novalue'] }, 400, 'INVALID_ARGUMENT'],
+    ['bad level', { query: 'x', level: '3' }, 400, 'INVALID_ARGUMENT'],
+    ['bad since', { query: 'x', since: 'yesterday' }, 400, 'INVALID_ARGUMENT'],
+    ['bad date', { query: 'x', since: '2024-02-30' }, 400, 'INVALID_ARGUMENT'],
+    ['since after until', { query: 'x', since: '2024-02-02', until: '2024-01-01' }, 400, 'INVALID_ARGUMENT'],
+    ['bad time_field', { query: 'x', time_field: 'mtime' }, 400, 'INVALID_ARGUMENT'],
+    ['limit 0', { query: 'x', limit: 0 }, 400, 'INVALID_ARGUMENT'],
+    ['threshold > 1', { query: 'x', score_threshold: 2 }, 400, 'INVALID_ARGUMENT'],
+    ['filter unknown field', { query: 'x', filter: { color: 'red' } }, 400, 'INVALID_ARGUMENT'],
+    ['filter unknown op', { query: 'x', filter: { level: { $regex: 'x' } } }, 400, 'INVALID_ARGUMENT'],
+    ['filter not object', { query: 'x', filter: [1] }, 400, 'INVALID_ARGUMENT'],
+    ['filter empty $or', { query: 'x', filter: { $or: [] } }, 400, 'INVALID_ARGUMENT'],
+    ['filter bad time', { query: 'x', filter: { updated_at: { $gte: 'soon' } } }, 400, 'INVALID_ARGUMENT'],
+    ['internal scope target', { query: 'x', target_uri: 'ctx://temp/x' }, 400, 'INVALID_URI'],
+    ['traversal target', { query: 'x', target_uri: 'ctx://resources/../user/alice' }, 400, 'INVALID_URI'],
+    ['user-id-less target', { query: 'x', target_uri: 'ctx://user/memories' }, 400, 'INVALID_URI'],
+    ['target array with bad entry', { query: 'x', target_uri: ['ctx://resources', 7] }, 400, 'INVALID_ARGUMENT'],
+  ];
+  it.each(bad)('%s → %i %s', async (_name, body, status, code) => {
+    const r = await post(c.t, c.alice, FIND, body);
+    expect(r.status, JSON.stringify(r.body)).toBe(status);
+    expect(r.body.error!.code).toBe(code);
+  });
+
+  it('malformed JSON, oversized body and missing credentials', async () => {
+    const m = await c.t.req({ method: 'POST', url: FIND, headers: { ...c.alice, 'content-type': 'application/json' }, body: '{"query":' });
+    expect(m.status).toBe(400);
+    const big = await c.t.req({ method: 'POST', url: FIND, headers: c.alice, body: { query: 'x'.repeat(9000) } });
+    expect(big.status).toBe(400);
+    const anon = await c.t.req({ method: 'POST', url: FIND, body: { query: 'x' } });
+    expect(anon.status).toBe(401);
+  });
+});

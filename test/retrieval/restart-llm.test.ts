@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLlm } from '../../runtime/models/llm.js';
+import { post, setup, uris, wait, write, type Ctx } from './helpers.js';
+
+const opened: Ctx[] = [];
+const servers: http.Server[] = [];
+afterAll(async () => {
+  for (const c of opened) await c.t.close();
+  for (const s of servers) s.close();
+});
+
+describe('restart', () => {
+  it('reloads the persisted index; a stale or missing index file is rebuilt from RocksDB', async () => {
+    const c = await setup();
+    opened.push(c);
+    await write(c.t, c.admin, 'ctx://resources/persist/a.md', 'The quokka lives on Rottnest island.');
+    await wait(c.t);
+    await c.t.restart();
+    const file = path.join(c.t.dir, 'vectors', 'index.bin');
+    expect(fs.existsSync(file)).toBe(true);
+    let r = await post(c.t, c.admin, '/api/v1/search/find', { query: 'quokka island' });
+    expect(uris(r.body.result)).toContain('ctx://resources/persist/a.md');
+    let obs = (await c.t.req({ method: 'GET', url: '/api/v1/observer/vectordb', headers: c.t.root })).json().result.status as string;
+    expect(obs).toContain('none (loaded from disk)');
+    // Missing file: rebuilt.
+    await c.t.app.close();
+    fs.rmSync(path.join(c.t.dir, 'vectors'), { recursive: true, force: true });
+    await c.t.restart().catch(async () => undefined);
+    r = await post(c.t, c.admin, '/api/v1/search/find', { query: 'quokka island' });
+    expect(uris(r.body.result)).toContain('ctx://resources/persist/a.md');
+    obs = (await c.t.req({ method: 'GET', url: '/api/v1/observer/vectordb', headers: c.t.root })).json().result.status as string;
+    expect(obs).toMatch(/records in \d+ ms \(no index file\)/);
+    // Stale file (a change after the last save): rebuilt too.
+    const meta = path.join(c.t.dir, 'vectors', 'index.meta.json');
+    const m = JSON.parse(fs.readFileSync(meta, 'utf8'));
+    fs.writeFileSync(meta, JSON.stringify({ ...m, seq: m.seq - 1 }));
+    await c.t.restart();
+    obs = (await c.t.req({ method: 'GET', url: '/api/v1/observer/vectordb', headers: c.t.root })).json().result.status as string;
+    expect(obs).toContain('stale');
+    r = await post(c.t, c.admin, '/api/v1/search/find', { query: 'quokka island' });
+    expect(uris(r.body.result)).toContain('ctx://resources/persist/a.md');
+  });
+});
+
+/** A fake OpenAI-compatible chat server on 127.0.0.1 (real HTTP), recording requests. */
+async function fakeLlm(reply: (body: any) => { status?: number; content?: string }) {
+  const seen: any[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => (raw += d));
+    req.on('end', () => {
+      const body = JSON.parse(raw);
+      seen.push({ url: req.url, auth: req.headers.authorization, body });
+      const r = reply(body);
+      res.writeHead(r.status ?? 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(r.status && r.status >= 400 ? { error: { message: 'boom' } } : { choices: [{ message: { role: 'assistant', content: r.content } }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen };
+}
+
+describe('LLM', () => {
+  it('client: auth header, retries on 5xx, gives up on 4xx', async () => {
+    let n = 0;
+    const f = await fakeLlm(() => (++n === 1 ? { status: 503 } : { content: 'hello' }));
+    const llm = createLlm({ baseUrl: f.url, model: 'm1', apiKey: 'k-123' })!;
+    const r = await llm.chat([{ role: 'user', content: 'hi' }]);
+    expect(r.text).toBe('hello');
+    expect(f.seen).toHaveLength(2);
+    expect(f.seen[1]).toMatchObject({ url: '/v1/chat/completions', auth: 'Bearer k-123', body: { model: 'm1' } });
+    const bad = await fakeLlm(() => ({ status: 400 }));
+    await expect(createLlm({ baseUrl: bad.url })!.chat([{ role: 'user', content: 'x' }])).rejects.toThrow(/HTTP 400/);
+    expect(bad.seen).toHaveLength(1);
+    expect(createLlm({})).toBeNull();
+  });
+
+  it('L0/L1 come from prompts and search expands queries with the LLM', async () => {
+    const f = await fakeLlm((body) => {
+      const sys: string = body.messages[0].content;
+      if (sys.includes('plan searches')) return { content: '{"intent":"find pets","expanded_queries":["wombat burrow","marsupial habitat"]}' };
+      if (sys.includes('L1 overview')) return { content: '# LLM overview\n\n- wombat.md: about wombats' };
+      if (sys.includes('abstract of a directory')) return { content: 'LLM directory abstract about marsupials.' };
+      return { content: 'LLM file abstract: wombats dig burrows.' };
+    });
+    const c = await setup({ config: { llm: { baseUrl: f.url, model: 'fake-1' } } });
+    opened.push(c);
+    await write(c.t, c.admin, 'ctx://resources/zoo/wombat.md', 'Wombats are marsupials that dig large burrow systems.');
+    await wait(c.t);
+    const abs = await c.t.req({ method: 'GET', url: '/api/v1/content/abstract?uri=ctx://resources/zoo', headers: c.admin });
+    expect(abs.json().result).toContain('LLM directory abstract about marsupials.');
+    const ov = await c.t.req({ method: 'GET', url: '/api/v1/content/overview?uri=ctx://resources/zoo', headers: c.admin });
+    expect(ov.json().result).toContain('# LLM overview');
+    const r = await post(c.t, c.admin, '/api/v1/search/search', { query: 'where do they live', include_provenance: true });
+    expect(r.body.result.query_plan).toMatchObject({ expanded_queries: ['wombat burrow', 'marsupial habitat'], planner: 'llm', intent: 'find pets' });
+    const hit = r.body.result.resources.find((m: any) => m.uri === 'ctx://resources/zoo/wombat.md');
+    expect(hit.abstract).toBe('LLM file abstract: wombats dig burrows.');
+  });
+
+  it('a failing LLM falls back to extractive text', async () => {
+    const f = await fakeLlm(() => ({ status: 400 }));
+    const c = await setup({ config: { llm: { baseUrl: f.url } } });
+    opened.push(c);
+    await write(c.t, c.admin, 'ctx://resources/zoo2/koala.md', '# Koalas\n\nKoalas eat eucalyptus leaves.');
+    const w = await wait(c.t);
+    expect(w.Semantic.error_count).toBe(0);
+    const ov = await c.t.req({ method: 'GET', url: '/api/v1/content/overview?uri=ctx://resources/zoo2', headers: c.admin });
+    expect(ov.json().result).toContain('Koalas eat eucalyptus leaves.');
+    const s = await post(c.t, c.admin, '/api/v1/search/search', { query: 'koala food' });
+    expect(s.body.result.query_plan.expanded_queries[0]).toBe('koala food');
+  });
+});
