@@ -1,0 +1,171 @@
+/**
+ * Privacy configs plugin (spec Part 2, "Privacy configs"): versioned sensitive settings per
+ * `category` and `target_key`, private to the user who sets them. README.md has the details.
+ */
+import { invalidArgument, notFound } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import { definePlugin } from '../../runtime/plugin.js';
+import { s } from '../../runtime/schema.js';
+import { VERSION } from '../../runtime/version.js';
+import { PrivacyStore, sameJson, type Meta, type Owner, type Snapshot } from './store.js';
+
+/** Category and target key: one path segment, no separators, so they are also safe key parts. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,127}$/;
+export const LIMITS = { values: 1000, reasonChars: 4096, labels: 100 } as const;
+
+function checkName(field: 'category' | 'target_key', value: string): string {
+  if (!NAME.test(value))
+    throw invalidArgument(`${field} must be 1-128 characters of letters, digits and _ . : @ + - (starting with a letter or digit), got ${JSON.stringify(value).slice(0, 140)}`, { field });
+  return value;
+}
+
+function checkVersion(raw: string): number {
+  const v = Number(raw);
+  if (!/^[0-9]{1,10}$/.test(raw) || !Number.isSafeInteger(v) || v < 1) throw invalidArgument(`version must be a positive integer, got ${JSON.stringify(raw).slice(0, 40)}`, { field: 'version' });
+  return v;
+}
+
+const ownerOf = (identity: Identity): Owner => ({ account: identity.accountId, user: identity.userId });
+const now = () => new Date().toISOString();
+
+const setBody = s.object({
+  values: s.custom<Record<string, unknown>>((v, field) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidArgument(`${field} must be an object, got ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`, { field });
+    if (Object.keys(v).length > LIMITS.values) throw invalidArgument(`${field} has more than ${LIMITS.values} keys`, { field, limit: LIMITS.values });
+    return v as Record<string, unknown>;
+  }),
+  change_reason: s.string({ max: LIMITS.reasonChars }).default(''),
+  labels: s
+    .custom<Record<string, unknown>>((v, field) => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidArgument(`${field} must be an object or null`, { field });
+      if (Object.keys(v).length > LIMITS.labels) throw invalidArgument(`${field} has more than ${LIMITS.labels} keys`, { field, limit: LIMITS.labels });
+      return v as Record<string, unknown>;
+    })
+    .nullable()
+    .default(null),
+});
+
+export default definePlugin({
+  name: 'privacy',
+  version: VERSION,
+  setup(host) {
+    const store = new PrivacyStore(host.kv);
+    // Account deletion drops the VFS; a re-created account must not inherit the old configs.
+    host.vfs.on('drop', (account: string) => void store.dropAccount(account).catch((err) => host.log.warn('dropping privacy configs failed', { account, error: err })));
+
+    const target = (identity: Identity, params: Record<string, string>) => ({
+      owner: ownerOf(identity),
+      category: checkName('category', params.category!),
+      key: checkName('target_key', params.target_key!),
+    });
+    const absent = (category: string, key: string) => notFound(`no privacy config ${category}/${key}`, { category, target_key: key });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/privacy-configs',
+      handler: (ctx) => store.categories(ownerOf(ctx.identity)),
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/privacy-configs/{category}',
+      handler: (ctx) => store.targets(ownerOf(ctx.identity), checkName('category', ctx.params.category!)),
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/privacy-configs/{category}/{target_key}',
+      handler(ctx) {
+        const { owner, category, key } = target(ctx.identity, ctx.params);
+        return store.serialized(owner, category, key, async () => {
+          const meta = await store.meta(owner, category, key);
+          if (!meta) throw absent(category, key);
+          const current = await store.version(owner, category, key, meta.active_version);
+          if (!current) throw absent(category, key);
+          const touched: Meta = { ...meta, last_accessed_at: now() };
+          await store.putMeta(owner, touched);
+          return { meta: touched, current };
+        });
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/privacy-configs/{category}/{target_key}',
+      body: setBody,
+      handler(ctx) {
+        const { owner, category, key } = target(ctx.identity, ctx.params);
+        const { values, change_reason, labels } = ctx.body;
+        return store.serialized(owner, category, key, async (): Promise<Snapshot> => {
+          const meta = await store.meta(owner, category, key);
+          const at = now();
+          if (meta) {
+            const current = await store.version(owner, category, key, meta.active_version);
+            // Identical values make no version; new labels still update the meta.
+            if (current && sameJson(current.values, values)) {
+              if (labels !== null && !sameJson(meta.labels, labels)) await store.putMeta(owner, { ...meta, labels, updated_at: at, updated_by: owner.user });
+              return current;
+            }
+          }
+          const version = (meta?.latest_version ?? 0) + 1;
+          const snap: Snapshot = { version, category, target_key: key, values, created_at: at, created_by: owner.user, change_reason };
+          const next: Meta = {
+            category,
+            target_key: key,
+            active_version: version,
+            latest_version: version,
+            created_at: meta?.created_at ?? at,
+            updated_at: at,
+            updated_by: owner.user,
+            last_accessed_at: meta?.last_accessed_at ?? null,
+            labels: labels ?? meta?.labels ?? null,
+          };
+          await store.putVersion(owner, snap, next);
+          return snap;
+        });
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/privacy-configs/{category}/{target_key}/versions',
+      async handler(ctx) {
+        const { owner, category, key } = target(ctx.identity, ctx.params);
+        const versions = await store.versions(owner, category, key);
+        if (versions.length === 0) throw absent(category, key);
+        return versions;
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/privacy-configs/{category}/{target_key}/versions/{version}',
+      async handler(ctx) {
+        const { owner, category, key } = target(ctx.identity, ctx.params);
+        const version = checkVersion(ctx.params.version!);
+        const snap = await store.version(owner, category, key, version);
+        if (!snap) throw notFound(`privacy config ${category}/${key} has no version ${version}`, { category, target_key: key, version });
+        return snap;
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/privacy-configs/{category}/{target_key}/activate',
+      body: s.object({ version: s.int({ min: 1 }) }),
+      handler(ctx) {
+        const { owner, category, key } = target(ctx.identity, ctx.params);
+        const version = ctx.body.version;
+        return store.serialized(owner, category, key, async () => {
+          const meta = await store.meta(owner, category, key);
+          if (!meta) throw absent(category, key);
+          const snap = await store.version(owner, category, key, version);
+          if (!snap) throw notFound(`privacy config ${category}/${key} has no version ${version}`, { category, target_key: key, version });
+          // Only the stored pointer moves: no new version, nothing outside this store is touched.
+          if (meta.active_version !== version) await store.putMeta(owner, { ...meta, active_version: version, updated_at: now(), updated_by: owner.user });
+          return snap;
+        });
+      },
+    });
+  },
+});
