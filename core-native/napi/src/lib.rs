@@ -3,3 +3,4 @@
 //! `code` string in their message prefix (`CODE: message`) that `runtime/native.ts` parses.
 mod hash;
 mod json;
+mod vector;

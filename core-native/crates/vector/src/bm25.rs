@@ -1,0 +1,141 @@
+//! BM25 sparse index over the same records as the vectors. Documents are numbered separately from
+//! records: replacing a record's text appends a new document and marks the old one dead, so posting
+//! lists stay append-only (no search through a million-entry list on update); `compact` drops dead
+//! postings once they are a quarter of the total.
+use std::collections::HashMap;
+
+pub const DEAD: u32 = u32::MAX;
+pub const K1: f32 = 1.2;
+pub const B: f32 = 0.75;
+
+/// Word tokens: lowercased, split on anything that is not alphanumeric (Unicode-aware).
+pub fn tokenize(text: &str) -> Vec<String> {
+    ctx_core::text::tokenize(text)
+}
+
+#[derive(Default)]
+pub struct Bm25 {
+    pub(crate) terms: HashMap<Box<str>, u32>,
+    pub(crate) term_names: Vec<Box<str>>,
+    /// Per term: (document, term frequency), documents ascending.
+    pub(crate) postings: Vec<Vec<(u32, u32)>>,
+    /// Per document: its record, or DEAD.
+    pub(crate) doc_rec: Vec<u32>,
+    pub(crate) doc_len: Vec<u32>,
+    pub(crate) live_docs: u64,
+    pub(crate) live_len: u64,
+    pub(crate) dead_postings: u64,
+    pub(crate) total_postings: u64,
+}
+
+impl Bm25 {
+    /// Indexes `text` for record `rec`; returns the new document number.
+    pub fn add(&mut self, rec: u32, text: &str) -> u32 {
+        let doc = self.doc_rec.len() as u32;
+        let toks = tokenize(text);
+        let mut tf: HashMap<&str, u32> = HashMap::new();
+        for t in &toks {
+            *tf.entry(t.as_str()).or_insert(0) += 1;
+        }
+        for (t, n) in tf {
+            let tid = match self.terms.get(t) {
+                Some(&id) => id,
+                None => {
+                    let id = self.term_names.len() as u32;
+                    self.terms.insert(t.into(), id);
+                    self.term_names.push(t.into());
+                    self.postings.push(Vec::new());
+                    id
+                }
+            };
+            self.postings[tid as usize].push((doc, n));
+            self.total_postings += 1;
+        }
+        self.doc_rec.push(rec);
+        self.doc_len.push(toks.len() as u32);
+        self.live_docs += 1;
+        self.live_len += toks.len() as u64;
+        doc
+    }
+
+    /// Marks a document dead (its postings are skipped, then dropped by `compact`).
+    pub fn kill(&mut self, doc: u32) {
+        let d = doc as usize;
+        if d >= self.doc_rec.len() || self.doc_rec[d] == DEAD {
+            return;
+        }
+        self.doc_rec[d] = DEAD;
+        self.live_docs -= 1;
+        self.live_len -= self.doc_len[d] as u64;
+        // The number of distinct terms is not kept per document; its length bounds it.
+        self.dead_postings += self.doc_len[d].min(1 + self.doc_len[d] / 2) as u64;
+        if self.dead_postings * 4 > self.total_postings && self.total_postings > 10_000 {
+            self.compact();
+        }
+    }
+
+    pub fn compact(&mut self) {
+        let doc_rec = &self.doc_rec;
+        let mut total = 0u64;
+        for p in &mut self.postings {
+            p.retain(|(d, _)| doc_rec[*d as usize] != DEAD);
+            p.shrink_to_fit();
+            total += p.len() as u64;
+        }
+        self.total_postings = total;
+        self.dead_postings = 0;
+    }
+
+    /// Scores every live document matching a query term and admitted by `allow(rec)`.
+    /// Returns (record, score); unordered.
+    pub fn search(&self, query: &str, allow: &dyn Fn(u32) -> bool) -> Vec<(u32, f32)> {
+        let mut qterms: Vec<u32> = tokenize(query).iter().filter_map(|t| self.terms.get(t.as_str()).copied()).collect();
+        qterms.sort_unstable();
+        qterms.dedup();
+        if qterms.is_empty() || self.live_docs == 0 {
+            return Vec::new();
+        }
+        let n = self.live_docs as f32;
+        let avgdl = (self.live_len as f32 / n).max(1.0);
+        let touched: usize = qterms.iter().map(|t| self.postings[*t as usize].len()).sum();
+        let dense = touched > self.doc_rec.len() / 16;
+        let mut acc_dense: Vec<f32> = if dense { vec![0.0; self.doc_rec.len()] } else { Vec::new() };
+        let mut acc: HashMap<u32, f32> = HashMap::new();
+        for t in qterms {
+            let plist = &self.postings[t as usize];
+            // df counts dead postings until compaction: a slight under-weighting of churned terms.
+            let df = plist.len() as f32;
+            let idf = (1.0 + (n - df + 0.5).max(0.0) / (df + 0.5)).ln();
+            for &(doc, tf) in plist {
+                let rec = self.doc_rec[doc as usize];
+                if rec == DEAD || !allow(rec) {
+                    continue;
+                }
+                let dl = self.doc_len[doc as usize] as f32;
+                let tf = tf as f32;
+                let s = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl));
+                if dense {
+                    acc_dense[doc as usize] += s;
+                } else {
+                    *acc.entry(doc).or_insert(0.0) += s;
+                }
+            }
+        }
+        if dense {
+            acc_dense
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| **s > 0.0)
+                .map(|(d, s)| (self.doc_rec[d], *s))
+                .collect()
+        } else {
+            acc.into_iter().map(|(d, s)| (self.doc_rec[d as usize], s)).collect()
+        }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.postings.iter().map(|p| p.capacity() * 8 + 24).sum::<usize>()
+            + self.doc_rec.capacity() * 8
+            + self.term_names.iter().map(|t| t.len() * 2 + 48).sum::<usize>()
+    }
+}

@@ -1,0 +1,173 @@
+//! Distance kernels for exact scans. Debian's FAISS is compiled for baseline x86-64 (SSE2), while
+//! the CPUs we run on have AVX2+FMA; these are picked at run time and fall back to portable code.
+
+use std::sync::OnceLock;
+
+fn has_avx2() -> bool {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
+}
+
+fn dot_portable(a: &[f32], b: &[f32]) -> f32 {
+    let mut s = [0f32; 8];
+    let chunks = a.len() / 8;
+    for c in 0..chunks {
+        for j in 0..8 {
+            s[j] += a[c * 8 + j] * b[c * 8 + j];
+        }
+    }
+    let mut r: f32 = s.iter().sum();
+    for i in chunks * 8..a.len() {
+        r += a[i] * b[i];
+    }
+    r
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn hsum256(v: std::arch::x86_64::__m256) -> f32 {
+    use std::arch::x86_64::*;
+    let lo = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    let sh = _mm_movehdup_ps(lo);
+    let s = _mm_add_ps(lo, sh);
+    let hi = _mm_movehl_ps(sh, s);
+    _mm_cvtss_f32(_mm_add_ss(s, hi))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn dot_avx2(a: &[f32], b: &[f32]) -> f32 {
+    use std::arch::x86_64::*;
+    let n = a.len();
+    let (pa, pb) = (a.as_ptr(), b.as_ptr());
+    let mut s0 = _mm256_setzero_ps();
+    let mut s1 = _mm256_setzero_ps();
+    let mut s2 = _mm256_setzero_ps();
+    let mut s3 = _mm256_setzero_ps();
+    let mut i = 0;
+    while i + 32 <= n {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(pa.add(i)), _mm256_loadu_ps(pb.add(i)), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(pa.add(i + 8)), _mm256_loadu_ps(pb.add(i + 8)), s1);
+        s2 = _mm256_fmadd_ps(_mm256_loadu_ps(pa.add(i + 16)), _mm256_loadu_ps(pb.add(i + 16)), s2);
+        s3 = _mm256_fmadd_ps(_mm256_loadu_ps(pa.add(i + 24)), _mm256_loadu_ps(pb.add(i + 24)), s3);
+        i += 32;
+    }
+    while i + 8 <= n {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(pa.add(i)), _mm256_loadu_ps(pb.add(i)), s0);
+        i += 8;
+    }
+    let mut r = hsum256(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+    while i < n {
+        r += *pa.add(i) * *pb.add(i);
+        i += 1;
+    }
+    r
+}
+
+/// Inner product of two equal-length float vectors.
+#[inline]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2+FMA (checked once above).
+        return unsafe { dot_avx2(a, b) };
+    }
+    dot_portable(a, b)
+}
+
+/// 8-bit codes of a vector: `code[i] = round(x[i] / scale)`, `scale = max|x| / 127`. Used for the
+/// first pass of exact scans (4x fewer bytes to stream); the survivors are re-scored in float32.
+pub fn quantize(x: &[f32], out: &mut [i8]) -> f32 {
+    let m = x.iter().fold(0f32, |m, v| m.max(v.abs()));
+    if m == 0.0 {
+        out.iter_mut().for_each(|c| *c = 0);
+        return 0.0;
+    }
+    let inv = 127.0 / m;
+    for (o, v) in out.iter_mut().zip(x) {
+        *o = (v * inv).round().clamp(-127.0, 127.0) as i8;
+    }
+    m / 127.0
+}
+
+fn dot_q8_portable(q: &[f32], c: &[i8]) -> f32 {
+    let mut s = [0f32; 8];
+    let chunks = q.len() / 8;
+    for k in 0..chunks {
+        for j in 0..8 {
+            s[j] += q[k * 8 + j] * c[k * 8 + j] as f32;
+        }
+    }
+    let mut r: f32 = s.iter().sum();
+    for i in chunks * 8..q.len() {
+        r += q[i] * c[i] as f32;
+    }
+    r
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn dot_q8_avx2(q: &[f32], c: &[i8]) -> f32 {
+    use std::arch::x86_64::*;
+    let n = q.len();
+    let (pq, pc) = (q.as_ptr(), c.as_ptr());
+    let mut s0 = _mm256_setzero_ps();
+    let mut s1 = _mm256_setzero_ps();
+    let mut i = 0;
+    while i + 16 <= n {
+        let c16 = _mm_loadu_si128(pc.add(i) as *const __m128i);
+        let a = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(c16));
+        let b = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(c16, 8)));
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(pq.add(i)), a, s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(pq.add(i + 8)), b, s1);
+        i += 16;
+    }
+    let mut r = hsum256(_mm256_add_ps(s0, s1));
+    while i < n {
+        r += *pq.add(i) * *pc.add(i) as f32;
+        i += 1;
+    }
+    r
+}
+
+/// Inner product of a float query with 8-bit codes (multiply by the code's scale afterwards).
+#[inline]
+pub fn dot_q8(q: &[f32], c: &[i8]) -> f32 {
+    debug_assert_eq!(q.len(), c.len());
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2+FMA (checked once above).
+        return unsafe { dot_q8_avx2(q, c) };
+    }
+    dot_q8_portable(q, c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernels_agree_with_portable_code() {
+        for n in [1usize, 7, 8, 31, 32, 33, 384, 768, 1000] {
+            let a: Vec<f32> = (0..n).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
+            let b: Vec<f32> = (0..n).map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0).collect();
+            let exact: f64 = a.iter().zip(&b).map(|(x, y)| *x as f64 * *y as f64).sum();
+            assert!((dot(&a, &b) as f64 - exact).abs() < 1e-3 * n as f64, "n={n}");
+            let mut codes = vec![0i8; n];
+            let scale = quantize(&b, &mut codes);
+            let approx = dot_q8(&a, &codes) * scale;
+            assert!((dot_q8_portable(&a, &codes) - dot_q8(&a, &codes)).abs() < 1e-2 * n as f32);
+            assert!((approx as f64 - exact).abs() < 0.02 * (n as f64).sqrt(), "n={n} {approx} {exact}");
+        }
+    }
+}

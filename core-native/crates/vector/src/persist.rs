@@ -1,0 +1,368 @@
+//! File format of a saved index (little-endian):
+//!
+//! ```text
+//! "CTXVIDX\x01" u32 version u32 dim u8 kind
+//! strings  u32 n, n × (u32 len, bytes)
+//! records  u32 slots-of-records, u32 live, live × (u32 rec, u128 id, u32 slot, u32 account,
+//!          u32 owner, u32 uri, u32 parent, u8 ctype, u8 level, u16 ntags, ntags × u32, i64 created,
+//!          i64 updated, u32 peer, u32 doc)
+//! slots    u32 n, n × u32 record (u32::MAX = tombstone/free)
+//! bm25     u32 terms, terms × (u32 len, bytes, u32 n, n × (u32 doc, u32 tf)), u32 docs,
+//!          docs × (u32 record, u32 length)
+//! vectors  flat: slots × dim × f32; hnsw: faiss::write_index of the IndexHNSWFlat
+//! trailer  u64 body length, u32 CRC-32 of the body, "CTXVEND\x01"
+//! ```
+//!
+//! Saving writes `<path>.tmp-<pid>-<n>`, fsyncs it, renames it over `<path>` and fsyncs the
+//! directory, so a crash leaves either the old or the new file. Loading verifies the length and
+//! the checksum over the whole body before parsing anything; any mismatch is `Corrupt`.
+use std::fs::{self, File};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::bm25::Bm25;
+use crate::error::{Error, Result};
+use crate::ffi::{FaissIndex, FaissKind};
+use crate::{Config, Interner, Rec, VectorIndex, Vectors, NONE};
+
+const MAGIC: &[u8; 8] = b"CTXVIDX\x01";
+const END: &[u8; 8] = b"CTXVEND\x01";
+const VERSION: u32 = 1;
+const TRAILER: u64 = 20;
+
+struct HashWriter<W: Write> {
+    inner: W,
+    crc: crc32fast::Hasher,
+    len: u64,
+}
+
+impl<W: Write> Write for HashWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn w32<W: Write>(w: &mut W, v: u32) -> std::io::Result<()> {
+    w.write_all(&v.to_le_bytes())
+}
+
+fn f32_bytes(v: &[f32]) -> &[u8] {
+    // SAFETY: f32 has no padding or invalid bit patterns; the slice is reinterpreted read-only.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+}
+
+static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+pub fn save(idx: &VectorIndex, path: &Path) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        if !dir.as_os_str().is_empty() {
+            fs::create_dir_all(dir)?;
+        }
+    }
+    let tmp = path.with_file_name(format!(
+        "{}.tmp-{}-{}",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("index"),
+        std::process::id(),
+        TMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| -> Result<()> {
+        let file = File::create(&tmp)?;
+        let mut w = HashWriter { inner: BufWriter::with_capacity(1 << 20, file), crc: crc32fast::Hasher::new(), len: 0 };
+        write_body(idx, &mut w)?;
+        let (len, crc) = (w.len, w.crc.clone().finalize());
+        let mut inner = w.inner;
+        inner.write_all(&len.to_le_bytes())?;
+        inner.write_all(&crc.to_le_bytes())?;
+        inner.write_all(END)?;
+        let file = inner.into_inner().map_err(|e| Error::Io(e.into_error()))?;
+        file.sync_all()?;
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    if let Err(e) = fs::rename(&tmp, path) {
+        let _ = fs::remove_file(&tmp);
+        return Err(e.into());
+    }
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+fn write_body<W: Write>(idx: &VectorIndex, w: &mut W) -> Result<()> {
+    w.write_all(MAGIC)?;
+    w32(w, VERSION)?;
+    w32(w, idx.dim as u32)?;
+    w.write_all(&[match idx.vectors {
+        Vectors::Flat(_) => 0u8,
+        Vectors::Hnsw(_) => 1u8,
+    }])?;
+    w32(w, idx.strings.names.len() as u32)?;
+    for s in &idx.strings.names {
+        w32(w, s.len() as u32)?;
+        w.write_all(s.as_bytes())?;
+    }
+    w32(w, idx.recs.len() as u32)?;
+    w32(w, idx.live as u32)?;
+    for (i, rec) in idx.recs.iter().enumerate() {
+        let Some(r) = rec else { continue };
+        let mut b = Vec::with_capacity(80 + r.tags.len() * 4);
+        b.extend_from_slice(&(i as u32).to_le_bytes());
+        b.extend_from_slice(&r.id.to_le_bytes());
+        for v in [r.slot, r.account, r.owner, r.uri, r.parent] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.push(r.ctype);
+        b.push(r.level);
+        b.extend_from_slice(&(r.tags.len() as u16).to_le_bytes());
+        for t in r.tags.iter() {
+            b.extend_from_slice(&t.to_le_bytes());
+        }
+        b.extend_from_slice(&r.created.to_le_bytes());
+        b.extend_from_slice(&r.updated.to_le_bytes());
+        b.extend_from_slice(&r.peer.to_le_bytes());
+        b.extend_from_slice(&r.doc.to_le_bytes());
+        w.write_all(&b)?;
+    }
+    w32(w, idx.slot_rec.len() as u32)?;
+    let slots: Vec<u8> = idx.slot_rec.iter().flat_map(|s| s.to_le_bytes()).collect();
+    w.write_all(&slots)?;
+    let bm = &idx.bm25;
+    w32(w, bm.term_names.len() as u32)?;
+    for (t, p) in bm.term_names.iter().zip(&bm.postings) {
+        w32(w, t.len() as u32)?;
+        w.write_all(t.as_bytes())?;
+        w32(w, p.len() as u32)?;
+        let b: Vec<u8> = p.iter().flat_map(|(d, tf)| d.to_le_bytes().into_iter().chain(tf.to_le_bytes())).collect();
+        w.write_all(&b)?;
+    }
+    w32(w, bm.doc_rec.len() as u32)?;
+    let b: Vec<u8> =
+        bm.doc_rec.iter().zip(&bm.doc_len).flat_map(|(r, l)| r.to_le_bytes().into_iter().chain(l.to_le_bytes())).collect();
+    w.write_all(&b)?;
+    match &idx.vectors {
+        Vectors::Flat(v) => w.write_all(f32_bytes(v))?,
+        Vectors::Hnsw(h) => h.write_to(w)?,
+    }
+    Ok(())
+}
+
+struct R<T: Read> {
+    r: T,
+}
+
+fn corrupt(what: &str) -> Error {
+    Error::Corrupt(what.to_string())
+}
+
+impl<T: Read> R<T> {
+    fn bytes(&mut self, n: usize) -> Result<Vec<u8>> {
+        let mut b = vec![0u8; n];
+        self.r.read_exact(&mut b).map_err(|_| corrupt("truncated body"))?;
+        Ok(b)
+    }
+    fn arr<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut b = [0u8; N];
+        self.r.read_exact(&mut b).map_err(|_| corrupt("truncated body"))?;
+        Ok(b)
+    }
+    fn u32(&mut self) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.arr()?))
+    }
+    fn u8(&mut self) -> Result<u8> {
+        Ok(self.arr::<1>()?[0])
+    }
+    /// A count that must fit in what is left of the file (guards allocations).
+    fn count(&mut self, remaining: u64, unit: u64) -> Result<usize> {
+        let n = self.u32()? as u64;
+        if n.saturating_mul(unit) > remaining {
+            return Err(corrupt("count larger than the file"));
+        }
+        Ok(n as usize)
+    }
+}
+
+pub fn load(path: &Path) -> Result<VectorIndex> {
+    let mut file = File::open(path)?;
+    let size = file.metadata()?.len();
+    if size < 8 + TRAILER {
+        return Err(corrupt(&format!("{} is too short ({size} bytes)", path.display())));
+    }
+    file.seek(SeekFrom::Start(size - TRAILER))?;
+    let mut t = [0u8; TRAILER as usize];
+    file.read_exact(&mut t)?;
+    if &t[12..20] != END {
+        return Err(corrupt("missing end marker (truncated or not a ctx vector index)"));
+    }
+    let body_len = u64::from_le_bytes(t[0..8].try_into().unwrap());
+    let want_crc = u32::from_le_bytes(t[8..12].try_into().unwrap());
+    if body_len != size - TRAILER {
+        return Err(corrupt("length in trailer does not match the file"));
+    }
+    file.seek(SeekFrom::Start(0))?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 4 << 20];
+    let mut left = body_len;
+    while left > 0 {
+        let n = (left as usize).min(buf.len());
+        file.read_exact(&mut buf[..n])?;
+        crc.update(&buf[..n]);
+        left -= n as u64;
+    }
+    if crc.finalize() != want_crc {
+        return Err(corrupt("checksum mismatch"));
+    }
+    drop(buf);
+    file.seek(SeekFrom::Start(0))?;
+    let mut r = R { r: BufReader::with_capacity(1 << 20, file.take(body_len)) };
+    if &r.arr::<8>()? != MAGIC {
+        return Err(corrupt("bad magic (not a ctx vector index)"));
+    }
+    let version = r.u32()?;
+    if version != VERSION {
+        return Err(Error::Incompatible(format!("format version {version}, expected {VERSION}")));
+    }
+    let dim = r.u32()? as usize;
+    let kind = r.u8()?;
+    let mut idx = VectorIndex::with_config(dim, Config::default())?;
+    let nstr = r.count(body_len, 4)?;
+    let mut strings = Interner::default();
+    for _ in 0..nstr {
+        let len = r.count(body_len, 1)?;
+        let s = String::from_utf8(r.bytes(len)?).map_err(|_| corrupt("string is not UTF-8"))?;
+        strings.intern(&s);
+    }
+    if strings.names.len() != nstr {
+        return Err(corrupt("duplicate strings"));
+    }
+    let nrecs = r.count(body_len, 1)?;
+    let live = r.count(body_len, 64)?;
+    let mut recs: Vec<Option<Rec>> = vec![None; nrecs];
+    let sid = |v: u32| -> Result<u32> { if (v as usize) < nstr { Ok(v) } else { Err(corrupt("string id out of range")) } };
+    for _ in 0..live {
+        let i = r.u32()? as usize;
+        let id = u128::from_le_bytes(r.arr()?);
+        let slot = r.u32()?;
+        let account = sid(r.u32()?)?;
+        let owner = sid(r.u32()?)?;
+        let uri = sid(r.u32()?)?;
+        let parent = sid(r.u32()?)?;
+        let ctype = r.u8()?;
+        let level = r.u8()?;
+        let ntags = u16::from_le_bytes(r.arr()?) as usize;
+        let mut tags = Vec::with_capacity(ntags);
+        for _ in 0..ntags {
+            tags.push(sid(r.u32()?)?);
+        }
+        let created = i64::from_le_bytes(r.arr()?);
+        let updated = i64::from_le_bytes(r.arr()?);
+        let peer = r.u32()?;
+        if peer != NONE {
+            sid(peer)?;
+        }
+        let doc = r.u32()?;
+        if i >= nrecs || recs[i].is_some() || ctype > 3 || level > 2 {
+            return Err(corrupt("bad record"));
+        }
+        recs[i] = Some(Rec { id, slot, account, owner, uri, parent, ctype, level, tags: tags.into(), created, updated, peer, doc });
+    }
+    let nslots = r.count(body_len, 4)?;
+    let raw = r.bytes(nslots * 4)?;
+    let slot_rec: Vec<u32> = raw.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    let mut bm = Bm25::default();
+    let nterms = r.count(body_len, 8)?;
+    for _ in 0..nterms {
+        let len = r.count(body_len, 1)?;
+        let t = String::from_utf8(r.bytes(len)?).map_err(|_| corrupt("term is not UTF-8"))?;
+        let np = r.count(body_len, 8)?;
+        let raw = r.bytes(np * 8)?;
+        let p: Vec<(u32, u32)> = raw
+            .chunks_exact(8)
+            .map(|c| (u32::from_le_bytes(c[0..4].try_into().unwrap()), u32::from_le_bytes(c[4..8].try_into().unwrap())))
+            .collect();
+        bm.total_postings += p.len() as u64;
+        bm.terms.insert(t.as_str().into(), bm.term_names.len() as u32);
+        bm.term_names.push(t.into());
+        bm.postings.push(p);
+    }
+    let ndocs = r.count(body_len, 8)?;
+    let raw = r.bytes(ndocs * 8)?;
+    for c in raw.chunks_exact(8) {
+        let rec = u32::from_le_bytes(c[0..4].try_into().unwrap());
+        let len = u32::from_le_bytes(c[4..8].try_into().unwrap());
+        bm.doc_rec.push(rec);
+        bm.doc_len.push(len);
+        if rec != crate::bm25::DEAD {
+            bm.live_docs += 1;
+            bm.live_len += len as u64;
+        }
+    }
+    if bm.postings.iter().flatten().any(|(d, _)| *d as usize >= ndocs) {
+        return Err(corrupt("posting refers to a missing document"));
+    }
+    let vectors = if kind == 0 {
+        let mut v = vec![0f32; nslots * dim];
+        // SAFETY: any bit pattern is a valid f32; the buffer is exactly nslots*dim floats.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, v.len() * 4) };
+        r.r.read_exact(bytes).map_err(|_| corrupt("truncated vectors"))?;
+        Vectors::Flat(v)
+    } else {
+        let h = FaissIndex::read_from(&mut r.r).map_err(|e| Error::Corrupt(format!("FAISS index: {e}")))?;
+        if h.kind() != FaissKind::Hnsw || h.dim() != dim || h.len() != nslots {
+            return Err(corrupt("FAISS index does not match the records"));
+        }
+        Vectors::Hnsw(h)
+    };
+    // Cross-check records and slots so a logic error cannot index out of bounds later.
+    for (i, rec) in recs.iter().enumerate() {
+        if let Some(rec) = rec {
+            if rec.slot as usize >= nslots || slot_rec[rec.slot as usize] != i as u32 {
+                return Err(corrupt("record and slot tables disagree"));
+            }
+            if rec.doc != NONE && (rec.doc as usize >= ndocs || bm.doc_rec[rec.doc as usize] != i as u32) {
+                return Err(corrupt("record and text tables disagree"));
+            }
+        }
+    }
+    for (s, r) in slot_rec.iter().enumerate() {
+        if *r != NONE && ((*r as usize) >= nrecs || recs[*r as usize].as_ref().map(|x| x.slot) != Some(s as u32)) {
+            return Err(corrupt("slot table refers to a missing record"));
+        }
+    }
+    idx.strings = strings;
+    idx.live = live;
+    idx.by_id = recs.iter().enumerate().filter_map(|(i, r)| r.as_ref().map(|r| (r.id, i as u32))).collect();
+    if idx.by_id.len() != live {
+        return Err(corrupt("duplicate record ids"));
+    }
+    idx.free_recs = recs.iter().enumerate().filter(|(_, r)| r.is_none()).map(|(i, _)| i as u32).rev().collect();
+    idx.recs = recs;
+    match vectors {
+        Vectors::Flat(_) => {
+            idx.free_slots = slot_rec.iter().enumerate().filter(|(_, r)| **r == NONE).map(|(i, _)| i as u32).collect();
+            idx.tombstones = 0;
+        }
+        Vectors::Hnsw(_) => {
+            idx.tombstones = slot_rec.iter().filter(|r| **r == NONE).count();
+        }
+    }
+    idx.slot_rec = slot_rec;
+    idx.vectors = vectors;
+    idx.bm25 = bm;
+    idx.recompute_codes();
+    idx.reindex_all();
+    Ok(idx)
+}

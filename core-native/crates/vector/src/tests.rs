@@ -1,0 +1,327 @@
+use super::*;
+
+/// Deterministic pseudo-random generator (xorshift64*), so tests need no crate.
+pub(crate) struct Rng(u64);
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    pub fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    pub fn gauss(&mut self) -> f32 {
+        let u = self.unit().max(1e-7);
+        let v = self.unit();
+        (-2.0 * u.ln()).sqrt() * (std::f32::consts::TAU * v).cos()
+    }
+}
+
+fn normalized(v: &mut [f32]) {
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+    v.iter_mut().for_each(|x| *x /= n);
+}
+
+fn random_vectors(n: usize, d: usize, seed: u64) -> Vec<f32> {
+    let mut rng = Rng::new(seed);
+    let mut out = vec![0f32; n * d];
+    for c in out.chunks_mut(d) {
+        c.iter_mut().for_each(|x| *x = rng.gauss());
+        normalized(c);
+    }
+    out
+}
+
+fn id(i: usize) -> String {
+    format!("{:032x}", i as u128 * 0x1234567 + 7)
+}
+
+fn attrs(account: &str, uri: &str, level: u8) -> RecordAttrs {
+    RecordAttrs {
+        account: account.into(),
+        owner_space: String::new(),
+        uri: uri.into(),
+        parent_uri: parent_of(uri).unwrap_or("ctx://").into(),
+        context_type: ContextType::Resource,
+        level,
+        tags: vec![],
+        created_at: 1000,
+        updated_at: 2000,
+        peer: None,
+    }
+}
+
+fn brute(idx: &VectorIndex, q: &[f32], k: usize, f: &Filter) -> Vec<String> {
+    let cand = idx.candidates(f);
+    idx.named(idx.scan_exact(q, k, &cand)).into_iter().map(|x| x.0).collect()
+}
+
+fn build(n: usize, d: usize, accounts: usize, cfg: Config) -> (VectorIndex, Vec<f32>) {
+    let mut idx = VectorIndex::with_config(d, cfg).unwrap();
+    let v = random_vectors(n, d, 42);
+    let ids: Vec<String> = (0..n).map(id).collect();
+    let at: Vec<RecordAttrs> = (0..n)
+        .map(|i| {
+            let mut a = attrs(&format!("acct{}", i % accounts), &format!("ctx://resources/d{}/f{}.md", i % 10, i), 2);
+            a.tags = vec![format!("t={}", i % 3)];
+            a.owner_space = if i % 2 == 0 { String::new() } else { "user:alice".into() };
+            a.created_at = i as i64;
+            a.updated_at = i as i64;
+            a
+        })
+        .collect();
+    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+    idx.upsert(&idr, &v, &at).unwrap();
+    (idx, v)
+}
+
+#[test]
+fn ids_round_trip_and_are_validated() {
+    assert_eq!(format_id(parse_id("000000000000000000000000000000aB").unwrap()), "000000000000000000000000000000ab");
+    assert!(parse_id("xyz").is_err());
+    assert!(parse_id("0000000000000000000000000000000g").is_err());
+}
+
+#[test]
+fn flat_search_is_exact_and_filters_by_account() {
+    let (idx, v) = build(500, 32, 2, Config::default());
+    assert_eq!(idx.kind(), Kind::Flat);
+    let f = Filter::account("acct0");
+    for qi in [0usize, 3, 8] {
+        let q = &v[qi * 32..(qi + 1) * 32];
+        let hits = idx.search(q, 10, &f, SearchOpts::default()).unwrap();
+        assert_eq!(hits.iter().map(|h| h.0.clone()).collect::<Vec<_>>(), brute(&idx, q, 10, &f));
+        for (h, _) in &hits {
+            let (a, _) = idx.get(h).unwrap().unwrap();
+            assert_eq!(a.account, "acct0");
+        }
+        if qi % 2 == 0 {
+            assert_eq!(hits[0].0, id(qi));
+            assert!((hits[0].1 - 1.0).abs() < 1e-5);
+        }
+    }
+    assert!(idx.search(&v[..32], 5, &Filter::account("nobody"), SearchOpts::default()).unwrap().is_empty());
+}
+
+#[test]
+fn filters_combine() {
+    let (idx, _) = build(300, 8, 1, Config::default());
+    let mut f = Filter::account("acct0");
+    assert_eq!(idx.count(&f), 300);
+    f.uri_prefixes = Some(vec!["ctx://resources/d3".into()]);
+    assert_eq!(idx.count(&f), 30);
+    f.uri_prefixes = Some(vec!["ctx://resources/d3/".into(), "ctx://resources/d4".into()]);
+    assert_eq!(idx.count(&f), 60);
+    f.uri_prefixes = Some(vec!["ctx://resources/d3/f3.md".into()]);
+    assert_eq!(idx.ids(&f, 10), vec![id(3)]);
+    f.uri_prefixes = Some(vec!["ctx://resources/d3/f3".into()]);
+    assert_eq!(idx.count(&f), 0, "prefixes match whole path segments");
+    f.uri_prefixes = Some(vec!["ctx://".into()]);
+    assert_eq!(idx.count(&f), 300);
+    f.uri_prefixes = None;
+    f.exclude_uri_prefixes = vec!["ctx://resources/d0".into()];
+    assert_eq!(idx.count(&f), 270);
+    f.exclude_uri_prefixes.clear();
+    f.tags = vec!["t=1".into()];
+    assert_eq!(idx.count(&f), 100);
+    f.tags = vec!["t=1".into(), "t=2".into()];
+    assert_eq!(idx.count(&f), 0);
+    f.tags = vec![];
+    f.owner_spaces = Some(vec!["user:alice".into()]);
+    assert_eq!(idx.count(&f), 150);
+    f.owner_spaces = Some(vec!["user:alice".into(), "".into()]);
+    assert_eq!(idx.count(&f), 300);
+    f.owner_spaces = None;
+    f.since = Some(100);
+    f.until = Some(199);
+    assert_eq!(idx.count(&f), 100);
+    f.time_field = TimeField::CreatedAt;
+    f.until = None;
+    assert_eq!(idx.count(&f), 200);
+    f.since = None;
+    f.levels = Some(vec![0, 1]);
+    assert_eq!(idx.count(&f), 0);
+    f.levels = Some(vec![2]);
+    f.context_types = Some(vec!["memory".into()]);
+    assert_eq!(idx.count(&f), 0);
+    f.context_types = Some(vec!["resource".into()]);
+    assert_eq!(idx.count(&f), 300);
+    f.peer = Some("p1".into());
+    assert_eq!(idx.count(&f), 0);
+}
+
+#[test]
+fn directory_records_match_their_own_prefix() {
+    let mut idx = VectorIndex::new(4).unwrap();
+    let v = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+    idx.upsert(&[&id(1), &id(2)], &v, &[attrs("a", "ctx://resources/docs", 0), attrs("a", "ctx://resources/docs/x.md", 2)]).unwrap();
+    let mut f = Filter::account("a");
+    f.uri_prefixes = Some(vec!["ctx://resources/docs".into()]);
+    assert_eq!(idx.count(&f), 2);
+    f.uri_prefixes = Some(vec!["ctx://resources/docs/x.md".into()]);
+    assert_eq!(idx.ids(&f, 10), vec![id(2)]);
+}
+
+#[test]
+fn update_and_remove() {
+    let (mut idx, v) = build(200, 16, 1, Config::default());
+    let f = Filter::account("acct0");
+    // Move record 5 to a new vector and a new account.
+    let target = &v[7 * 16..8 * 16];
+    idx.upsert(&[&id(5)], target, &[attrs("acct0", "ctx://resources/new.md", 2)]).unwrap();
+    let hits = idx.search(target, 2, &f, SearchOpts::default()).unwrap();
+    let top: Vec<&str> = hits.iter().map(|h| h.0.as_str()).collect();
+    assert!(top.contains(&id(5).as_str()) && top.contains(&id(7).as_str()));
+    let mut p = Filter::account("acct0");
+    p.uri_prefixes = Some(vec!["ctx://resources/d5".into()]);
+    assert!(!idx.ids(&p, 100).contains(&id(5)), "old attributes are unindexed");
+    assert_eq!(idx.remove(&[&id(5), &id(7), &id(100_000)]).unwrap(), 2);
+    assert_eq!(idx.len(), 198);
+    let hits = idx.search(target, 5, &f, SearchOpts::default()).unwrap();
+    assert!(hits.iter().all(|h| h.0 != id(5) && h.0 != id(7)));
+    assert!(idx.get(&id(5)).unwrap().is_none());
+    let mut g = Filter::account("acct0");
+    g.tags = vec!["t=0".into()];
+    let n = idx.count(&g);
+    assert_eq!(idx.remove_where(&g), n as usize);
+    assert_eq!(idx.count(&g), 0);
+    assert_eq!(idx.len(), 198 - n as usize);
+}
+
+fn small_hnsw_cfg() -> Config {
+    Config { flat_threshold: 1000, exact_max_candidates: 200, build_threads: 2, ..Config::default() }
+}
+
+#[test]
+fn hnsw_recall_tombstones_and_compaction() {
+    let d = 24;
+    let (mut idx, v) = build(3000, d, 2, small_hnsw_cfg());
+    assert_eq!(idx.kind(), Kind::Hnsw);
+    let f = Filter::account("acct1");
+    let mut found = 0;
+    let mut total = 0;
+    for qi in 0..40 {
+        let q = &v[qi * d..(qi + 1) * d];
+        let (hits, plan) = idx.search_plan(q, 10, &f, SearchOpts { ef: Some(128), exact: false }).unwrap();
+        assert_eq!(plan, Plan::Graph);
+        let truth = brute(&idx, q, 10, &f);
+        found += hits.iter().filter(|h| truth.contains(&h.0)).count();
+        total += 10;
+        for (h, _) in &hits {
+            assert_eq!(idx.get(h).unwrap().unwrap().0.account, "acct1");
+        }
+    }
+    assert!(found as f64 / total as f64 > 0.9, "recall {found}/{total}");
+    // Selective filter → exact scan of the candidates.
+    let mut sel = Filter::account("acct1");
+    sel.uri_prefixes = Some(vec!["ctx://resources/d1".into()]);
+    sel.tags = vec!["t=0".into()];
+    assert_eq!(idx.count(&sel), 100);
+    let (hits, plan) = idx.search_plan(&v[..d], 10, &sel, SearchOpts::default()).unwrap();
+    assert!(matches!(plan, Plan::Exact | Plan::ExactQuantized));
+    assert_eq!(hits.iter().map(|h| h.0.clone()).collect::<Vec<_>>(), brute(&idx, &v[..d], 10, &sel));
+    // Updates with a new vector tombstone the old slot.
+    let ids: Vec<String> = (0..1000).map(id).collect();
+    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+    let nv = random_vectors(1000, d, 7);
+    let at: Vec<RecordAttrs> = (0..1000).map(|i| attrs(&format!("acct{}", i % 2), &format!("ctx://r/{i}"), 2)).collect();
+    idx.upsert(&idr, &nv, &at).unwrap();
+    assert_eq!(idx.stats().deleted, 1000);
+    assert_eq!(idx.len(), 3000);
+    let q = &nv[4 * d..5 * d];
+    let hits = idx.search(q, 1, &Filter::account("acct0"), SearchOpts::default()).unwrap();
+    assert_eq!(hits[0].0, id(4));
+    idx.compact().unwrap();
+    assert_eq!(idx.stats().deleted, 0);
+    assert_eq!(idx.kind(), Kind::Hnsw);
+    let hits = idx.search(q, 1, &Filter::account("acct0"), SearchOpts::default()).unwrap();
+    assert_eq!(hits[0].0, id(4));
+    assert_eq!(idx.count(&Filter::account("acct0")) + idx.count(&Filter::account("acct1")), 3000);
+}
+
+#[test]
+fn bm25_and_hybrid() {
+    let mut idx = VectorIndex::new(4).unwrap();
+    let v = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    idx.upsert(
+        &[&id(1), &id(2), &id(3)],
+        &v,
+        &[attrs("a", "ctx://resources/1", 2), attrs("a", "ctx://resources/2", 2), attrs("b", "ctx://resources/3", 2)],
+    )
+    .unwrap();
+    idx.upsert_text(&[&id(1), &id(2), &id(3)], &["rust vector index", "the quick brown fox", "rust rust rust"]).unwrap();
+    assert!(idx.upsert_text(&[&id(9)], &["x"]).is_err());
+    let hits = idx.search_text("rust", 10, &Filter::account("a")).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].0, id(1));
+    assert!(idx.search_text("fox", 10, &Filter::account("b")).unwrap().is_empty());
+    idx.upsert_text(&[&id(1)], &["completely different"]).unwrap();
+    assert!(idx.search_text("rust", 10, &Filter::account("a")).unwrap().is_empty());
+    let h = idx.hybrid_search(&[0.0, 1.0, 0.0, 0.0], "different", 10, &Filter::account("a"), 0.5).unwrap();
+    assert_eq!(h.len(), 2);
+    assert!(h.iter().all(|x| (0.0..=1.0).contains(&x.1)));
+    assert!((h[0].1 - 0.5).abs() < 1e-6 && (h[1].1 - 0.5).abs() < 1e-6);
+    idx.remove(&[&id(1)]).unwrap();
+    assert!(idx.search_text("different", 10, &Filter::account("a")).unwrap().is_empty());
+}
+
+#[test]
+fn save_load_round_trip_and_corruption() {
+    let dir = std::env::temp_dir().join(format!("ctxv-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (n, cfg) in [(300usize, Config::default()), (1500, small_hnsw_cfg())] {
+        let d = 16;
+        let (mut idx, v) = build(n, d, 3, cfg);
+        idx.remove(&[&id(2)]).unwrap();
+        let ids: Vec<String> = (0..n).filter(|i| *i != 2).map(id).collect();
+        let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+        let texts: Vec<String> = (0..ids.len()).map(|i| format!("doc number {i} about topic{}", i % 5)).collect();
+        let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+        idx.upsert_text(&idr, &tr).unwrap();
+        let path = dir.join(format!("idx-{n}.bin"));
+        save(&idx, &path).unwrap();
+        let back = load(&path).unwrap();
+        assert_eq!(back.len(), idx.len());
+        assert_eq!(back.kind(), idx.kind());
+        for acct in ["acct0", "acct1", "acct2"] {
+            let f = Filter::account(acct);
+            assert_eq!(back.count(&f), idx.count(&f));
+            let q = &v[5 * d..6 * d];
+            assert_eq!(back.search(q, 5, &f, SearchOpts::default()).unwrap(), idx.search(q, 5, &f, SearchOpts::default()).unwrap());
+            assert_eq!(back.search_text("topic3", 5, &f).unwrap(), idx.search_text("topic3", 5, &f).unwrap());
+        }
+        assert_eq!(back.get(&id(7)).unwrap(), idx.get(&id(7)).unwrap());
+        // Flip one byte in the middle → checksum error, not a crash.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x40;
+        std::fs::write(&path, &bytes).unwrap();
+        let e = load(&path).err().unwrap();
+        assert_eq!(e.code(), "VECTOR_INDEX_CORRUPT", "{e}");
+        bytes.truncate(bytes.len() - 30);
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(load(&path).err().unwrap().code(), "VECTOR_INDEX_CORRUPT");
+    }
+    assert!(matches!(load(&dir.join("missing")), Err(Error::Io(_))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn invalid_input_is_rejected_without_changes() {
+    let mut idx = VectorIndex::new(4).unwrap();
+    let a = attrs("a", "ctx://resources/x", 2);
+    assert!(idx.upsert(&[&id(1)], &[1.0, 2.0], &[a.clone()]).is_err());
+    assert!(idx.upsert(&[&id(1)], &[1.0, f32::NAN, 0.0, 0.0], &[a.clone()]).is_err());
+    assert!(idx.upsert(&["nothex"], &[1.0, 0.0, 0.0, 0.0], &[a.clone()]).is_err());
+    let mut bad = a.clone();
+    bad.account = String::new();
+    assert!(idx.upsert(&[&id(1)], &[1.0, 0.0, 0.0, 0.0], &[bad]).is_err());
+    assert_eq!(idx.len(), 0);
+    assert!(idx.search(&[1.0, 0.0], 1, &Filter::account("a"), SearchOpts::default()).is_err());
+    assert!(idx.search(&[1.0, 0.0, 0.0, 0.0], 0, &Filter::account("a"), SearchOpts::default()).is_err());
+}

@@ -1,0 +1,494 @@
+//! `VectorIndex`: the ctx-vector index as a JS class. Sync methods run on the JS thread (they take
+//! microseconds to a few milliseconds); the `*Async` variants run on the libuv pool and share the
+//! index through a read/write lock, so searches proceed in parallel and writers wait for them.
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use ctx_vector as cv;
+use napi::bindgen_prelude::*;
+use napi::{Env, Task};
+use napi_derive::napi;
+
+fn err(e: cv::Error) -> Error {
+    let status = if matches!(e, cv::Error::InvalidArgument(_)) { Status::InvalidArg } else { Status::GenericFailure };
+    Error::new(status, format!("{}: {}", e.code(), e))
+}
+
+fn invalid(msg: String) -> Error {
+    Error::new(Status::InvalidArg, format!("INVALID_ARGUMENT: {msg}"))
+}
+
+#[napi(object)]
+pub struct RecordAttrs {
+    pub account: String,
+    pub owner_space: String,
+    pub uri: String,
+    pub parent_uri: String,
+    #[napi(ts_type = "'resource' | 'memory' | 'skill' | 'session'")]
+    pub context_type: String,
+    pub level: u32,
+    pub tags: Vec<String>,
+    pub created_at: f64,
+    pub updated_at: f64,
+    pub peer: Option<String>,
+}
+
+#[napi(object)]
+pub struct VectorFilter {
+    pub account: String,
+    pub uri_prefixes: Option<Vec<String>>,
+    pub owner_spaces: Option<Vec<String>>,
+    pub context_types: Option<Vec<String>>,
+    pub levels: Option<Vec<u32>>,
+    pub tags: Option<Vec<String>>,
+    #[napi(ts_type = "'createdAt' | 'updatedAt'")]
+    pub time_field: Option<String>,
+    pub since: Option<f64>,
+    pub until: Option<f64>,
+    pub peer: Option<String>,
+    pub exclude_uri_prefixes: Option<Vec<String>>,
+}
+
+#[napi(object)]
+pub struct Hit {
+    pub id: String,
+    pub score: f64,
+}
+
+#[napi(object)]
+pub struct SearchOptions {
+    pub ef: Option<u32>,
+    pub exact: Option<bool>,
+}
+
+#[napi(object)]
+pub struct HybridOptions {
+    pub alpha: Option<f64>,
+}
+
+#[napi(object)]
+pub struct VectorIndexOptions {
+    pub dim: u32,
+    pub metric: Option<String>,
+    /// Live records above which the flat store becomes an HNSW graph.
+    pub flat_threshold: Option<u32>,
+    pub hnsw_m: Option<u32>,
+    pub ef_construction: Option<u32>,
+    pub ef_search: Option<u32>,
+    pub exact_max_candidates: Option<u32>,
+    pub exact_max_selectivity: Option<f64>,
+    pub build_threads: Option<u32>,
+}
+
+#[napi(object)]
+pub struct VectorIndexStats {
+    pub size: u32,
+    pub dim: u32,
+    #[napi(ts_type = "'flat' | 'hnsw'")]
+    pub kind: String,
+    pub vector_bytes: f64,
+    pub code_bytes: f64,
+    pub graph_bytes: f64,
+    pub attr_bytes: f64,
+    pub text_bytes: f64,
+    pub deleted: u32,
+    pub text_docs: u32,
+}
+
+#[napi(object)]
+pub struct StoredRecord {
+    pub account: String,
+    pub owner_space: String,
+    pub uri: String,
+    pub parent_uri: String,
+    pub context_type: String,
+    pub level: u32,
+    pub tags: Vec<String>,
+    pub created_at: f64,
+    pub updated_at: f64,
+    pub peer: Option<String>,
+    pub vector: Option<Float32Array>,
+}
+
+fn to_attrs(a: RecordAttrs) -> Result<cv::RecordAttrs> {
+    let ct = cv::ContextType::parse(&a.context_type)
+        .ok_or_else(|| invalid(format!("contextType must be resource, memory, skill or session, got {:?}", a.context_type)))?;
+    if a.level > 2 {
+        return Err(invalid(format!("level must be 0, 1 or 2, got {}", a.level)));
+    }
+    Ok(cv::RecordAttrs {
+        account: a.account,
+        owner_space: a.owner_space,
+        uri: a.uri,
+        parent_uri: a.parent_uri,
+        context_type: ct,
+        level: a.level as u8,
+        tags: a.tags,
+        created_at: a.created_at as i64,
+        updated_at: a.updated_at as i64,
+        peer: a.peer,
+    })
+}
+
+fn to_filter(f: VectorFilter) -> Result<cv::Filter> {
+    if f.account.is_empty() {
+        return Err(invalid("filter.account is required".into()));
+    }
+    let time_field = match f.time_field.as_deref() {
+        None | Some("updatedAt") => cv::TimeField::UpdatedAt,
+        Some("createdAt") => cv::TimeField::CreatedAt,
+        Some(o) => return Err(invalid(format!("timeField must be createdAt or updatedAt, got {o:?}"))),
+    };
+    Ok(cv::Filter {
+        account: f.account,
+        uri_prefixes: f.uri_prefixes,
+        owner_spaces: f.owner_spaces,
+        context_types: f.context_types,
+        levels: f.levels.map(|l| l.into_iter().map(|x| x.min(255) as u8).collect()),
+        tags: f.tags.unwrap_or_default(),
+        time_field,
+        since: f.since.map(|x| x as i64),
+        until: f.until.map(|x| x as i64),
+        peer: f.peer,
+        exclude_uri_prefixes: f.exclude_uri_prefixes.unwrap_or_default(),
+    })
+}
+
+fn to_opts(o: Option<SearchOptions>) -> cv::SearchOpts {
+    let o = o.unwrap_or(SearchOptions { ef: None, exact: None });
+    cv::SearchOpts { ef: o.ef.map(|e| e as usize), exact: o.exact.unwrap_or(false) }
+}
+
+fn hits(v: Vec<(String, f32)>) -> Vec<Hit> {
+    v.into_iter().map(|(id, s)| Hit { id, score: s as f64 }).collect()
+}
+
+type Shared = Arc<RwLock<cv::VectorIndex>>;
+
+fn read(s: &Shared) -> RwLockReadGuard<'_, cv::VectorIndex> {
+    s.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write(s: &Shared) -> RwLockWriteGuard<'_, cv::VectorIndex> {
+    s.write().unwrap_or_else(|e| e.into_inner())
+}
+
+#[napi]
+pub struct VectorIndex {
+    inner: Shared,
+}
+
+pub struct SearchTask {
+    inner: Shared,
+    q: Vec<f32>,
+    k: usize,
+    filter: cv::Filter,
+    opts: cv::SearchOpts,
+}
+
+impl Task for SearchTask {
+    type Output = Vec<(String, f32)>;
+    type JsValue = Vec<Hit>;
+    fn compute(&mut self) -> Result<Self::Output> {
+        read(&self.inner).search(&self.q, self.k, &self.filter, self.opts).map_err(err)
+    }
+    fn resolve(&mut self, _env: Env, out: Self::Output) -> Result<Self::JsValue> {
+        Ok(hits(out))
+    }
+}
+
+pub struct SearchManyTask {
+    inner: Shared,
+    q: Vec<f32>,
+    n: usize,
+    k: usize,
+    filter: cv::Filter,
+}
+
+impl Task for SearchManyTask {
+    type Output = Vec<Vec<(String, f32)>>;
+    type JsValue = Vec<Vec<Hit>>;
+    fn compute(&mut self) -> Result<Self::Output> {
+        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        read(&self.inner).search_many(&self.q, self.n, self.k, &self.filter, threads).map_err(err)
+    }
+    fn resolve(&mut self, _env: Env, out: Self::Output) -> Result<Self::JsValue> {
+        Ok(out.into_iter().map(hits).collect())
+    }
+}
+
+pub struct UpsertTask {
+    inner: Shared,
+    ids: Vec<String>,
+    v: Vec<f32>,
+    attrs: Vec<cv::RecordAttrs>,
+}
+
+impl Task for UpsertTask {
+    type Output = ();
+    type JsValue = ();
+    fn compute(&mut self) -> Result<()> {
+        let ids: Vec<&str> = self.ids.iter().map(|s| s.as_str()).collect();
+        write(&self.inner).upsert(&ids, &self.v, &self.attrs).map_err(err)
+    }
+    fn resolve(&mut self, _env: Env, _out: ()) -> Result<()> {
+        Ok(())
+    }
+}
+
+pub struct CompactTask(Shared);
+
+impl Task for CompactTask {
+    type Output = ();
+    type JsValue = ();
+    fn compute(&mut self) -> Result<()> {
+        write(&self.0).compact().map_err(err)
+    }
+    fn resolve(&mut self, _env: Env, _out: ()) -> Result<()> {
+        Ok(())
+    }
+}
+
+pub struct SaveTask {
+    inner: Shared,
+    path: String,
+}
+
+impl Task for SaveTask {
+    type Output = ();
+    type JsValue = ();
+    fn compute(&mut self) -> Result<()> {
+        cv::save(&read(&self.inner), std::path::Path::new(&self.path)).map_err(err)
+    }
+    fn resolve(&mut self, _env: Env, _out: ()) -> Result<()> {
+        Ok(())
+    }
+}
+
+pub struct LoadTask {
+    path: String,
+}
+
+impl Task for LoadTask {
+    type Output = cv::VectorIndex;
+    type JsValue = VectorIndex;
+    fn compute(&mut self) -> Result<cv::VectorIndex> {
+        cv::load(std::path::Path::new(&self.path)).map_err(err)
+    }
+    fn resolve(&mut self, _env: Env, out: cv::VectorIndex) -> Result<VectorIndex> {
+        Ok(VectorIndex { inner: Arc::new(RwLock::new(out)) })
+    }
+}
+
+fn config_from(o: &VectorIndexOptions) -> cv::Config {
+    let mut c = cv::Config::default();
+    if let Some(v) = o.flat_threshold {
+        c.flat_threshold = v as usize;
+    }
+    if let Some(v) = o.hnsw_m {
+        c.hnsw_m = v as usize;
+    }
+    if let Some(v) = o.ef_construction {
+        c.ef_construction = v as usize;
+    }
+    if let Some(v) = o.ef_search {
+        c.ef_search = v as usize;
+    }
+    if let Some(v) = o.exact_max_candidates {
+        c.exact_max_candidates = v as usize;
+    }
+    if let Some(v) = o.exact_max_selectivity {
+        c.exact_max_selectivity = v;
+    }
+    if let Some(v) = o.build_threads {
+        c.build_threads = v as usize;
+    }
+    c
+}
+
+#[napi]
+impl VectorIndex {
+    #[napi(constructor)]
+    pub fn new(opts: VectorIndexOptions) -> Result<Self> {
+        if let Some(m) = &opts.metric {
+            if m != "ip" {
+                return Err(invalid(format!("metric must be 'ip' (vectors are L2-normalized), got {m:?}")));
+            }
+        }
+        let idx = cv::VectorIndex::with_config(opts.dim as usize, config_from(&opts)).map_err(err)?;
+        Ok(VectorIndex { inner: Arc::new(RwLock::new(idx)) })
+    }
+
+    /// Changes tunables of a loaded index (thresholds, ef); the dimension is fixed.
+    #[napi]
+    pub fn configure(&self, opts: VectorIndexOptions) -> Result<()> {
+        let mut g = write(&self.inner);
+        if opts.dim as usize != g.dim() {
+            return Err(invalid(format!("dim is {} and cannot change", g.dim())));
+        }
+        g.set_config(config_from(&opts));
+        Ok(())
+    }
+
+    #[napi]
+    pub fn upsert(&self, ids: Vec<String>, vectors: Float32Array, attrs: Vec<RecordAttrs>) -> Result<()> {
+        let attrs = attrs.into_iter().map(to_attrs).collect::<Result<Vec<_>>>()?;
+        let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+        write(&self.inner).upsert(&ids, &vectors, &attrs).map_err(err)
+    }
+
+    /// `upsert` off the JS thread (use it for large batches and when a batch may turn the flat
+    /// store into a graph).
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn upsert_async(&self, ids: Vec<String>, vectors: Float32Array, attrs: Vec<RecordAttrs>) -> Result<AsyncTask<UpsertTask>> {
+        let attrs = attrs.into_iter().map(to_attrs).collect::<Result<Vec<_>>>()?;
+        Ok(AsyncTask::new(UpsertTask { inner: self.inner.clone(), ids, v: vectors.to_vec(), attrs }))
+    }
+
+    #[napi]
+    pub fn remove(&self, ids: Vec<String>) -> Result<u32> {
+        let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+        write(&self.inner).remove(&ids).map(|n| n as u32).map_err(err)
+    }
+
+    #[napi]
+    pub fn remove_where(&self, filter: VectorFilter) -> Result<u32> {
+        let f = to_filter(filter)?;
+        Ok(write(&self.inner).remove_where(&f) as u32)
+    }
+
+    #[napi]
+    pub fn search(&self, query: Float32Array, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<Vec<Hit>> {
+        let f = to_filter(filter)?;
+        read(&self.inner).search(&query, k as usize, &f, to_opts(opts)).map(hits).map_err(err)
+    }
+
+    /// Like `search`, also returning how the query was answered
+    /// (`exact`, `exact-quantized`, `graph`, `graph-then-exact`, `empty`).
+    #[napi]
+    pub fn search_explain(&self, query: Float32Array, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<SearchExplained> {
+        let f = to_filter(filter)?;
+        let (h, plan) = read(&self.inner).search_plan(&query, k as usize, &f, to_opts(opts)).map_err(err)?;
+        let plan = match plan {
+            cv::Plan::Empty => "empty",
+            cv::Plan::Exact => "exact",
+            cv::Plan::ExactQuantized => "exact-quantized",
+            cv::Plan::Graph => "graph",
+            cv::Plan::GraphThenExact => "graph-then-exact",
+        };
+        Ok(SearchExplained { hits: hits(h), plan: plan.to_string() })
+    }
+
+    #[napi(ts_return_type = "Promise<Hit[]>")]
+    pub fn search_async(&self, query: Float32Array, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<AsyncTask<SearchTask>> {
+        let f = to_filter(filter)?;
+        Ok(AsyncTask::new(SearchTask { inner: self.inner.clone(), q: query.to_vec(), k: k as usize, filter: f, opts: to_opts(opts) }))
+    }
+
+    #[napi(ts_return_type = "Promise<Hit[][]>")]
+    pub fn search_many(&self, queries: Float32Array, n: u32, k: u32, filter: VectorFilter) -> Result<AsyncTask<SearchManyTask>> {
+        let f = to_filter(filter)?;
+        Ok(AsyncTask::new(SearchManyTask { inner: self.inner.clone(), q: queries.to_vec(), n: n as usize, k: k as usize, filter: f }))
+    }
+
+    #[napi]
+    pub fn get(&self, id: String, with_vector: Option<bool>) -> Result<Option<StoredRecord>> {
+        let g = read(&self.inner);
+        let Some((a, v)) = g.get(&id).map_err(err)? else { return Ok(None) };
+        Ok(Some(StoredRecord {
+            account: a.account,
+            owner_space: a.owner_space,
+            uri: a.uri,
+            parent_uri: a.parent_uri,
+            context_type: a.context_type.as_str().to_string(),
+            level: a.level as u32,
+            tags: a.tags,
+            created_at: a.created_at as f64,
+            updated_at: a.updated_at as f64,
+            peer: a.peer,
+            vector: if with_vector.unwrap_or(true) { Some(Float32Array::new(v)) } else { None },
+        }))
+    }
+
+    #[napi]
+    pub fn count(&self, filter: VectorFilter) -> Result<u32> {
+        let f = to_filter(filter)?;
+        Ok(read(&self.inner).count(&f) as u32)
+    }
+
+    #[napi]
+    pub fn ids(&self, filter: VectorFilter, limit: Option<u32>) -> Result<Vec<String>> {
+        let f = to_filter(filter)?;
+        Ok(read(&self.inner).ids(&f, limit.map(|l| l as usize).unwrap_or(usize::MAX)))
+    }
+
+    #[napi]
+    pub fn stats(&self) -> VectorIndexStats {
+        let s = read(&self.inner).stats();
+        VectorIndexStats {
+            size: s.size as u32,
+            dim: s.dim as u32,
+            kind: match s.kind {
+                cv::Kind::Flat => "flat",
+                cv::Kind::Hnsw => "hnsw",
+            }
+            .to_string(),
+            vector_bytes: s.vector_bytes as f64,
+            code_bytes: s.code_bytes as f64,
+            graph_bytes: s.graph_bytes as f64,
+            attr_bytes: s.attr_bytes as f64,
+            text_bytes: s.text_bytes as f64,
+            deleted: s.deleted as u32,
+            text_docs: s.text_docs as u32,
+        }
+    }
+
+    /// True when tombstones are a quarter of the graph; then call `compactAsync`.
+    #[napi]
+    pub fn needs_compaction(&self) -> bool {
+        read(&self.inner).needs_compaction()
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn compact_async(&self) -> AsyncTask<CompactTask> {
+        AsyncTask::new(CompactTask(self.inner.clone()))
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn save_async(&self, path: String) -> AsyncTask<SaveTask> {
+        AsyncTask::new(SaveTask { inner: self.inner.clone(), path })
+    }
+
+    #[napi(ts_return_type = "Promise<VectorIndex>")]
+    pub fn load_async(path: String) -> AsyncTask<LoadTask> {
+        AsyncTask::new(LoadTask { path })
+    }
+
+    #[napi]
+    pub fn upsert_text(&self, ids: Vec<String>, texts: Vec<String>) -> Result<()> {
+        let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+        let texts: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+        write(&self.inner).upsert_text(&ids, &texts).map_err(err)
+    }
+
+    #[napi]
+    pub fn search_text(&self, query: String, k: u32, filter: VectorFilter) -> Result<Vec<Hit>> {
+        let f = to_filter(filter)?;
+        read(&self.inner).search_text(&query, k as usize, &f).map(hits).map_err(err)
+    }
+
+    #[napi]
+    pub fn hybrid_search(&self, query: Float32Array, text: String, k: u32, filter: VectorFilter, opts: Option<HybridOptions>) -> Result<Vec<Hit>> {
+        let f = to_filter(filter)?;
+        let alpha = opts.and_then(|o| o.alpha).unwrap_or(DEFAULT_ALPHA);
+        read(&self.inner).hybrid_search(&query, &text, k as usize, &f, alpha as f32).map(hits).map_err(err)
+    }
+}
+
+/// Weight of the dense score in `hybridSearch` (see docs/vector-index.md).
+const DEFAULT_ALPHA: f64 = 0.6;
+
+#[napi(object)]
+pub struct SearchExplained {
+    pub hits: Vec<Hit>,
+    pub plan: String,
+}
