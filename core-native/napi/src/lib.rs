@@ -3,4 +3,5 @@
 //! `code` string in their message prefix (`CODE: message`) that `runtime/native.ts` parses.
 mod hash;
 mod json;
+mod text;
 mod vector;
