@@ -50,8 +50,11 @@ const MAX_ERRORS = 20;
 export async function indexingReport(
   queues: QueueManager,
   pred: (payload: unknown) => boolean,
-  opts: { wait: boolean; timeoutMs?: number; signal?: AbortSignal },
+  opts: { wait: boolean; timeoutMs?: number; signal?: AbortSignal; /** A file: count by exact paths (O(depth)) instead of scanning the queues. */ file?: { account: string; path: string } },
 ): Promise<IndexingReport> {
+  // Work that concerns a file is keyed by the file and its ancestors only: look those up.
+  const lineage = opts.file ? [opts.file.path, ...ancestorsOf(opts.file.path)] : null;
+  const pendingIn = (names: string[]) => (lineage ? queues.countPendingAt(opts.file!.account, lineage, names) : queues.countPending(pred, names));
   const counters = { [SEMANTIC_QUEUE]: fresh(), [EMBEDDING_QUEUE]: fresh() } as Record<string, QueueCounters>;
   const active = [SEMANTIC_QUEUE, EMBEDDING_QUEUE].filter((q) => queues.hasConsumer(q));
   if (opts.wait && active.length > 0) {
@@ -65,13 +68,13 @@ export async function indexingReport(
       }
     });
     try {
-      await waitUntilSettled(queues, pred, active, opts.timeoutMs, opts.signal);
+      await waitUntilSettled(() => (queues.isClosed ? 0 : pendingIn(active)), opts.timeoutMs, opts.signal);
     } finally {
       off();
     }
   }
-  const pendingSemantic = queues.countPending(pred, [SEMANTIC_QUEUE]);
-  const pendingEmbedding = queues.countPending(pred, [EMBEDDING_QUEUE]);
+  const pendingSemantic = pendingIn([SEMANTIC_QUEUE]);
+  const pendingEmbedding = pendingIn([EMBEDDING_QUEUE]);
   counters[SEMANTIC_QUEUE]!.pending = pendingSemantic;
   counters[EMBEDDING_QUEUE]!.pending = pendingEmbedding;
   const semantic: IndexStatus = !queues.hasConsumer(SEMANTIC_QUEUE) ? 'deferred' : pendingSemantic > 0 ? 'queued' : 'complete';
@@ -89,14 +92,22 @@ function fresh(): QueueCounters {
   return { processed: 0, error_count: 0, errors: [], pending: 0 };
 }
 
-async function waitUntilSettled(queues: QueueManager, pred: (p: unknown) => boolean, active: string[], timeoutMs: number | undefined, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return;
-  let abort: (() => void) | undefined;
-  const aborted = signal ? new Promise<boolean>((r) => signal.addEventListener('abort', (abort = () => r(false)), { once: true })) : undefined;
-  try {
-    const done = queues.waitFor(pred, active, timeoutMs);
-    await (aborted ? Promise.race([done, aborted]) : done);
-  } finally {
-    if (abort) signal!.removeEventListener('abort', abort);
+/** `resources/a/b.md` → `resources/a`, `resources`, `''`. */
+function ancestorsOf(path: string): string[] {
+  const out: string[] = [];
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) out.push(path.slice(0, i));
+  if (path !== '') out.push('');
+  return out;
+}
+
+/** Polls `pending()` until it is 0, the timeout passes or the signal aborts (consumers give no push). */
+async function waitUntilSettled(pending: () => number, timeoutMs: number | undefined, signal?: AbortSignal): Promise<void> {
+  const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+  let delay = 1;
+  while (pending() > 0 && !signal?.aborted) {
+    const left = deadline - Date.now();
+    if (left <= 0) return;
+    await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+    delay = Math.min(20, delay * 2);
   }
 }

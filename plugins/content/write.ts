@@ -63,6 +63,7 @@ export async function writeContent(host: PluginHost, identity: Identity, body: W
     wait: body.wait,
     timeoutMs: body.timeout == null ? undefined : body.timeout * 1000,
     signal,
+    file: { account, path: u.path },
   });
   return {
     uri: u.uri,

@@ -52,6 +52,8 @@ interface QueueState {
   pending: Map<number, QueueMessage>;
   inFlight: Set<number>;
   dedupe: Map<string, number>;
+  /** Pending (or in-flight) messages per `account\0path` of their payload, for `countPendingAt`. */
+  byPath: Map<string, number>;
   stats: { processed: number; requeue_count: number; error_count: number; errors: string[]; dead_letter: number };
   timer?: NodeJS.Timeout;
 }
@@ -65,6 +67,16 @@ export function sanitizeError(err: unknown): string {
     .replace(/((?:api[_-]?key|token|secret|password)["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, '$1[redacted]')
     .replace(/\bsk-[A-Za-z0-9_-]{8,}/g, '[redacted]')
     .slice(0, 500);
+}
+
+/** Keeps `byPath` in step with `pending` (payloads without a string account and path are not indexed). */
+function track(q: QueueState, msg: QueueMessage, delta: 1 | -1): void {
+  const p = msg.payload as { account?: unknown; path?: unknown } | null;
+  if (!p || typeof p.account !== 'string' || typeof p.path !== 'string') return;
+  const key = `${p.account}${S}${p.path}`;
+  const n = (q.byPath.get(key) ?? 0) + delta;
+  if (n > 0) q.byPath.set(key, n);
+  else q.byPath.delete(key);
 }
 
 export class QueueManager {
@@ -105,6 +117,7 @@ export class QueueManager {
       if (kind === 'm') {
         const msg = JSON.parse(value.toString('utf8')) as QueueMessage;
         q.pending.set(seq, msg);
+        track(q, msg, 1);
         if (msg.dedupeKey) q.dedupe.set(msg.dedupeKey, seq);
       } else if (kind === 'd') q.stats.dead_letter++;
     }
@@ -125,6 +138,7 @@ export class QueueManager {
         name,
         opts: { concurrency: 1, maxAttempts: 5, backoffMs: 200 },
         pending: new Map(),
+        byPath: new Map(),
         inFlight: new Set(),
         dedupe: new Map(),
         stats: { processed: 0, requeue_count: 0, error_count: 0, errors: [], dead_letter: 0 },
@@ -157,6 +171,7 @@ export class QueueManager {
     if (opts.dedupeKey) q.dedupe.set(opts.dedupeKey, seq);
     // Registered as pending at once so a second prepare in the same batch coalesces.
     q.pending.set(seq, msg);
+    track(q, msg, 1);
     return {
       ops: [this.kv.putJsonOp(this.msgKey(name, seq), msg)],
       activate: () => this.pump(q),
@@ -227,7 +242,7 @@ export class QueueManager {
         .catch(() => {});
       if (this.settleListeners.size) this.settled(q.name, msg, msg.lastError);
     }
-    q.pending.delete(msg.seq);
+    if (q.pending.delete(msg.seq)) track(q, msg, -1);
     q.inFlight.delete(msg.seq);
     this.pump(q);
   }
@@ -241,7 +256,7 @@ export class QueueManager {
         if (msg.taskId !== taskId) continue;
         if (q.inFlight.has(msg.seq)) inFlight++;
         else {
-          q.pending.delete(msg.seq);
+          if (q.pending.delete(msg.seq)) track(q, msg, -1);
           ops.push(this.kv.delOp(this.msgKey(q.name, msg.seq)));
         }
       }
@@ -267,6 +282,20 @@ export class QueueManager {
     for (const q of this.queues.values()) {
       if (queues && !queues.includes(q.name)) continue;
       for (const m of q.pending.values()) if (pred(m.payload)) n++;
+    }
+    return n;
+  }
+
+  /**
+   * Pending or in-flight messages whose payload names `account` and exactly one of `paths`: a map
+   * lookup per path instead of a scan, so a writer can ask after every write even when a large
+   * backlog is queued (`countPending` is O(pending)).
+   */
+  countPendingAt(account: string, paths: readonly string[], queues?: string[]): number {
+    let n = 0;
+    for (const q of this.queues.values()) {
+      if (queues && !queues.includes(q.name)) continue;
+      for (const p of paths) n += q.byPath.get(`${account}${S}${p}`) ?? 0;
     }
     return n;
   }
@@ -308,6 +337,7 @@ export class QueueManager {
         await this.kv.batch([this.kv.delOp(key), this.kv.putJsonOp(this.msgKey(msg.queue, seq), next)]);
         q.stats.dead_letter = Math.max(0, q.stats.dead_letter - 1);
         q.pending.set(seq, next);
+        track(q, next, 1);
         retried++;
         this.pump(q);
       } catch {
@@ -353,6 +383,11 @@ export class QueueManager {
           resolve(false);
         }, timeoutMs);
     });
+  }
+
+  /** True after `close()`: no message will run any more, so waiting for one is pointless. */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   close(): void {
