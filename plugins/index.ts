@@ -4,8 +4,9 @@ import admin from './admin/index.js';
 import content from './content/index.js';
 import fs from './fs/index.js';
 import privacy from './privacy/index.js';
+import relations from './relations/index.js';
 import retrieval from './retrieval/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, privacy];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, privacy, relations];

@@ -1,0 +1,241 @@
+/**
+ * Relations plugin (spec Part 2, "Relations"): explicit links between URIs with a reason, listed per
+ * source, removable, and rendered by `build_graph` into a self-contained HTML file in the VFS.
+ * store.ts says where relations live and how they follow their source; README.md has the details.
+ */
+import { invalidArgument, notFound } from '../../runtime/errors.js';
+import type { Identity } from '../../runtime/identity/types.js';
+import { definePlugin, type PluginHost } from '../../runtime/plugin.js';
+import { s } from '../../runtime/schema.js';
+import { authorize, parseUri, type CtxUri } from '../../runtime/uri/index.js';
+import type { ChangeEvent, Entry } from '../../runtime/vfs/types.js';
+import { SIDECARS } from '../../runtime/vfs/types.js';
+import { splitPath } from '../../runtime/vfs/vfs.js';
+import { VERSION } from '../../runtime/version.js';
+import { collectGraph, readableFor, renderGraphHtml } from './graph.js';
+import { RELATIONS_FILE, entriesOf, locate, readSidecar, updateSidecar, type StoredRelation } from './store.js';
+
+export const LIMITS = { targets: 256, reasonChars: 4096, spaces: 32 } as const;
+const TEXT_EXTENSIONS = ['.md', '.txt', '.json', '.yaml', '.yml', '.toml', '.py', '.js', '.ts'];
+
+/** Parses, authorizes and applies the fs per-entry rules (403 on `access: denied` entries). */
+async function resolve(host: PluginHost, identity: Identity, input: unknown, access: 'read' | 'write', field: string): Promise<CtxUri> {
+  const u = parseUri(input, identity, { field });
+  authorize(u, identity, access);
+  await host.optional('fs')?.assertContentAccess(identity, u.uri);
+  return u;
+}
+
+async function existing(host: PluginHost, account: string, u: CtxUri, field: string): Promise<Entry> {
+  const node = await host.vfs.stat(account, u.path);
+  if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri, field });
+  return node;
+}
+
+function refuseSidecar(u: CtxUri, field: string): void {
+  if (SIDECARS.has(u.name)) throw invalidArgument(`${field} must not be a sidecar (${u.name}): relate the directory instead`, { field, resource: u.uri });
+}
+
+const toUris = s.custom<string[]>((v, field) => {
+  const list = typeof v === 'string' ? [v] : v;
+  if (!Array.isArray(list)) throw invalidArgument(`${field} must be a URI string or an array of URI strings`, { field });
+  if (list.length === 0) throw invalidArgument(`${field} must name at least one URI`, { field });
+  if (list.length > LIMITS.targets) throw invalidArgument(`${field} has ${list.length} URIs; at most ${LIMITS.targets} are allowed`, { field, limit: LIMITS.targets });
+  list.forEach((x, i) => {
+    if (typeof x !== 'string') throw invalidArgument(`${field}[${i}] must be a string`, { field: `${field}[${i}]` });
+  });
+  return list as string[];
+});
+
+export default definePlugin({
+  name: 'relations',
+  version: VERSION,
+  setup(host) {
+    const vfs = host.vfs;
+
+    // A file's relations sit in its parent's sidecar: follow the file when it is removed or moved.
+    // Directories need nothing: their sidecar is inside them and moves or goes with them.
+    vfs.on('change', (ev: ChangeEvent) => {
+      if (ev.kind !== 'file' || (ev.type !== 'rm' && ev.type !== 'mv')) return;
+      const name = splitPath(ev.path)[1];
+      if (SIDECARS.has(name)) return;
+      void followFile(host, ev).catch((err) => host.log.warn('updating relations after a file change failed', { account: ev.account, path: ev.path, error: err }));
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/relations/link',
+      body: s.object({ from_uri: s.string({ min: 1 }), to_uris: toUris, reason: s.string({ max: LIMITS.reasonChars }).default('') }),
+      async handler(ctx) {
+        const { identity } = ctx;
+        const account = identity.accountId;
+        const from = await resolve(host, identity, ctx.body.from_uri, 'write', 'from_uri');
+        refuseSidecar(from, 'from_uri');
+        const source = await existing(host, account, from, 'from_uri');
+        const targets: CtxUri[] = [];
+        for (const [i, raw] of ctx.body.to_uris.entries()) {
+          const field = `to_uris[${i}]`;
+          const to = await resolve(host, identity, raw, 'read', field);
+          refuseSidecar(to, field);
+          if (to.uri === from.uri) throw invalidArgument(`${field}: a URI cannot be related to itself (${to.uri})`, { field, resource: to.uri });
+          if (!targets.some((t) => t.uri === to.uri)) targets.push(to);
+        }
+        const found = await vfs.statMany(account, targets.map((t) => t.path));
+        found.forEach((n, i) => {
+          if (!n) throw notFound(`relation target does not exist: ${targets[i]!.uri}`, { resource: targets[i]!.uri, field: 'to_uris' });
+        });
+        const loc = locate(source);
+        const createdAt = new Date().toISOString();
+        const done = await updateSidecar(
+          vfs,
+          account,
+          loc.sidecar,
+          (current) => {
+            // Linking again replaces the reason; other sources' entries are kept as they are.
+            const uris = new Set(targets.map((t) => t.uri));
+            const mine = new Set(entriesOf(current, loc));
+            const next = current.filter((r) => !(r.source === loc.source && (uris.has(r.uri) || !mine.has(r))));
+            for (const t of targets) {
+              const entry: StoredRelation = { source: loc.source, uri: t.uri, reason: ctx.body.reason, created_at: createdAt };
+              if (loc.sourceCtime !== undefined) entry.sourceCtime = loc.sourceCtime;
+              next.push(entry);
+            }
+            return { next, result: true };
+          },
+          // The sidecar write would re-create a directory removed meanwhile: check under the lock.
+          {
+            guard: async () => {
+              const now = await vfs.stat(account, from.path);
+              return !!now && now.kind === source.kind && (now.kind === 'dir' || now.ctime === source.ctime);
+            },
+          },
+        );
+        if (!done) throw notFound(`no such file or directory: ${from.uri}`, { resource: from.uri, field: 'from_uri' });
+        return { from: from.uri, to: targets.map((t) => t.uri) };
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/relations',
+      query: s.object({ uri: s.string({ min: 1 }) }),
+      async handler(ctx) {
+        const { identity } = ctx;
+        const u = await resolve(host, identity, ctx.query.uri, 'read', 'uri');
+        const node = await existing(host, identity.accountId, u, 'uri');
+        if (SIDECARS.has(u.name)) return [];
+        const loc = locate(node);
+        const readable = readableFor(host, identity);
+        const out: Array<{ uri: string; reason: string }> = [];
+        // Targets the caller may not read are left out: a relation must not reveal another user's names.
+        for (const r of entriesOf(await readSidecar(vfs, identity.accountId, loc.sidecar), loc))
+          if (await readable(r.uri.slice('ctx://'.length))) out.push({ uri: r.uri, reason: r.reason });
+        return out;
+      },
+    });
+
+    host.route({
+      method: 'DELETE',
+      path: '/api/v1/relations/link',
+      body: s.object({ from_uri: s.string({ min: 1 }), to_uri: s.string({ min: 1 }) }),
+      async handler(ctx) {
+        const { identity } = ctx;
+        const account = identity.accountId;
+        const from = await resolve(host, identity, ctx.body.from_uri, 'write', 'from_uri');
+        refuseSidecar(from, 'from_uri');
+        // The target may be gone already: a dangling relation must still be removable.
+        const to = parseUri(ctx.body.to_uri, identity, { field: 'to_uri' });
+        const source = await existing(host, account, from, 'from_uri');
+        const loc = locate(source);
+        const removed = await updateSidecar(vfs, account, loc.sidecar, (current) => {
+          const mine = new Set(entriesOf(current, loc).filter((r) => r.uri === to.uri));
+          return { next: current.filter((r) => !mine.has(r)), result: mine.size > 0 };
+        });
+        if (!removed) throw notFound(`no relation from ${from.uri} to ${to.uri}`, { from: from.uri, to: to.uri });
+        return { from: from.uri, to: to.uri };
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/relations/build_graph',
+      body: s.object({
+        space_uris: s.array(s.string({ min: 1 }), { min: 1, max: LIMITS.spaces }),
+        output_uri: s.string({ min: 1 }),
+      }),
+      async handler(ctx) {
+        const { identity } = ctx;
+        const account = identity.accountId;
+        const spaces: CtxUri[] = [];
+        for (const [i, raw] of ctx.body.space_uris.entries()) {
+          const field = `space_uris[${i}]`;
+          const u = await resolve(host, identity, raw, 'read', field);
+          const node = await existing(host, account, u, field);
+          if (node.kind !== 'dir') throw invalidArgument(`${field} must be a directory, got a file: ${u.uri}`, { field, expected: 'directory', actual: 'file', resource: u.uri });
+          if (!spaces.some((x) => x.uri === u.uri)) spaces.push(u);
+        }
+        const out = await resolve(host, identity, ctx.body.output_uri, 'write', 'output_uri');
+        checkOutput(out);
+        const data = await collectGraph(host, identity, spaces, readableFor(host, identity));
+        await vfs.writeFile(account, out.path, Buffer.from(renderGraphHtml(data), 'utf8'), { mode: 'replace' });
+        return { graph_uri: out.uri };
+      },
+    });
+  },
+});
+
+/** The graph is an ordinary file: below a space root, not a sidecar, and within the memory allowlist. */
+function checkOutput(u: CtxUri): void {
+  const spaceDepth = u.scope === 'resources' ? 1 : u.scope === 'user' ? (u.peerId !== undefined ? 5 : 3) : Infinity;
+  if (u.contextType === null || u.segments.length <= spaceDepth)
+    throw invalidArgument(`output_uri must be a file below a resources, memories, skills or sessions space, got ${u.uri}`, { field: 'output_uri', resource: u.uri });
+  refuseSidecar(u, 'output_uri');
+  const dot = u.name.lastIndexOf('.');
+  const ext = dot <= 0 ? '' : u.name.slice(dot).toLowerCase();
+  if (u.contextType === 'memory' && !TEXT_EXTENSIONS.includes(ext))
+    throw invalidArgument(`output_uri: memory files accept only the extensions ${TEXT_EXTENSIONS.join(' ')}; write the graph below ctx://resources`, { field: 'output_uri', resource: u.uri });
+}
+
+/** Moves or drops the entries of a removed or moved file in its (old and new) parents' sidecars. */
+async function followFile(host: PluginHost, ev: ChangeEvent): Promise<void> {
+  const vfs = host.vfs;
+  const account = ev.account;
+  const oldPath = ev.type === 'mv' ? ev.from! : ev.path;
+  const [oldDir, oldName] = splitPath(oldPath);
+  const oldSidecar = oldDir === '' ? RELATIONS_FILE : `${oldDir}/${RELATIONS_FILE}`;
+  if (ev.type === 'rm') {
+    if (!(await vfs.stat(account, oldDir))) return;
+    let keepCtime: number | undefined;
+    await updateSidecar(vfs, account, oldSidecar, (cur) => ({ next: cur.filter((r) => r.source !== oldName || (keepCtime !== undefined && r.sourceCtime === keepCtime)), result: null }), {
+      guard: async () => {
+        if (!(await vfs.stat(account, oldDir))) return false;
+        // A file re-created at the path before this ran keeps the entries it made itself.
+        const again = await vfs.stat(account, oldPath);
+        if (again?.kind === 'file') keepCtime = again.ctime;
+        return true;
+      },
+    });
+    return;
+  }
+  const [newDir, newName] = splitPath(ev.path);
+  const newSidecar = newDir === '' ? RELATIONS_FILE : `${newDir}/${RELATIONS_FILE}`;
+  const handles = await vfs.locks.acquireAll(account, [oldSidecar, newSidecar], 'path');
+  try {
+    const moved = await vfs.stat(account, ev.path);
+    if (!moved || moved.kind !== 'file') return;
+    const carried = (await readSidecar(vfs, account, oldSidecar)).filter((r) => r.source === oldName && r.sourceCtime === moved.ctime);
+    if (carried.length === 0) return;
+    const held = (p: string) => handles.find((h) => h.covers(account, p))!;
+    if (await vfs.stat(account, oldDir))
+      await updateSidecar(vfs, account, oldSidecar, (cur) => ({ next: cur.filter((r) => !(r.source === oldName && r.sourceCtime === moved.ctime)), result: null }), { held: held(oldSidecar) });
+    await updateSidecar(
+      vfs,
+      account,
+      newSidecar,
+      (cur) => ({ next: [...cur.filter((r) => r.source !== newName), ...carried.map((r) => ({ ...r, source: newName }))], result: null }),
+      { held: held(newSidecar) },
+    );
+  } finally {
+    for (const h of handles) h.release();
+  }
+}
