@@ -35,6 +35,9 @@ export interface VectorCount {
   countUnder(account: string, path: string): Promise<number> | number;
 }
 
+/** Subdirectory listings started ahead of the walk. */
+const PREFETCH = 16;
+
 interface Row {
   node: Entry;
   relPath?: string;
@@ -71,8 +74,30 @@ export async function browse(host: PluginHost, cache: ListingCache, identity: Id
   } else {
     let skip = q.offset;
     const base = u.path === '' ? '' : u.path + '/';
+    // Listings of the subdirectories about to be visited are started together: each is a native
+    // scan on the libuv pool, so they overlap with each other and with the JS work of the walk.
+    const ahead = new Map<string, Promise<Entry[]>>();
+    const prefetch = (entries: Entry[], depth: number) => {
+      if (depth >= maxDepth) return;
+      let started = 0;
+      for (const e of entries) {
+        if (started >= PREFETCH || ahead.size >= PREFETCH * 4) break;
+        if (e.kind !== 'dir' || ahead.has(e.path) || deniedNode(e, identity)) continue;
+        const p = visibleChildren(cache, identity, e.path, view);
+        p.catch(() => {}); // awaited (and its error surfaced) when the walk gets there
+        ahead.set(e.path, p);
+        started++;
+      }
+    };
+    const childrenOf = (path: string) => {
+      const p = ahead.get(path);
+      ahead.delete(path);
+      return p ?? visibleChildren(cache, identity, path, view);
+    };
     // Depth-first, pre-order; each directory's children in the requested order.
-    const stack: Array<{ entries: Entry[]; i: number; depth: number }> = [{ entries: await visibleChildren(cache, identity, u.path, view), i: 0, depth: 1 }];
+    const rootEntries = await visibleChildren(cache, identity, u.path, view);
+    prefetch(rootEntries, 1);
+    const stack: Array<{ entries: Entry[]; i: number; depth: number }> = [{ entries: rootEntries, i: 0, depth: 1 }];
     while (stack.length && rows.length < limit) {
       const top = stack[stack.length - 1]!;
       if (top.i >= top.entries.length) {
@@ -86,7 +111,12 @@ export async function browse(host: PluginHost, cache: ListingCache, identity: Id
         if (skip > 0) skip--;
         else rows.push(r);
       }
-      if (e.kind === 'dir' && !denied && top.depth < maxDepth) stack.push({ entries: await visibleChildren(cache, identity, e.path, view), i: 0, depth: top.depth + 1 });
+      if (e.kind === 'dir' && !denied && top.depth < maxDepth && rows.length < limit) {
+        const entries = await childrenOf(e.path);
+        prefetch(entries, top.depth + 1);
+        if (ahead.size < PREFETCH) prefetch(top.entries.slice(top.i), top.depth);
+        stack.push({ entries, i: 0, depth: top.depth + 1 });
+      }
     }
   }
 

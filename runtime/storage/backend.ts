@@ -35,6 +35,11 @@ export interface KvBackend {
   /** Atomic; with `sync` the write-ahead log is flushed to disk before it resolves. */
   write(ops: KvOp[], sync: boolean): Promise<void>;
   iterate(opts: RangeOptions): AsyncIterable<[string, Buffer]>;
+  /**
+   * Optional: the same entries in the chunks the backend fetches anyway (one await per chunk rather
+   * than per entry; big listings). `Kv.iterateChunks` falls back to `iterate` without it.
+   */
+  iterateChunks?(opts: RangeOptions): AsyncIterable<Array<[string, Buffer]>>;
   /** Rough on-disk size of a key range (0 where the backend cannot tell). */
   approximateSize(gte: string, lt: string): Promise<number>;
 }

@@ -168,6 +168,47 @@ export class Kv {
     });
   }
 
+  /** `iterate` in chunks (one await per chunk rather than per entry); same entries, same order. */
+  async *iterateChunks(opts: RangeOptions = {}): AsyncIterable<Array<[string, Buffer]>> {
+    const p = this.prefix;
+    const full: RangeOptions = { reverse: opts.reverse, limit: opts.limit };
+    if (opts.gte !== undefined) full.gte = p + opts.gte;
+    else if (opts.gt !== undefined) full.gt = p + opts.gt;
+    else full.gte = p;
+    if (opts.lt !== undefined) full.lt = p + opts.lt;
+    else if (opts.lte !== undefined) full.lte = p + opts.lte;
+    else full.lt = p + HIGH;
+    const n = p.length;
+    if (this.backend.iterateChunks) {
+      for await (const chunk of this.backend.iterateChunks(full)) {
+        if (n) for (const e of chunk) e[0] = e[0].slice(n);
+        yield chunk;
+      }
+      return;
+    }
+    let chunk: Array<[string, Buffer]> = [];
+    for await (const [k, v] of this.backend.iterate(full)) {
+      chunk.push([k.slice(n), v]);
+      if (chunk.length >= 256) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length) yield chunk;
+  }
+
+  /** `scanPrefix` in chunks (same cursor rules). */
+  scanPrefixChunks(prefix: string, opts: { limit?: number; reverse?: boolean; after?: string } = {}): AsyncIterable<Array<[string, Buffer]>> {
+    if (opts.after !== undefined && opts.reverse) return this.iterateChunks({ gte: prefix, lt: prefix + opts.after, limit: opts.limit, reverse: true });
+    return this.iterateChunks({
+      gte: opts.after === undefined ? prefix : undefined,
+      gt: opts.after === undefined ? undefined : prefix + opts.after,
+      lt: prefix + HIGH,
+      limit: opts.limit,
+      reverse: opts.reverse,
+    });
+  }
+
   approximateSize(prefix = ''): Promise<number> {
     return this.backend.approximateSize(this.prefix + prefix, this.prefix + prefix + HIGH);
   }

@@ -122,10 +122,15 @@ export class Vfs extends EventEmitter {
     const prefix = `m${S}${account}${S}${path}${S}`;
     const out: Entry[] = [];
     const base = path === '' ? '' : path + '/';
-    for await (const [key, value] of this.kv.scanPrefix(prefix, { after: opts.after, limit: opts.limit })) {
-      const name = key.slice(prefix.length);
-      out.push({ ...(JSON.parse(value.toString('utf8')) as NodeMeta), path: base + name, name });
-    }
+    // Chunked scan: big directories are listed with one await per native batch, not per entry.
+    for await (const chunk of this.kv.scanPrefixChunks(prefix, { after: opts.after, limit: opts.limit }))
+      for (const [key, value] of chunk) {
+        const name = key.slice(prefix.length);
+        const e = JSON.parse(value.toString('utf8')) as Entry;
+        e.path = base + name;
+        e.name = name;
+        out.push(e);
+      }
     if (path === '') {
       // Unwritten scope roots are merged into every page in store (UTF-8 byte) order and the page
       // is cut to `limit` again, so a cursor never skips an entry and a page never exceeds the limit.

@@ -1,5 +1,10 @@
-/** Shared set-up for the fs tests: a real app (RocksDB in a temp dir) plus a stand-in vector index. */
-import { definePlugin } from '../../runtime/plugin.js';
+/**
+ * Shared set-up for the fs tests: a real app (RocksDB in a temp dir) without the indexer, plus, when
+ * asked, a stand-in `vector-index` answering `countUnder` with known figures (the contract the
+ * retrieval plugin implements).
+ */
+import { builtinPlugins } from '../../plugins/index.js';
+import { definePlugin, type PluginDefinition } from '../../runtime/plugin.js';
 import type { ChangeEvent } from '../../runtime/vfs/types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
@@ -21,6 +26,20 @@ export interface FsTestApp {
   counts: Map<string, number>;
 }
 
+/** Built-in plugins without the indexer (retrieval) and what depends on it: fs tests need no embedding work. */
+function withoutIndexer(): PluginDefinition[] {
+  const drop = new Set(['retrieval']);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const p of builtinPlugins)
+      if (!drop.has(p.name) && (p.dependsOn ?? []).some((d) => drop.has(d))) {
+        drop.add(p.name);
+        changed = true;
+      }
+  }
+  return builtinPlugins.filter((p) => !drop.has(p.name));
+}
+
 /**
  * The retrieval plugin provides `vector-index` later; this stand-in answers `countUnder` from a map
  * so stat and `extra_fields=count` can be checked against a known figure.
@@ -39,7 +58,7 @@ export async function fsApp(opts: { withIndex?: boolean } = {}): Promise<FsTestA
         }),
       ]
     : [];
-  const t = await startTestApp({ extraPlugins: extra });
+  const t = await startTestApp({ plugins: [...withoutIndexer(), ...extra] });
   t.app.vfs.on('change', (ev: ChangeEvent) => events.push(ev));
   return { t, events, counts };
 }
