@@ -4,7 +4,7 @@ import type { Identity } from '../../runtime/identity/types.js';
 import type { PluginHost } from '../../runtime/plugin.js';
 import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/uri/index.js';
 import { splitHeader, withHeader } from '../../runtime/vfs/headers.js';
-import { assertEntryAccess } from './access.js';
+import { assertEntryAccess, deniedError, deniedNode } from './access.js';
 import { isoTime } from './entries.js';
 import type { VectorCount } from './browse.js';
 
@@ -106,6 +106,11 @@ export async function mkdir(host: PluginHost, identity: Identity, body: { uri: s
 export async function rm(host: PluginHost, identity: Identity, q: { uri: string; recursive: boolean }) {
   const u = await resolve(host, identity, q.uri, 'write');
   if (u.path === '' || u.path === 'resources' || u.path === 'user') throw invalidArgument(`cannot remove the scope root ${u.uri}`, { resource: u.uri });
+  if (identity.role === 'USER' && u.scope === 'resources' && q.recursive) {
+    // Removing a tree would destroy entries this caller may not even read: refuse instead.
+    for await (const e of host.vfs.walk(identity.accountId, u.path, { descend: (d) => !deniedNode(d, identity) }))
+      if (deniedNode(e, identity)) throw deniedError(u.uri, identity, e.path);
+  }
   const out = await host.vfs.rm(identity.accountId, u.path, { recursive: q.recursive });
   return { uri: u.uri, deleted_count: out.deleted };
 }

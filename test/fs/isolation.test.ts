@@ -257,6 +257,14 @@ describe('access: denied placeholders under ctx://resources', () => {
     expect(ok.json().result).toBe('top secret');
   });
 
+  it('removing a tree that holds a denied entry is 403 for the non-reader; nothing is removed', async () => {
+    const res = await del({ uri: 'ctx://resources/team', recursive: true }, alice);
+    expect(res.status).toBe(403);
+    expect(res.json().error).toMatchObject({ code: 'PERMISSION_DENIED', details: { resource: 'ctx://resources/team', access: 'denied' } });
+    expect(await t.app.vfs.stat('acme', 'resources/team/open.md')).not.toBeNull();
+    expect(await t.app.vfs.stat('acme', 'resources/team/secret/plan.md')).not.toBeNull();
+  });
+
   it('stat by the record id of a denied file is 404 for the non-reader', async () => {
     const id = recordId('acme', 'ctx://resources/team/secret/plan.md', 2);
     expect((await get('stat', { uri: id }, alice)).status).toBe(404);
