@@ -66,6 +66,12 @@ const SCRIPT = `
     var span = document.createElement('span'), dot = document.createElement('i');
     dot.style.background = colorOf(i); span.appendChild(dot); span.appendChild(document.createTextNode(s)); legend.appendChild(span);
   });
+  var extra = function(label, style){
+    var span = document.createElement('span'), dot = document.createElement('i');
+    dot.style.cssText = style; span.appendChild(dot); span.appendChild(document.createTextNode(label)); legend.appendChild(span);
+  };
+  if (nodes.some(function(nd){ return nd.space < 0; })) extra('outside these spaces', 'background:' + colorOf(-1));
+  if (nodes.some(function(nd){ return !nd.exists; })) extra('missing (removed target)', 'border:1.5px dashed #c0392b;width:9px;height:9px');
   document.getElementById('counts').textContent = n + ' nodes, ' + edges.length + ' relations';
   var svg = document.getElementById('graph');
   if (n === 0) {
