@@ -1,0 +1,265 @@
+/**
+ * Embedders: `local` (default; core-native's lexical embedder, offline and deterministic) and
+ * `openai` (any OpenAI-compatible `POST {baseUrl}/embeddings`: OpenAI, Ollama, vLLM, llama.cpp,
+ * TEI; the base URL includes `/v1`). Both return L2-normalized Float32Arrays, so inner product
+ * is cosine similarity everywhere downstream.
+ *
+ * `info` is what the vector index stores as its embedding metadata; any change of provider,
+ * model, dimension or parameters means existing vectors are not comparable and must be
+ * re-embedded (the retrieval plugin compares it at start).
+ */
+import type { CtxConfig } from '../config.js';
+import { localEmbed, type LocalEmbedParams } from '../native-text.js';
+import { RemoteModelError, ResilientEndpoint, type EndpointStats, type ResilienceOptions } from './resilient-http.js';
+
+export type EmbedKind = 'document' | 'query';
+
+export interface EmbedderInfo {
+  provider: 'local' | 'openai';
+  model: string;
+  dim: number;
+  inputMode: 'text';
+  params: Record<string, unknown>;
+}
+
+export interface Embedder {
+  readonly info: EmbedderInfo;
+  /** Neither provider embeds images: `image_url` queries get a clear 400 upstream. */
+  readonly supportsImages: boolean;
+  /** One unit-norm vector per text, in order. Empty texts give zero vectors (score 0). */
+  embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]>;
+  /** Verifies the provider answers with vectors of `info.dim` dimensions (at start). */
+  check(): Promise<void>;
+  stats(): EmbedderStats;
+}
+
+export interface EmbedderStats {
+  texts: number;
+  batches: number;
+  endpoint?: EndpointStats;
+}
+
+export interface EmbedderConfig extends ResilienceOptions {
+  provider: 'local' | 'openai';
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  dim?: number;
+  /** openai: texts per request (default 64). */
+  batchSize?: number;
+  /** openai: characters per request, summed over its texts (default 200,000 ≈ 50k tokens). */
+  batchChars?: number;
+  /** openai: longer texts are cut to this many characters (default 30,000 ≈ 8k tokens). */
+  maxTextChars?: number;
+  /** openai: prefixes some models expect (e5: `query: ` / `passage: `); part of `info.params`. */
+  queryPrefix?: string;
+  documentPrefix?: string;
+  /** openai: skip the start-up dimension probe (tests of the probe itself). */
+  skipCheck?: boolean;
+  /** local: tuning overrides (see runtime/native-text.ts). */
+  local?: LocalEmbedParams;
+}
+
+/** Embedding config problems found at start (dimension mismatch, missing URL or model). */
+export class EmbedderConfigError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EmbedderConfigError';
+  }
+}
+
+export async function createEmbedder(config: CtxConfig['embedding'] | EmbedderConfig): Promise<Embedder> {
+  const c = config as EmbedderConfig;
+  if (c.provider === 'openai') {
+    const e = new OpenAiEmbedder(c);
+    if (!c.skipCheck) await e.check();
+    return e;
+  }
+  if (c.provider !== undefined && c.provider !== 'local') throw new EmbedderConfigError(`unknown embedding provider ${JSON.stringify(c.provider)}`);
+  return new LocalEmbedder(c.dim ?? 384, c.local);
+}
+
+/** Below this many characters per call the thread hop of the async path costs more than it saves. */
+const LOCAL_SYNC_CHARS = 8 * 1024;
+
+export class LocalEmbedder implements Embedder {
+  readonly info: EmbedderInfo;
+  readonly supportsImages = false;
+  private readonly counters = { texts: 0, batches: 0 };
+
+  constructor(
+    readonly dim: number,
+    private readonly params?: LocalEmbedParams,
+  ) {
+    // Validates dim and params now (throws INVALID_ARGUMENT), not at the first write.
+    const { version, dim: d, ...p } = localEmbed.info(dim, params);
+    this.info = { provider: 'local', model: `ctx-lexical-v${version}`, dim: d, inputMode: 'text', params: p };
+  }
+
+  async embed(texts: string[], _kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]> {
+    signal?.throwIfAborted();
+    this.counters.texts += texts.length;
+    this.counters.batches++;
+    let chars = 0;
+    for (const t of texts) chars += t.length;
+    const m = chars <= LOCAL_SYNC_CHARS ? localEmbed.embed(texts, this.dim, this.params) : await localEmbed.embedAsync(texts, this.dim, this.params);
+    // Own buffers per vector: callers keep them (records, caches) independently of the batch.
+    const out = new Array<Float32Array>(texts.length);
+    for (let i = 0; i < texts.length; i++) out[i] = m.slice(i * this.dim, (i + 1) * this.dim);
+    return out;
+  }
+
+  async check(): Promise<void> {
+    const [v] = await this.embed(['dimension check'], 'query');
+    if (v!.length !== this.dim) throw new EmbedderConfigError(`local embedder returned ${v!.length} dimensions, expected ${this.dim}`);
+  }
+
+  stats(): EmbedderStats {
+    return { ...this.counters };
+  }
+}
+
+interface OpenAiResponse {
+  data?: Array<{ embedding?: unknown; index?: unknown }>;
+}
+
+export class OpenAiEmbedder implements Embedder {
+  readonly supportsImages = false;
+  readonly info: EmbedderInfo;
+  private readonly endpoint: ResilientEndpoint;
+  private readonly model: string;
+  private readonly batchSize: number;
+  private readonly batchChars: number;
+  private readonly maxTextChars: number;
+  private checked: Promise<void> | null = null;
+  private readonly counters = { texts: 0, batches: 0 };
+
+  constructor(private readonly c: EmbedderConfig) {
+    if (!c.baseUrl) throw new EmbedderConfigError('CTX_EMBEDDING_PROVIDER=openai needs CTX_EMBEDDING_BASE_URL (including /v1, e.g. https://api.openai.com/v1)');
+    if (!c.model) throw new EmbedderConfigError('CTX_EMBEDDING_PROVIDER=openai needs CTX_EMBEDDING_MODEL');
+    if (c.dim !== undefined && (!Number.isInteger(c.dim) || c.dim < 1)) throw new EmbedderConfigError(`CTX_EMBEDDING_DIM must be a positive integer, got ${c.dim}`);
+    const base = c.baseUrl.replace(/\/+$/, '');
+    this.model = c.model;
+    this.batchSize = Math.max(1, c.batchSize ?? 64);
+    this.batchChars = Math.max(1, c.batchChars ?? 200_000);
+    this.maxTextChars = Math.max(1, c.maxTextChars ?? 30_000);
+    this.endpoint = new ResilientEndpoint('embedding provider', base, c.apiKey, c);
+    const params: Record<string, unknown> = { baseUrl: base };
+    if (c.queryPrefix) params.queryPrefix = c.queryPrefix;
+    if (c.documentPrefix) params.documentPrefix = c.documentPrefix;
+    if (c.maxTextChars) params.maxTextChars = this.maxTextChars;
+    // dim 0 until check() learns it when CTX_EMBEDDING_DIM is not set.
+    this.info = { provider: 'openai', model: this.model, dim: c.dim ?? 0, inputMode: 'text', params };
+  }
+
+  /**
+   * Embeds one probe text and compares its dimension with CTX_EMBEDDING_DIM (or adopts it when
+   * unset). A mismatch is a configuration error: vectors of the wrong size cannot enter the index.
+   */
+  check(): Promise<void> {
+    this.checked ??= (async () => {
+      let v: Float32Array | undefined;
+      try {
+        [v] = await this.request(['dimension check'], undefined, undefined);
+      } catch (err) {
+        this.checked = null; // a later call may try again once the endpoint is back
+        throw err;
+      }
+      const got = v!.length;
+      if (this.c.dim !== undefined && got !== this.c.dim) {
+        throw new EmbedderConfigError(
+          `embedding model ${this.model} at ${this.info.params.baseUrl} returns ${got}-dimensional vectors but CTX_EMBEDDING_DIM=${this.c.dim}; set CTX_EMBEDDING_DIM=${got} (existing vectors are then re-embedded) or choose a model with ${this.c.dim} dimensions`,
+        );
+      }
+      (this.info as { dim: number }).dim = got;
+    })();
+    return this.checked;
+  }
+
+  async embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]> {
+    await this.check();
+    const prefix = (kind === 'query' ? this.c.queryPrefix : this.c.documentPrefix) ?? '';
+    const out = new Array<Float32Array>(texts.length);
+    // Empty texts are answered locally: several servers reject an empty input with a 400.
+    const todo: number[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      if (texts[i]!.trim() === '') out[i] = new Float32Array(this.info.dim);
+      else todo.push(i);
+    }
+    // Greedy batches bounded by count and total characters; they run concurrently, the
+    // endpoint's semaphore bounds how many are in flight.
+    const batches: number[][] = [];
+    let cur: number[] = [];
+    let chars = 0;
+    for (const i of todo) {
+      const len = Math.min(texts[i]!.length, this.maxTextChars) + prefix.length;
+      if (cur.length > 0 && (cur.length >= this.batchSize || chars + len > this.batchChars)) {
+        batches.push(cur);
+        cur = [];
+        chars = 0;
+      }
+      cur.push(i);
+      chars += len;
+    }
+    if (cur.length > 0) batches.push(cur);
+    const ac = new AbortController();
+    const sig = signal ? AbortSignal.any([signal, ac.signal]) : ac.signal;
+    try {
+      await Promise.all(
+        batches.map(async (b) => {
+          const vecs = await this.request(b.map((i) => prefix + texts[i]!.slice(0, this.maxTextChars)), sig, this.info.dim);
+          b.forEach((i, j) => (out[i] = vecs[j]!));
+        }),
+      );
+    } catch (err) {
+      ac.abort(); // one batch failed for good: stop the others instead of finishing their retries
+      throw err;
+    }
+    this.counters.texts += texts.length;
+    return out;
+  }
+
+  /** `want`: the dimension every vector must have (undefined while probing it). */
+  private async request(input: string[], signal: AbortSignal | undefined, want: number | undefined): Promise<Float32Array[]> {
+    this.counters.batches++;
+    const json = (await this.endpoint.postJson('/embeddings', { model: this.model, input, encoding_format: 'float' }, signal)) as OpenAiResponse;
+    if (!json || !Array.isArray(json.data) || json.data.length !== input.length) {
+      throw new RemoteModelError(`embedding provider answered ${Array.isArray(json?.data) ? json.data.length : 'no'} vectors for ${input.length} inputs`, 200);
+    }
+    const data: NonNullable<OpenAiResponse['data']> = json.data;
+    const out = new Array<Float32Array>(input.length);
+    for (let k = 0; k < data.length; k++) {
+      const item = data[k]!;
+      // Servers may answer out of order; `index` says which input each vector belongs to.
+      const idx = typeof item.index === 'number' ? item.index : k;
+      const e = item.embedding;
+      if (!Number.isInteger(idx) || idx < 0 || idx >= input.length || out[idx] || !Array.isArray(e) || e.length === 0) {
+        throw new RemoteModelError(`embedding provider answered a malformed data[${k}] (index ${String(item.index)})`, 200);
+      }
+      if (want !== undefined && e.length !== want) {
+        throw new RemoteModelError(`embedding provider answered a ${e.length}-dimensional vector, expected ${want}`, 200);
+      }
+      out[idx] = normalized(e as number[]);
+    }
+    return out;
+  }
+
+  stats(): EmbedderStats {
+    return { ...this.counters, endpoint: this.endpoint.stats() };
+  }
+}
+
+/** L2-normalizes (OpenAI's vectors already are; many self-hosted models' are not). */
+function normalized(e: number[]): Float32Array {
+  const v = Float32Array.from(e);
+  let n = 0;
+  for (let i = 0; i < v.length; i++) {
+    if (!Number.isFinite(v[i]!)) throw new RemoteModelError('embedding provider answered a non-finite value', 200);
+    n += v[i]! * v[i]!;
+  }
+  if (n > 0) {
+    const inv = 1 / Math.sqrt(n);
+    for (let i = 0; i < v.length; i++) v[i]! *= inv;
+  }
+  return v;
+}
