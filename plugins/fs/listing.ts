@@ -2,9 +2,11 @@
  * Sorted directory listings with a cache. `ls` pages with `offset`, sorts directories first and may
  * sort by mtime, so a page of a 100,000-entry directory cannot be served from one KV range read:
  * the full listing is read once (one prefix scan), kept in memory, and each view (hidden entries
- * shown or not, sort key, order) is derived once. Entries are dropped from the cache on the VFS
- * change event of any node in or below the directory, which the VFS emits only after the batch is
- * durable, so a cached listing never shows less than what a write acknowledged.
+ * shown or not, sort key, order) is derived once. A VFS change event (emitted only after its batch
+ * is durable) notes the changed child in each cached ancestor listing; the next request re-reads
+ * those children (one multi-get) and patches the listing in place, so a write into a big directory
+ * does not cost the next reader a full scan, and a cached listing never shows less than what a
+ * write acknowledged.
  */
 import type { Entry } from '../../runtime/vfs/types.js';
 import type { Vfs } from '../../runtime/vfs/vfs.js';
@@ -24,6 +26,25 @@ interface Cached {
   /** Name order (the KV's byte order), directories first. */
   base: Entry[];
   views: Map<string, Entry[]>;
+  /** Child paths changed since the listing was read; re-read before the next use. */
+  pending: Set<string>;
+  patching: Promise<void> | null;
+}
+
+/** Where `node` goes in a base listing: its group (directories first), then UTF-8 byte order of names. */
+function insertionPoint(base: Entry[], node: Entry): number {
+  const key = Buffer.from(node.name, 'utf8');
+  const isDir = node.kind === 'dir';
+  let lo = 0;
+  let hi = base.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const e = base[mid]!;
+    const before = e.kind !== node.kind ? e.kind === 'dir' && !isDir : Buffer.compare(Buffer.from(e.name, 'utf8'), key) < 0;
+    if (before) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const isHidden = (e: Entry) => e.name.charCodeAt(0) === 0x2e;
@@ -48,7 +69,7 @@ export class ListingCache {
   /** Builds in flight; an invalidation deletes the token so a stale build is not stored. */
   private readonly building = new Map<string, object>();
   private total = 0;
-  stats = { hits: 0, misses: 0, invalidations: 0 };
+  stats = { hits: 0, misses: 0, invalidations: 0, patched: 0 };
 
   /**
    * @param maxEntries entries kept over all cached directories (least recently used dropped first);
@@ -82,6 +103,12 @@ export class ListingCache {
       this.stats.hits++;
       this.map.delete(key); // re-insert: Map order is the LRU order
       this.map.set(key, hit);
+      // Changes noted since the last request are applied first; a load that finds a patch in
+      // flight waits for it, so no request started after an acknowledged write misses it.
+      while (hit.patching || hit.pending.size) {
+        if (!hit.patching) hit.patching = this.patch(account, hit).finally(() => (hit.patching = null));
+        await hit.patching;
+      }
       return hit;
     }
     this.stats.misses++;
@@ -90,7 +117,7 @@ export class ListingCache {
     const all = await this.vfs.list(account, dir);
     const base = all.filter((e) => e.kind === 'dir');
     for (const e of all) if (e.kind !== 'dir') base.push(e);
-    const cached: Cached = { base, views: new Map() };
+    const cached: Cached = { base, views: new Map(), pending: new Set(), patching: null };
     if (this.building.get(key) === token) {
       this.building.delete(key);
       if (base.length <= this.maxEntries) {
@@ -106,20 +133,56 @@ export class ListingCache {
     return cached;
   }
 
-  private onChange(ev: ChangeEvent): void {
-    this.invalidate(ev.account, ev.path);
-    if (ev.from !== undefined) this.invalidate(ev.account, ev.from);
+  /** Re-reads the noted children (one multi-get) and puts each in its place, or removes it. */
+  private async patch(account: string, c: Cached): Promise<void> {
+    const paths = [...c.pending];
+    c.pending.clear();
+    const nodes = await this.vfs.statMany(account, paths);
+    this.stats.patched += paths.length;
+    paths.forEach((path, i) => {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      const before = c.base.length;
+      const at = c.base.findIndex((e) => e.name === name);
+      if (at >= 0) c.base.splice(at, 1);
+      const node = nodes[i];
+      if (node) c.base.splice(insertionPoint(c.base, node), 0, node);
+      this.total += c.base.length - before;
+    });
+    c.views.clear();
   }
 
-  /** A change at `path` can alter the listing of every ancestor (parents are created implicitly) and of every directory below it. */
-  private invalidate(account: string, path: string): void {
+  private onChange(ev: ChangeEvent): void {
     this.stats.invalidations++;
+    const removes = ev.type === 'rm' || ev.type === 'mv';
+    this.note(ev.account, ev.type === 'mv' ? ev.from! : ev.path, removes);
+    if (ev.type === 'mv') this.note(ev.account, ev.path, true);
+  }
+
+  /**
+   * A change at `path` alters one child of each cached ancestor (the node itself, or the directory
+   * on the way to it, which may just have been created): that child is noted and re-read on the
+   * next request. Listings at or below a removed or moved path are dropped. The root listing is
+   * small and merges unwritten scope roots, so it is simply dropped.
+   */
+  private note(account: string, path: string, removed: boolean): void {
     const prefix = account + '\x00';
-    this.dropWhere((k) => {
+    const touched = (k: string) => {
       if (!k.startsWith(prefix)) return false;
       const dir = k.slice(prefix.length);
-      return isAncestorPath(dir, path) || isAncestorPath(path, dir);
-    });
+      return isAncestorPath(dir, path) || (removed && isAncestorPath(path, dir));
+    };
+    for (const k of this.building.keys()) if (touched(k)) this.building.delete(k);
+    for (const [k, c] of this.map) {
+      if (!touched(k)) continue;
+      const dir = k.slice(prefix.length);
+      if (dir === '' || dir === path || !isAncestorPath(dir, path)) {
+        this.map.delete(k);
+        this.total -= c.base.length;
+        continue;
+      }
+      const next = path.indexOf('/', dir.length + 1);
+      c.pending.add(next < 0 ? path : path.slice(0, next));
+    }
   }
 
   private dropWhere(pred: (key: string) => boolean): void {
