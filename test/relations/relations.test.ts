@@ -7,6 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relApp, type RelApp } from './helpers.js';
 
 let r: RelApp;
+const expectCode = async (res: Promise<{ status: number; json(): any }>, status: number, code: string) => {
+  const out = await res;
+  expect(out.status).toBe(status);
+  expect(out.json().error.code).toBe(code);
+};
 
 beforeAll(async () => {
   r = await relApp();
@@ -104,6 +109,31 @@ describe('link, list, unlink', () => {
   });
 });
 
+describe('roles and races', () => {
+  it('the account root takes relations from ADMIN only; an unwritten scope root works as a source', async () => {
+    await expectCode(r.link({ from_uri: 'ctx://', to_uris: 'ctx://resources/docs/a.md' }, r.alice), 403, 'PERMISSION_DENIED');
+    expect((await r.link({ from_uri: 'ctx://', to_uris: 'ctx://resources/docs/a.md' }, r.admin)).status).toBe(200);
+    expect((await r.list('ctx://', r.alice)).json().result).toEqual([{ uri: 'ctx://resources/docs/a.md', reason: '' }]);
+    expect((await r.link({ from_uri: 'ctx://~/memories', to_uris: 'ctx://resources/docs/a.md' }, r.alice)).status).toBe(200);
+    expect((await r.list('ctx://user/alice/memories', r.admin)).json().result).toHaveLength(1);
+  });
+
+  it('a link racing the removal of its source directory never re-creates it', async () => {
+    for (let i = 0; i < 8; i++) {
+      const dir = `resources/race${i}`;
+      await r.put('acme', `${dir}/f.md`);
+      const [link, rm] = await Promise.all([
+        r.link({ from_uri: `ctx://${dir}`, to_uris: 'ctx://resources/docs/a.md' }, r.alice),
+        r.t.req({ method: 'DELETE', url: `/api/v1/fs?uri=ctx://${dir}&recursive=true`, headers: r.alice }),
+      ]);
+      expect(rm.status).toBe(200);
+      expect([200, 404]).toContain(link.status);
+      expect(await r.t.app.vfs.stat('acme', dir)).toBeNull();
+      expect(await r.t.app.vfs.stat('acme', `${dir}/.relations.json`)).toBeNull();
+    }
+  });
+});
+
 describe('relations follow their source', () => {
   it('a moved directory keeps its relations; the old path has none', async () => {
     await r.put('acme', 'resources/mvdir/inner.md');
@@ -166,8 +196,9 @@ describe('build_graph', () => {
     expect(html).not.toContain('<b>not</b>');
     const data = JSON.parse(html.match(/<script type="application\/json" id="ctx-graph-data">([\s\S]*?)<\/script>/)![1]!);
     const uris = data.nodes.map((n: { uri: string }) => n.uri).sort();
-    expect(uris).toEqual(['ctx://resources/docs', 'ctx://resources/docs/a.md', 'ctx://resources/docs/b.md', 'ctx://resources/other/d.md', 'ctx://user/alice/memories/m1.md', 'ctx://user/alice/memories/m2.md']);
-    expect(data.edges).toHaveLength(5);
+    expect(uris).toEqual(['ctx://resources/docs', 'ctx://resources/docs/a.md', 'ctx://resources/docs/b.md', 'ctx://resources/other/d.md', 'ctx://user/alice/memories', 'ctx://user/alice/memories/m1.md', 'ctx://user/alice/memories/m2.md']);
+    // docs -> d.md, docs -> m1, a -> b, memories -> a, m1 -> m2, m1 -> a (the account root's relation is outside both spaces)
+    expect(data.edges).toHaveLength(6);
     expect(data.edges.find((e: { reason: string }) => e.reason === 'why <b>not</b>')).toBeTruthy();
     expect(data.spaces).toEqual(['ctx://user/alice/memories', 'ctx://resources/docs']);
   });
