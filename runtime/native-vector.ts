@@ -105,7 +105,8 @@ export interface NativeVectorIndex {
   search(query: Float32Array, k: number, filter: VectorFilter, opts?: SearchOptions): Hit[];
   searchExplain(query: Float32Array, k: number, filter: VectorFilter, opts?: SearchOptions): { hits: Hit[]; plan: SearchPlan };
   searchAsync(query: Float32Array, k: number, filter: VectorFilter, opts?: SearchOptions): Promise<Hit[]>;
-  searchMany(queries: Float32Array, n: number, k: number, filter: VectorFilter): Promise<Hit[][]>;
+  searchMany(queries: Float32Array, n: number, k: number, filter: VectorFilter, opts?: SearchOptions): Promise<Hit[][]>;
+  benchFaissSearch(query: Float32Array, k: number, ef: number): Hit[];
   get(id: string, withVector?: boolean): StoredRecord | null;
   count(filter: VectorFilter): number;
   ids(filter: VectorFilter, limit?: number): string[];
@@ -176,8 +177,12 @@ export class VectorIndex {
     return opts === undefined ? this.n.searchAsync(query, k, filter) : this.n.searchAsync(query, k, filter, opts);
   }
   /** `n` queries packed in one Float32Array (n*dim), one filter, off the JS thread on all cores. */
-  searchMany(queries: Float32Array, n: number, k: number, filter: VectorFilter): Promise<Hit[][]> {
-    return this.n.searchMany(queries, n, k, filter);
+  searchMany(queries: Float32Array, n: number, k: number, filter: VectorFilter, opts?: SearchOptions): Promise<Hit[][]> {
+    return opts === undefined ? this.n.searchMany(queries, n, k, filter) : this.n.searchMany(queries, n, k, filter, opts);
+  }
+  /** Benchmarks only: FAISS's own HNSW search (one thread, unfiltered) as a baseline. */
+  benchFaissSearch(query: Float32Array, k: number, ef: number): Hit[] {
+    return this.n.benchFaissSearch(query, k, ef);
   }
   get(id: string, withVector = true): StoredRecord | null {
     const r = this.n.get(id, withVector);

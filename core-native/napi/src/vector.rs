@@ -202,6 +202,7 @@ pub struct SearchManyTask {
     n: usize,
     k: usize,
     filter: cv::Filter,
+    opts: cv::SearchOpts,
 }
 
 impl Task for SearchManyTask {
@@ -209,7 +210,7 @@ impl Task for SearchManyTask {
     type JsValue = Vec<Vec<Hit>>;
     fn compute(&mut self) -> Result<Self::Output> {
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        read(&self.inner).search_many(&self.q, self.n, self.k, &self.filter, threads).map_err(err)
+        read(&self.inner).search_many(&self.q, self.n, self.k, &self.filter, self.opts, threads).map_err(err)
     }
     fn resolve(&mut self, _env: Env, out: Self::Output) -> Result<Self::JsValue> {
         Ok(out.into_iter().map(hits).collect())
@@ -385,9 +386,15 @@ impl VectorIndex {
     }
 
     #[napi(ts_return_type = "Promise<Hit[][]>")]
-    pub fn search_many(&self, queries: Float32Array, n: u32, k: u32, filter: VectorFilter) -> Result<AsyncTask<SearchManyTask>> {
+    pub fn search_many(&self, queries: Float32Array, n: u32, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<AsyncTask<SearchManyTask>> {
         let f = to_filter(filter)?;
-        Ok(AsyncTask::new(SearchManyTask { inner: self.inner.clone(), q: queries.to_vec(), n: n as usize, k: k as usize, filter: f }))
+        Ok(AsyncTask::new(SearchManyTask { inner: self.inner.clone(), q: queries.to_vec(), n: n as usize, k: k as usize, filter: f, opts: to_opts(opts) }))
+    }
+
+    /// Benchmark baseline: FAISS's own HNSW search on one thread (no filter).
+    #[napi]
+    pub fn bench_faiss_search(&self, query: Float32Array, k: u32, ef: u32) -> Result<Vec<Hit>> {
+        write(&self.inner).faiss_search(&query, k as usize, ef as usize).map(hits).map_err(err)
     }
 
     #[napi]
