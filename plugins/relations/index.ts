@@ -203,6 +203,9 @@ async function followFile(host: PluginHost, ev: ChangeEvent): Promise<void> {
   const oldPath = ev.type === 'mv' ? ev.from! : ev.path;
   const [oldDir, oldName] = splitPath(oldPath);
   const oldSidecar = oldDir === '' ? RELATIONS_FILE : `${oldDir}/${RELATIONS_FILE}`;
+  // Most files have no relations: one read, no lock. A link made after this read stores the
+  // file's new creation time, which is what it should be.
+  if (!(await vfs.stat(account, oldSidecar))) return;
   if (ev.type === 'rm') {
     if (!(await vfs.stat(account, oldDir))) return;
     let keepCtime: number | undefined;
