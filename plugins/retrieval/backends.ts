@@ -86,27 +86,51 @@ export async function loadBackends(config: CtxConfig, log: Logger): Promise<Back
       embedder = (await (em.createEmbedder as (c: unknown) => EmbedderLike | Promise<EmbedderLike>)(config.embedding)) ?? null;
     } catch (err) {
       if (config.embedding.provider !== 'local') throw err;
-      log.warn('native embedder unavailable, using the JavaScript lexical embedder', { error: err });
+      log.warn('embedder module failed; trying the native local embedder directly', { error: err });
     }
   }
+  if (!embedder && config.embedding.provider === 'local') embedder = await nativeLocalEmbedder(config.embedding.dim ?? 384, log);
   if (!embedder) {
     if (config.embedding.provider !== 'local') throw new Error('CTX_EMBEDDING_PROVIDER=openai needs runtime/models/embedder.ts, which is not available');
     embedder = new JsLexicalEmbedder(config.embedding.dim ?? 384);
   }
   const nv = await tryImport('../../runtime/native-vector.js');
   const Native = nv?.VectorIndex as
-    | (new (opts: { dim: number; metric?: 'ip' }) => VectorBackend) & { loadAsync(path: string): Promise<VectorBackend> }
+    | { create(opts: { dim: number; metric?: 'ip' }): VectorBackend; loadAsync(path: string): Promise<VectorBackend> }
     | undefined;
-  if (Native) {
+  if (Native && typeof Native.create === 'function') {
     try {
-      const probe = new Native({ dim: 4, metric: 'ip' });
-      probe.stats();
-      return { embedder, kind: 'native', createIndex: (dim) => new Native({ dim, metric: 'ip' }), loadIndex: (p) => Native.loadAsync(p) };
+      Native.create({ dim: 4, metric: 'ip' }).stats();
+      return { embedder, kind: 'native', createIndex: (dim) => Native.create({ dim, metric: 'ip' }), loadIndex: (p) => Native.loadAsync(p) };
     } catch (err) {
       log.warn('native vector index unavailable, using the JavaScript flat index', { error: err });
     }
   }
   return { embedder, kind: 'js', createIndex: (dim) => new JsFlatIndex(dim), loadIndex: (p) => JsFlatIndex.load(p) };
+}
+
+/** core-native's lexical embedder (runtime/native-text.ts), when built. */
+async function nativeLocalEmbedder(dim: number, log: Logger): Promise<EmbedderLike | null> {
+  const nt = await tryImport('../../runtime/native-text.js');
+  const le = nt?.localEmbed as
+    | { info(dim?: number): { version: number; dim: number } & Record<string, unknown>; embed(texts: string[], dim?: number): Float32Array; embedAsync(texts: string[], dim?: number): Promise<Float32Array> }
+    | undefined;
+  if (!le) return null;
+  try {
+    const { version, dim: d, ...params } = le.info(dim);
+    return {
+      info: { provider: 'local', model: `ctx-lexical-v${version}`, dim: d, inputMode: 'text', params },
+      supportsImages: false,
+      async embed(texts, kind) {
+        // A query is cheaper on this thread than a thread-pool hop; documents go off the JS thread.
+        const m = kind === 'query' && texts.length <= 4 ? le.embed(texts, d) : await le.embedAsync(texts, d);
+        return texts.map((_, i) => m.subarray(i * d, (i + 1) * d));
+      },
+    };
+  } catch (err) {
+    log.warn('native local embedder unavailable, using the JavaScript lexical embedder', { error: err });
+    return null;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,26 +212,77 @@ export function matchesFilter(a: RecordAttrs, f: VectorFilter): boolean {
     if (f.since !== undefined && t < f.since) return false;
     if (f.until !== undefined && t > f.until) return false;
   }
-  // A peer view keeps the user's own (peer-less) records and the records of that one peer.
-  if (f.peer !== undefined && a.peer !== undefined && a.peer !== f.peer) return false;
+  if (f.peer !== undefined && a.peer !== f.peer) return false;
   return true;
 }
 
-/** Exact inner-product search over per-account partitions. */
+/** Ancestor URIs of a record URI, itself included: the subtrees it belongs to. */
+function ancestorsOf(uri: string): string[] {
+  const out = [uri];
+  for (let i = uri.lastIndexOf('/'); i > 'ctx://'.length; i = uri.lastIndexOf('/', i - 1)) out.push(uri.slice(0, i));
+  return out;
+}
+
+/**
+ * Exact inner-product search over per-account partitions. Each partition also keeps the ids of
+ * every subtree (by ancestor URI), so a search restricted to URI prefixes scores only the
+ * records below them instead of scanning the account.
+ */
 export class JsFlatIndex implements VectorBackend {
   private readonly byAccount = new Map<string, Map<string, Slot>>();
+  private readonly subtrees = new Map<string, Map<string, Set<string>>>();
   private readonly accountOf = new Map<string, string>();
   constructor(readonly dim: number) {}
+
+  private link(account: string, id: string, uri: string, add: boolean): void {
+    let m = this.subtrees.get(account);
+    if (!m) this.subtrees.set(account, (m = new Map()));
+    for (const a of ancestorsOf(uri)) {
+      let set = m.get(a);
+      if (add) {
+        if (!set) m.set(a, (set = new Set()));
+        set.add(id);
+      } else if (set) {
+        set.delete(id);
+        if (!set.size) m.delete(a);
+      }
+    }
+  }
+
+  /** The slots a filter can match: the union of its prefixes' subtrees, or the whole account. */
+  private *candidates(filter: VectorFilter): Iterable<[string, Slot]> {
+    const part = this.byAccount.get(filter.account);
+    if (!part) return;
+    const prefixes = filter.uriPrefixes;
+    if (!prefixes || prefixes.includes('ctx://')) {
+      yield* part;
+      return;
+    }
+    const m = this.subtrees.get(filter.account);
+    const seen = new Set<string>();
+    for (const p of prefixes)
+      for (const id of m?.get(p) ?? []) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const slot = part.get(id);
+        if (slot) yield [id, slot];
+      }
+  }
 
   upsert(ids: string[], vectors: Float32Array, attrs: RecordAttrs[]): void {
     if (vectors.length !== ids.length * this.dim) throw new Error(`upsert: expected ${ids.length * this.dim} floats, got ${vectors.length}`);
     ids.forEach((id, i) => {
       const a = attrs[i]!;
       const prev = this.accountOf.get(id);
-      if (prev !== undefined && prev !== a.account) this.byAccount.get(prev)?.delete(id);
+      if (prev !== undefined) {
+        const old = this.byAccount.get(prev)?.get(id);
+        if (old) this.link(prev, id, old.attrs.uri, false);
+        this.byAccount.get(prev)?.delete(id);
+      }
       let part = this.byAccount.get(a.account);
       if (!part) this.byAccount.set(a.account, (part = new Map()));
       part.set(id, { vec: vectors.slice(i * this.dim, (i + 1) * this.dim), attrs: a });
+      this.link(a.account, id, a.uri, true);
       this.accountOf.set(id, a.account);
     });
   }
@@ -216,6 +291,8 @@ export class JsFlatIndex implements VectorBackend {
     for (const id of ids) {
       const acc = this.accountOf.get(id);
       if (acc === undefined) continue;
+      const old = this.byAccount.get(acc)?.get(id);
+      if (old) this.link(acc, id, old.attrs.uri, false);
       this.byAccount.get(acc)?.delete(id);
       this.accountOf.delete(id);
       n++;
@@ -226,11 +303,10 @@ export class JsFlatIndex implements VectorBackend {
     return this.remove(this.ids(filter));
   }
   async searchAsync(query: Float32Array, k: number, filter: VectorFilter): Promise<Hit[]> {
-    const part = this.byAccount.get(filter.account);
-    if (!part || k <= 0) return [];
+    if (k <= 0) return [];
     const top: Hit[] = [];
     let floor = -Infinity;
-    for (const [id, slot] of part) {
+    for (const [id, slot] of this.candidates(filter)) {
       if (!matchesFilter(slot.attrs, filter)) continue;
       const v = slot.vec;
       let s = 0;
@@ -246,17 +322,13 @@ export class JsFlatIndex implements VectorBackend {
     return top.sort((a, b) => b.score - a.score);
   }
   count(filter: VectorFilter): number {
-    const part = this.byAccount.get(filter.account);
-    if (!part) return 0;
     let n = 0;
-    for (const slot of part.values()) if (matchesFilter(slot.attrs, filter)) n++;
+    for (const [, slot] of this.candidates(filter)) if (matchesFilter(slot.attrs, filter)) n++;
     return n;
   }
   ids(filter: VectorFilter, limit = Infinity): string[] {
     const out: string[] = [];
-    const part = this.byAccount.get(filter.account);
-    if (!part) return out;
-    for (const [id, slot] of part) {
+    for (const [id, slot] of this.candidates(filter)) {
       if (out.length >= limit) break;
       if (matchesFilter(slot.attrs, filter)) out.push(id);
     }

@@ -53,10 +53,10 @@ export async function hierarchicalFind(
   store: RecordStore,
   vec: Float32Array,
   text: string,
-  scope: { nav: VectorFilter; filters: VectorFilter[] },
+  scope: { navs: VectorFilter[]; filters: VectorFilter[] },
   limit: number,
 ): Promise<{ candidates: Candidate[]; provenance: Provenance }> {
-  const account = scope.nav.account;
+  const account = scope.filters[0]?.account ?? scope.navs[0]!.account;
   const globalK = Math.max(limit * 2, PARAMS.GLOBAL_K_MIN);
   const provenance: Provenance = { global_hits: 0, navigation_hits: 0, expanded: [], rounds: 0, stop_reason: 'no_hits', params: PARAMS };
   if (!scope.filters.length) return { candidates: [], provenance };
@@ -68,7 +68,8 @@ export async function hierarchicalFind(
     return [...best].map(([id, score]) => ({ id, score }));
   };
 
-  const [globalHits, navHits] = await Promise.all([searchAll(scope.filters, globalK), store.search(vec, text, globalK, { ...scope.nav, levels: [0, 1] })]);
+  const navFilters = scope.navs.map((f) => ({ ...f, levels: [0, 1] }));
+  const [globalHits, navHits] = await Promise.all([searchAll(scope.filters, globalK), searchAll(navFilters, globalK)]);
   provenance.global_hits = globalHits.length;
   provenance.navigation_hits = navHits.length;
 
@@ -130,10 +131,10 @@ export async function hierarchicalFind(
       break;
     }
     const childFilters = scope.filters.map((f) => withPrefix(f, uri)).filter((f): f is VectorFilter => f !== null);
-    const navChild = withPrefix({ ...scope.nav, levels: [0, 1] }, uri);
+    const navChild = navFilters.map((f) => withPrefix(f, uri)).filter((f): f is VectorFilter => f !== null);
     const [childHits, subdirs] = await Promise.all([
       childFilters.length ? searchAll(childFilters, limit) : Promise.resolve([]),
-      navChild ? store.search(vec, text, PARAMS.NAV_K, navChild) : Promise.resolve([]),
+      navChild.length ? searchAll(navChild, PARAMS.NAV_K) : Promise.resolve([]),
     ]);
     await load([...childHits, ...subdirs]);
     const via = { uri, score: dirScore };

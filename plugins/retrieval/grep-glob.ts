@@ -3,7 +3,6 @@
  * many buffers per call) when runtime/native-text.ts provides it; otherwise JavaScript RegExp with
  * the `u` flag over the same batches. glob patterns compile to one anchored RegExp.
  */
-import { createRequire } from 'node:module';
 import { CtxError, invalidArgument } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import type { PluginHost } from '../../runtime/plugin.js';
@@ -11,20 +10,23 @@ import { canRead, isAncestorOrSelf, parseUri, type CtxUri } from '../../runtime/
 import { SIDECARS } from '../../runtime/vfs/types.js';
 
 export interface NativeGrep {
-  grep(pattern: string, buffers: Buffer[], opts: { caseInsensitive: boolean; maxMatches: number }): Array<{ index: number; line: number; text: string }>;
+  searchAsync(pattern: string, buffers: Buffer[], opts: { caseInsensitive: boolean; maxMatches: number }): Promise<{ matches: Array<{ index: number; line: number; text: string }>; truncated: boolean }>;
 }
 
-/** The native grep kernel when its module exists (loaded lazily; see backends.ts for the pattern). */
+/** The native grep kernel of runtime/native-text.ts when it exists and is built (loaded lazily). */
 export function loadNativeGrep(): { current: NativeGrep | null } {
   const holder: { current: NativeGrep | null } = { current: null };
-  void import('../../runtime/native-text.js' as string)
-    .then((m: Record<string, unknown>) => {
-      if (typeof m.grep === 'function') holder.current = { grep: m.grep as NativeGrep['grep'] };
+  const spec = '../../runtime/native-text.js';
+  void import(spec)
+    .then(async (m: Record<string, unknown>) => {
+      const g = m.grep as NativeGrep | undefined;
+      if (!g || typeof g.searchAsync !== 'function') return;
+      await g.searchAsync('x', [Buffer.from('x')], { caseInsensitive: false, maxMatches: 1 });
+      holder.current = g;
     })
     .catch(() => {});
   return holder;
 }
-void createRequire;
 
 const MAX_LINE = 2000;
 
@@ -63,13 +65,16 @@ export async function grepFiles(
   const account = identity.accountId;
   const native = o.native.current;
   const js = native ? null : jsGrep(o.pattern, o.caseInsensitive);
-  if (native) {
+  const nativeSearch = async (bufs: Buffer[], max: number) => {
     try {
-      native.grep(o.pattern, [], { caseInsensitive: o.caseInsensitive, maxMatches: 1 });
+      return (await native!.searchAsync(o.pattern, bufs, { caseInsensitive: o.caseInsensitive, maxMatches: max })).matches;
     } catch (err) {
-      throw invalidArgument(`invalid regular expression: ${(err as Error).message}`, { field: 'pattern', code: 'INVALID_REGEX' });
+      if ((err as { code?: string }).code === 'INVALID_REGEX')
+        throw invalidArgument(`invalid regular expression: ${(err as Error).message}`, { field: 'pattern', code: 'INVALID_REGEX' });
+      throw err;
     }
-  }
+  };
+  if (native) await nativeSearch([], 1);
   const node = await host.vfs.stat(account, u.path);
   if (!node) throw new CtxError('NOT_FOUND', `no such file or directory: ${u.uri}`, { resource: u.uri });
   const excluded = (p: string) => o.exclude !== undefined && isAncestorOrSelf(o.exclude, 'ctx://' + p);
@@ -94,7 +99,7 @@ export async function grepFiles(
     const bufs = (await host.vfs.readMany(account, chunk)).map((b) => b ?? Buffer.alloc(0));
     const left = o.limit - matches.length;
     if (native) {
-      for (const m of native.grep(o.pattern, bufs, { caseInsensitive: o.caseInsensitive, maxMatches: left }))
+      for (const m of await nativeSearch(bufs, left))
         matches.push({ uri: 'ctx://' + chunk[m.index]!, line: m.line, content: m.text });
     } else
       for (const [j, b] of bufs.entries()) {

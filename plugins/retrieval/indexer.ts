@@ -43,8 +43,18 @@ export interface IndexerStats {
 export class Indexer {
   readonly stats: IndexerStats = { files: 0, dirRefreshes: 0, embedded: 0, skippedUnchanged: 0, deleted: 0, llmFallbacks: 0 };
   private readonly activations = new WeakMap<ChangeEvent, Array<() => void>>();
-  /** Serializes work on one record key across concurrent Embedding messages. */
+  /** Serializes work on one key (record, or node for Semantic) across concurrent messages. */
   private readonly keyChains = new Map<string, Promise<void>>();
+  /** Semantic messages in flight per parent directory (`account\0path`). */
+  private readonly childrenInFlight = new Map<string, number>();
+  /**
+   * Payloads prepared into a batch that is not yet durable. The queue registers a prepared message
+   * as pending at once, so a consumer slot freed meanwhile could start it before its batch commits
+   * (and find no node); consumers wait for the activation (or 10 s, should the batch have failed).
+   */
+  private readonly staged = new WeakMap<object, Promise<void>>();
+  /** Directory refreshes that have started but not yet listed their children. */
+  private readonly dirsWaiting = new Map<string, Array<() => void>>();
 
   constructor(
     private readonly host: PluginHost,
@@ -63,8 +73,8 @@ export class Indexer {
       for (const fn of fns) fn();
     });
     host.vfs.on('drop', (account: string) => void this.store.dropAccount(account).catch((err) => host.log.warn('dropping vector records failed', { account, error: err })));
-    host.consume<SemanticMessage>(SEMANTIC_QUEUE, (m) => this.semantic(m), { concurrency: 1, maxAttempts: 5, backoffMs: 100 });
-    host.consume<EmbeddingMessage>(EMBEDDING_QUEUE, (m) => this.embedding(m), { concurrency: 8, maxAttempts: 5, backoffMs: 100 });
+    host.consume<SemanticMessage>(SEMANTIC_QUEUE, (m) => this.semanticTracked(m), { concurrency: 8, maxAttempts: 5, backoffMs: 100 });
+    host.consume<EmbeddingMessage>(EMBEDDING_QUEUE, (m) => this.embedding(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
   }
 
   private hook(events: ChangeEvent[]): KvOp[] {
@@ -96,11 +106,29 @@ export class Indexer {
         if (!prepared) continue;
         ops.push(...prepared.ops);
         const list = this.activations.get(ev) ?? [];
-        list.push(prepared.activate);
+        list.push(this.stage(msg, prepared.activate));
         this.activations.set(ev, list);
       }
     }
     return ops;
+  }
+
+  private stage(payload: object, activate: () => void): () => void {
+    let release!: () => void;
+    this.staged.set(payload, new Promise<void>((r) => (release = r)));
+    return () => {
+      this.staged.delete(payload);
+      release();
+      activate();
+    };
+  }
+
+  private async untilDurable(payload: object): Promise<void> {
+    const p = this.staged.get(payload);
+    if (!p) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, 10_000)))]);
+    clearTimeout(timer);
   }
 
   /** Queues messages in one batch (with `extra` ops), then wakes the consumers. */
@@ -112,23 +140,101 @@ export class Indexer {
       const p = this.host.queues.prepare(SEMANTIC_QUEUE, m, { dedupeKey: key });
       if (p) {
         ops.push(...p.ops);
-        activate.push(p.activate);
+        activate.push(this.stage(m, p.activate));
       }
     }
     for (const m of emb) {
       const p = this.host.queues.prepare(EMBEDDING_QUEUE, m, { dedupeKey: `${m.op}${S}${m.account}${S}${m.path}${S}${m.level}` });
       if (p) {
         ops.push(...p.ops);
-        activate.push(p.activate);
+        activate.push(this.stage(m, p.activate));
       }
     }
     if (ops.length) await this.host.kv.batch(ops);
     for (const fn of activate) fn();
   }
 
+  /**
+   * The parent's refresh, unless a refresh of the parent has started and is waiting for this very
+   * message to finish (it will list the children after it, so it sees this change).
+   */
   private parentRefresh(account: string, path: string): SemanticMessage[] {
     const parent = parentPath(path);
+    if (this.dirsWaiting.has(`${account}${S}${parent}`)) return [];
     return placement(parent) ? [{ account, path: parent, kind: 'dir', op: 'refresh', mode: 'semantic_and_vectors' }] : [];
+  }
+
+  private serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.keyChains.get(key) ?? Promise.resolve();
+    const run = prev.then(fn);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.keyChains.set(key, tail);
+    void tail.then(() => {
+      if (this.keyChains.get(key) === tail) this.keyChains.delete(key);
+    });
+    return run;
+  }
+
+  /**
+   * Semantic messages run 8 at a time. Queue order still makes a directory's refresh start after
+   * every message of its children queued before it; the refresh then waits for those still in
+   * flight (they never wait on anything, so this cannot deadlock) before listing the children.
+   */
+  private async semanticTracked(qm: QueueMessage<SemanticMessage>): Promise<void> {
+    const m = qm.payload;
+    const parentKey = `${m.account}${S}${parentPath(m.path)}`;
+    this.childrenInFlight.set(parentKey, (this.childrenInFlight.get(parentKey) ?? 0) + 1);
+    try {
+      await this.untilDurable(m);
+      await this.serialized(`s${S}${m.account}${S}${m.path}`, () => this.semantic(qm));
+    } finally {
+      const n = (this.childrenInFlight.get(parentKey) ?? 1) - 1;
+      if (n > 0) this.childrenInFlight.set(parentKey, n);
+      else {
+        this.childrenInFlight.delete(parentKey);
+        const waiters = this.dirsWaiting.get(parentKey);
+        if (waiters) for (const w of waiters.splice(0)) w();
+      }
+    }
+  }
+
+  private debouncing = 0;
+  static DEBOUNCE_MS = 500;
+  static MAX_DEBOUNCING = 4;
+
+  /**
+   * Before listing a directory's children: wait for the child messages in flight, and (debounce)
+   * for child messages still queued behind this refresh, up to DEBOUNCE_MS. Meanwhile finishing
+   * children do not queue another refresh of this directory, so consecutive batches into one
+   * directory coalesce too. At most MAX_DEBOUNCING refreshes debounce at once, so waiting
+   * refreshes can never hold every consumer slot.
+   */
+  private async childrenSettled(account: string, path: string): Promise<void> {
+    const key = `${account}${S}${path}`;
+    const waiters = this.dirsWaiting.get(key) ?? [];
+    this.dirsWaiting.set(key, waiters);
+    try {
+      if (this.debouncing < Indexer.MAX_DEBOUNCING) {
+        this.debouncing++;
+        try {
+          const child = (p: unknown) => {
+            const m = p as SemanticMessage;
+            return m.account === account && m.path !== path && parentPath(m.path) === path;
+          };
+          const deadline = Date.now() + Indexer.DEBOUNCE_MS;
+          while (Date.now() < deadline && this.host.queues.countPending(child, [SEMANTIC_QUEUE]) > (this.childrenInFlight.get(key) ?? 0))
+            await new Promise((r) => setTimeout(r, 20));
+        } finally {
+          this.debouncing--;
+        }
+      }
+      while ((this.childrenInFlight.get(key) ?? 0) > 0) await new Promise<void>((r) => waiters.push(r));
+    } finally {
+      this.dirsWaiting.delete(key);
+    }
   }
 
   // ------------------------------------------------------------------------------------- Semantic
@@ -137,7 +243,9 @@ export class Indexer {
     const m = qm.payload;
     if (m.op === 'delete') {
       // Records go at once (a deleted file must stop matching); the parent's L0/L1 follow.
-      this.stats.deleted += await this.store.remove(m.account, m.path, { subtree: true });
+      // Only records of nodes that no longer exist: a node recreated meanwhile keeps its record
+      // (its own upsert follows), whatever order concurrent messages run in.
+      this.stats.deleted += await this.store.remove(m.account, m.path, { subtree: true, keep: (paths) => this.existing(m.account, paths) });
       await this.deleteAbstracts(m.account, m.path);
       await this.enqueue(this.parentRefresh(m.account, m.path), []);
       return;
@@ -175,11 +283,17 @@ export class Indexer {
     const stored = await this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path));
     const extra: KvOp[] = [];
     if (!stored || stored.sha256 !== node.sha256 || stored.generator !== this.summarizer.generator) {
-      const content = (await this.host.vfs.readFile(m.account, m.path)).toString('utf8');
+      const [buf] = await this.host.vfs.readMany(m.account, [m.path]);
+      const content = (buf ?? Buffer.alloc(0)).toString('utf8');
       const abstract = await this.summarizer.fileAbstract('ctx://' + m.path, node.name, content);
       extra.push(this.host.kv.putJsonOp(this.store.absKey(m.account, m.path), { abstract, sha256: node.sha256 ?? '', generator: this.summarizer.generator } satisfies FileAbstract));
     }
     await this.enqueue(this.parentRefresh(m.account, m.path), [{ account: m.account, path: m.path, level: 2, op: 'upsert' }], extra);
+  }
+
+  private async existing(account: string, paths: string[]): Promise<Set<string>> {
+    const nodes = await this.host.vfs.statMany(account, paths);
+    return new Set(paths.filter((_, i) => nodes[i] !== null));
   }
 
   private async deleteAbstracts(account: string, path: string): Promise<void> {
@@ -190,6 +304,7 @@ export class Indexer {
 
   /** Regenerates a directory's sidecars from its children, queues its L0/L1 vectors and its parent. */
   private async refreshDir(account: string, dir: Entry): Promise<void> {
+    await this.childrenSettled(account, dir.path);
     this.stats.dirRefreshes++;
     const children = (await this.host.vfs.list(account, dir.path)).filter((c) => !SIDECARS.has(c.name));
     const files = children.filter((c) => c.kind === 'file');
@@ -251,16 +366,8 @@ export class Indexer {
 
   private async embedding(qm: QueueMessage<EmbeddingMessage>): Promise<void> {
     const m = qm.payload;
-    const key = `${m.account}${S}${m.path}${S}${m.level}`;
-    const prev = this.keyChains.get(key) ?? Promise.resolve();
-    const run = prev.then(() => this.embedOne(m));
-    const tail = run.catch(() => {});
-    this.keyChains.set(key, tail);
-    try {
-      await run;
-    } finally {
-      if (this.keyChains.get(key) === tail) this.keyChains.delete(key);
-    }
+    await this.untilDurable(m);
+    await this.serialized(`e${S}${m.account}${S}${m.path}${S}${m.level}`, () => this.embedOne(m));
   }
 
   private async embedOne(m: EmbeddingMessage): Promise<void> {
@@ -282,9 +389,39 @@ export class Indexer {
       if (JSON.stringify(old.attrs) !== JSON.stringify(doc.attrs) || old.abstract !== doc.abstract || old.overview !== doc.overview) await this.store.updateAttrs(doc);
       return;
     }
-    const [vec] = await this.store.embedder.embed([doc.text], 'document');
-    await this.store.upsert([doc], [vec!]);
+    await this.upsertBatched(doc);
     this.stats.embedded++;
+  }
+
+  private upserts: Array<{ doc: RecordDoc; done: (err?: unknown) => void }> = [];
+  private flushScheduled = false;
+
+  /**
+   * Concurrent Embedding messages are embedded and stored together: one embedder call (off the JS
+   * thread for more than a few texts), one RocksDB batch and one index update per turn of the
+   * event loop, instead of one each per message.
+   */
+  private upsertBatched(doc: RecordDoc): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.upserts.push({ doc, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      if (this.flushScheduled) return;
+      this.flushScheduled = true;
+      setImmediate(() => void this.flushUpserts());
+    });
+  }
+
+  private async flushUpserts(): Promise<void> {
+    const items = this.upserts.splice(0, 256);
+    this.flushScheduled = this.upserts.length > 0;
+    if (this.flushScheduled) setImmediate(() => void this.flushUpserts());
+    try {
+      const docs = items.map((i) => i.doc);
+      const vecs = await this.store.embedder.embed(docs.map((d) => d.text), 'document');
+      await this.store.upsert(docs, vecs);
+      for (const i of items) i.done();
+    } catch (err) {
+      for (const i of items) i.done(err);
+    }
   }
 
   private get embedderTag(): string {

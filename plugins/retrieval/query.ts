@@ -201,8 +201,8 @@ export interface ScopeInput {
 }
 
 export interface Scope {
-  /** Access + target + peer: where navigation (directory expansion) may go. */
-  nav: VectorFilter;
+  /** Access + target + peer view: where navigation (directory expansion) may go (OR of filters). */
+  navs: VectorFilter[];
   /** Every condition of the request, one filter per `$or` alternative (empty: nothing can match). */
   filters: VectorFilter[];
   targets: string[];
@@ -218,12 +218,26 @@ export function parseLevels(level: string | number | undefined): number[] | unde
   return [...new Set(out)];
 }
 
+/**
+ * `X-Ctx-Actor-Peer: p` narrows the user's peer collection to peer p and leaves everything else:
+ * the records of peer p, OR the records outside `ctx://user/{self}/peers` (the core's `peer`
+ * condition alone would keep only peer records).
+ */
+function peerView(f: VectorFilter, identity: Identity): VectorFilter[] {
+  const p = identity.actorPeerId;
+  if (!p) return [f];
+  if (f.peer !== undefined) return f.peer === p ? [f] : [];
+  return [
+    { ...f, peer: p },
+    { ...f, excludeUriPrefixes: [...(f.excludeUriPrefixes ?? []), `ctx://user/${identity.userId}/peers`] },
+  ];
+}
+
 export function buildScope(input: ScopeInput, identity: Identity): Scope {
   const account = identity.accountId;
   const nav: VectorFilter = { account };
   // A USER sees shared resources and their own space, whatever the target says.
   if (identity.role === 'USER') nav.ownerSpaces = ['', `user:${identity.userId}`];
-  if (identity.actorPeerId) nav.peer = identity.actorPeerId;
   const rawTargets = input.target_uri === undefined || input.target_uri === '' ? [] : Array.isArray(input.target_uri) ? input.target_uri : [input.target_uri];
   const targets = rawTargets
     .filter((t) => t !== '')
@@ -264,7 +278,7 @@ export function buildScope(input: ScopeInput, identity: Identity): Scope {
     const { unsatisfiable: _u, ...rest } = b;
     return { ...rest, account } as VectorFilter;
   });
-  return { nav, filters, targets };
+  return { navs: peerView(nav, identity), filters: filters.flatMap((f) => peerView(f, identity)), targets };
 }
 
 export function requireQuery(query: string | undefined, imageUrl: string | undefined, supportsImages: boolean, describe: string): void {

@@ -100,12 +100,17 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
     }
     const out = { memories: [] as unknown[], resources: [] as unknown[], skills: [] as unknown[], total: 0 };
     const chosen: Candidate[] = [];
-    for (const c of [...byUri.values()].sort((a, b) => b.score - a.score)) {
-      if (chosen.length >= limit) break;
-      if (!(await readable(identity, c.doc.attrs.uri))) continue;
-      chosen.push(c);
+    const ranked = [...byUri.values()].sort((a, b) => b.score - a.score);
+    // Access checks run for a window of hits at once; denied ones are skipped, order kept.
+    for (let i = 0; i < ranked.length && chosen.length < limit; i += limit) {
+      const window = ranked.slice(i, i + limit);
+      const ok = await Promise.all(window.map((c) => readable(identity, c.doc.attrs.uri)));
+      window.forEach((c, j) => ok[j] && chosen.length < limit && chosen.push(c));
     }
-    const dirDocs = await Promise.all(chosen.map((c) => (c.doc.kind === 'dir' ? store.get(identity.accountId, c.doc.path, c.doc.level === 0 ? 1 : 0) : undefined)));
+    const otherIds = chosen.map((c) => (c.doc.kind === 'dir' ? store.id(identity.accountId, c.doc.path, c.doc.level === 0 ? 1 : 0) : ''));
+    const others = await store.getMany(identity.accountId, otherIds.filter(Boolean));
+    let oi = 0;
+    const dirDocs = otherIds.map((id) => (id ? others[oi++] : undefined));
     for (const [i, c] of chosen.entries()) {
       const d = c.doc;
       const place = placement(d.path);
@@ -275,7 +280,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
       for (let i = 0; i < expected.length; i += 512) {
         const chunk = expected.slice(i, i + 512);
         const ids = chunk.map((e) => recordId(account, 'ctx://' + e.path, e.level));
-        const docs = await store.getMany(account, ids);
+        const docs = await store.loadMany(account, ids);
         chunk.forEach((e, j) => {
           if (!docs[j] || !inIndex.has(ids[j]!)) missing.push({ uri: 'ctx://' + e.path, path: e.path, level: e.level, key: ids[j]! });
         });

@@ -53,6 +53,12 @@ export class RecordStore {
   private saving: Promise<void> | null = null;
   readonly dir: string;
   rebuildInfo: { at: number; records: number; reason: string; ms: number } | null = null;
+  /**
+   * Recently used records by `account\0id` (LRU by insertion order): a find touches tens of
+   * records over several expansion rounds, and each RocksDB round trip costs more than the search.
+   */
+  private readonly cache = new Map<string, RecordDoc>();
+  static CACHE_MAX = 50_000;
   reembedQueued = 0;
 
   constructor(
@@ -195,7 +201,31 @@ export class RecordStore {
     return this.get(account, p!, Number(level));
   }
 
+  private remember(d: RecordDoc): void {
+    const k = `${d.attrs.account}${S}${d.id}`;
+    this.cache.delete(k);
+    this.cache.set(k, d);
+    if (this.cache.size > RecordStore.CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+  }
+
   async getMany(account: string, ids: string[]): Promise<(RecordDoc | undefined)[]> {
+    const out: (RecordDoc | undefined)[] = ids.map((id) => this.cache.get(`${account}${S}${id}`));
+    const missing = ids.filter((_, i) => !out[i]);
+    if (missing.length) {
+      const got = await this.loadMany(account, missing);
+      let j = 0;
+      ids.forEach((_, i) => {
+        if (out[i]) return;
+        const d = got[j++];
+        if (d) this.remember(d);
+        out[i] = d;
+      });
+    }
+    return out;
+  }
+
+  /** Straight from RocksDB, bypassing the cache (consistency checks the source of truth). */
+  async loadMany(account: string, ids: string[]): Promise<(RecordDoc | undefined)[]> {
     const locs = await this.kv.getMany(ids.map((id) => this.idKey(account, id)));
     const keys = locs.map((l) => {
       if (!l) return '';
@@ -218,6 +248,7 @@ export class RecordStore {
     });
     ops.push(this.kv.putJsonOp(`meta${S}seq`, ++this.seq));
     await this.kv.batch(ops);
+    for (const d of docs) this.cache.delete(`${d.attrs.account}${S}${d.id}`);
     const dim = this.embedder.info.dim;
     const flat = new Float32Array(docs.length * dim);
     vectors.forEach((v, i) => flat.set(v, i * dim));
@@ -241,8 +272,8 @@ export class RecordStore {
   }
 
   /** Removes the records of `p` (one level, or all levels) — and of its subtree when `subtree`. */
-  async remove(account: string, p: string, opts: { level?: number; subtree?: boolean }): Promise<number> {
-    const victims: RecordDoc[] = [];
+  async remove(account: string, p: string, opts: { level?: number; subtree?: boolean; keep?: (paths: string[]) => Promise<Set<string>> }): Promise<number> {
+    let victims: RecordDoc[] = [];
     const scan = async (prefix: string) => {
       for await (const [, value] of this.kv.scanPrefix(prefix)) victims.push(JSON.parse(value.toString('utf8')) as RecordDoc);
     };
@@ -251,6 +282,10 @@ export class RecordStore {
       if (d) victims.push(d);
     } else await scan(`r${S}${account}${S}${p}${S}`);
     if (opts.subtree) await scan(`r${S}${account}${S}${p === '' ? '' : p + '/'}`);
+    if (opts.keep && victims.length) {
+      const kept = await opts.keep([...new Set(victims.map((d) => d.path))]);
+      victims = victims.filter((d) => !kept.has(d.path));
+    }
     if (!victims.length) return 0;
     const ops: KvOp[] = [];
     for (const d of victims) {
@@ -260,6 +295,7 @@ export class RecordStore {
     }
     ops.push(this.kv.putJsonOp(`meta${S}seq`, ++this.seq));
     await this.kv.batch(ops);
+    for (const d of victims) this.cache.delete(`${account}${S}${d.id}`);
     this.index.remove(victims.map((d) => d.id));
     this.scheduleSave();
     return victims.length;
@@ -268,6 +304,7 @@ export class RecordStore {
   /** Drops every record of an account (account deletion). */
   async dropAccount(account: string): Promise<void> {
     this.index.removeWhere({ account });
+    for (const k of [...this.cache.keys()]) if (k.startsWith(account + S)) this.cache.delete(k);
     for (const kind of ['r', 'v', 'i', 'a']) {
       let ops: KvOp[] = [];
       for await (const [key] of this.kv.scanPrefix(`${kind}${S}${account}${S}`)) {
@@ -282,6 +319,7 @@ export class RecordStore {
     this.scheduleSave();
   }
 
+  /** Hybrid (dense + BM25, fused in the core) when the index has it, else dense. */
   search(query: Float32Array, text: string, k: number, filter: VectorFilter): Promise<Hit[]> {
     if (this.index.hybridSearch && text) return Promise.resolve(this.index.hybridSearch(query, text, k, filter));
     return this.index.searchAsync(query, k, filter);

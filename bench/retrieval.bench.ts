@@ -1,0 +1,137 @@
+/**
+ * Retrieval end to end over HTTP with the local embedder (issue 4), server in a child process:
+ * 1. write-to-findable throughput: N × ~1 KB files sent with batch-write (256 per request, 2
+ *    clients), timed until `POST /api/v1/system/wait` returns (Semantic + Embedding drained) —
+ *    baseline: the same batch-writes timed to their responses (storage only, indexing excluded);
+ *    then one probe per 500 files checks that the file is findable;
+ * 2. `find` latency at 16 concurrent clients (autocannon, distinct queries drawn from the corpus) —
+ *    baseline: authenticated `GET /api/v1/system/status` at 16 clients (the HTTP ceiling).
+ * Corpus: synthetic text, 40 topics × 200-word vocabularies over a 4,000-word lexicon, so queries
+ * have lexical and topical neighbours.
+ *   npx tsx bench/retrieval.bench.ts [--files 10000] [--duration 10]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const FILES = arg('files', 10_000);
+const duration = arg('duration', 10);
+
+let seed = 42;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const SYL = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'pe', 'sa', 'do', 'gu', 'fi', 'ha', 'bo', 'xe', 'qu', 'ly', 'tor', 'an'];
+const lexicon = Array.from({ length: 4000 }, () => Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => SYL[Math.floor(rnd() * SYL.length)]).join(''));
+const topics = Array.from({ length: 40 }, () => Array.from({ length: 200 }, () => lexicon[Math.floor(rnd() * lexicon.length)]!));
+function doc(i: number): { uri: string; content: string; words: string[] } {
+  const t = i % topics.length;
+  const words: string[] = [];
+  let text = `# Note ${i} on topic ${t}\n\n`;
+  while (text.length < 1000) {
+    const w = rnd() < 0.8 ? topics[t]![Math.floor(rnd() ** 2 * 200)]! : lexicon[Math.floor(rnd() * lexicon.length)]!;
+    words.push(w);
+    text += w + (rnd() < 0.1 ? '. ' : ' ');
+  }
+  return { uri: `ctx://resources/bench/t${t}/d${Math.floor(i / 2000)}/n${i}.md`, content: text, words };
+}
+
+async function startServer(): Promise<{ child: ChildProcess; port: number; key: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/ctx-server.ts'], { env: { ...process.env, BENCH_LOG: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { child, ...(JSON.parse(line) as { port: number; key: string }) };
+}
+
+async function call(base: string, key: string, method: string, path: string, body?: unknown) {
+  const r = await fetch(base + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const j = (await r.json()) as { status: string; result: any; error?: unknown };
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(j.error)}`);
+  return j.result;
+}
+
+async function main() {
+  const rows: string[] = [];
+  const server = await startServer();
+  const base = `http://127.0.0.1:${server.port}`;
+  const key = server.key;
+  try {
+    const docs = Array.from({ length: FILES }, (_, i) => doc(i));
+    await call(base, key, 'POST', '/api/v1/fs/mkdir', { uri: 'ctx://resources/bench' });
+    await call(base, key, 'POST', '/api/v1/system/wait', { timeout: 60 });
+    const batches: (typeof docs)[] = [];
+    for (let i = 0; i < docs.length; i += 256) batches.push(docs.slice(i, i + 256));
+    let next = 0;
+    const t0 = performance.now();
+    const client = async () => {
+      while (next < batches.length) {
+        const b = batches[next++]!;
+        await call(base, key, 'POST', '/api/v1/content/batch-write', { root_uri: 'ctx://resources/bench', operations: b.map((d) => ({ uri: d.uri, content: d.content, mode: 'upsert' })), wait: false });
+      }
+    };
+    await Promise.all([client(), client()]);
+    const stored = performance.now() - t0;
+    let lastLog = performance.now();
+    for (;;) {
+      try {
+        await call(base, key, 'POST', '/api/v1/system/wait', { timeout: 30 });
+        break;
+      } catch {
+        if (performance.now() - lastLog > 30_000) {
+          lastLog = performance.now();
+          console.error(`still indexing after ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+        }
+      }
+    }
+    const findable = performance.now() - t0;
+    let found = 0;
+    let probes = 0;
+    for (let i = 0; i < docs.length; i += 500) {
+      probes++;
+      const d = docs[i]!;
+      const r = await call(base, key, 'POST', '/api/v1/search/find', { query: d.words.slice(0, 12).join(' '), target_uri: d.uri.slice(0, d.uri.lastIndexOf('/')), limit: 10 });
+      if ([...r.resources].some((m: any) => m.uri === d.uri)) found++;
+    }
+    const fps = FILES / (findable / 1000);
+    rows.push(
+      `| write-to-findable, ${FILES} × 1 KB files, batch-write 256/request, 2 clients | ${Math.round(fps)} files/s (${(findable / 1000).toFixed(1)} s; probes found ${found}/${probes}) | storage only (batch-write responses) ${Math.round(FILES / (stored / 1000))} files/s | ${(fps / (FILES / (stored / 1000))).toFixed(2)} | ≥ 1,000 files/s: ${fps >= 1000 ? 'met' : 'NOT met'} |`,
+    );
+    console.log(rows.at(-1));
+
+    const status = await autocannon({ url: `${base}/api/v1/system/status`, connections: 16, duration, headers: { 'x-api-key': key } });
+    let q = 0;
+    const finds = await autocannon({
+      url: base,
+      connections: 16,
+      duration,
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/v1/search/find',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          setupRequest: (req: Record<string, unknown>) => {
+            const d = docs[(q++ * 7919) % docs.length]!;
+            const o = (q * 13) % Math.max(1, d.words.length - 4);
+            return { ...req, body: JSON.stringify({ query: d.words.slice(o, o + 4).join(' '), limit: 10 }) };
+          },
+        },
+      ],
+    });
+    rows.push(
+      `| find over ${FILES} files (+ directory records), 16 clients | p50 ${finds.latency.p50} ms, p99 ${finds.latency.p99} ms, ${Math.round(finds.requests.average)} req/s (non-2xx ${finds.non2xx}) | authenticated GET status ${Math.round(status.requests.average)} req/s, p50 ${status.latency.p50} ms | ${(finds.requests.average / status.requests.average).toFixed(3)} | p50 ≤ 10 ms: ${finds.latency.p50 <= 10 ? 'met' : 'NOT met'}; p99 ≤ 30 ms: ${finds.latency.p99 <= 30 ? 'met' : 'NOT met'} |`,
+    );
+    console.log(rows.at(-1));
+    const obs = await call(base, key, 'GET', '/api/v1/observer/vectordb');
+    console.log(obs.status);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  console.log('\n| case | figure | baseline (same run) | ratio | target |\n|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+}
+
+await main();
