@@ -69,6 +69,8 @@ interface Running {
 }
 
 const nowSec = () => Date.now() / 1000;
+/** Abort reason of a graceful shutdown (distinct from a user's cancel). */
+const SHUTDOWN = Symbol('shutdown');
 
 export class TaskManager {
   private readonly types = new Map<string, TaskTypeDef>();
@@ -108,7 +110,7 @@ export class TaskManager {
     }
     for (const t of resume) {
       const input = await this.kv.getJson<unknown>(`in\x00${t.task_id}`);
-      this.launch(t, input);
+      this.launch(t, input, true);
     }
     await this.sweep();
     this.sweepTimer = setInterval(() => void this.sweep().catch(() => {}), 3600_000);
@@ -159,10 +161,11 @@ export class TaskManager {
       error: kind === 'error_recorded' ? t.error : null,
     };
     t.events.items.push(ev);
-    t.events.bytes += JSON.stringify(ev).length;
+    // The 32 KiB cap is on serialized bytes (UTF-8), not UTF-16 string length.
+    t.events.bytes += Buffer.byteLength(JSON.stringify(ev));
     while (t.events.items.length > MAX_EVENTS || (t.events.bytes > MAX_EVENT_BYTES && t.events.items.length > 1)) {
       const dropped = t.events.items.shift()!;
-      t.events.bytes -= JSON.stringify(dropped).length;
+      t.events.bytes -= Buffer.byteLength(JSON.stringify(dropped));
       t.events.dropped_count++;
     }
   }
@@ -179,17 +182,23 @@ export class TaskManager {
     await this.save(t);
   }
 
-  private launch(t: TaskRecord, input: unknown): void {
+  private launch(t: TaskRecord, input: unknown, resumed = false): void {
     const def = this.types.get(t.task_type)!;
     const controller = new AbortController();
     const done = (async () => {
       // Yield first so `create` returns the pending record before work starts.
       await new Promise((r) => setImmediate(r));
-      const current = await this.load(t.task_id);
-      if (!current || current.status !== 'pending') return;
       const entry = this.running.get(t.task_id);
+      const loaded = await this.load(t.task_id);
+      // cancel() may have claimed the record while it was loading: one object, so no lost update.
+      const current = entry?.record ?? loaded;
+      if (!current) return;
       if (entry) entry.record = current;
-      await this.transition(current, 'running');
+      // Cancelled before it started: nothing ran, settle it here or it would stay `cancelling`.
+      if (current.status === 'cancelling') return this.settleCancel(current);
+      // A resumed task was `running` when the process stopped; it runs again from the start.
+      if (current.status !== 'pending' && !(resumed && current.status === 'running')) return;
+      if (current.status === 'pending') await this.transition(current, 'running');
       const ctx: TaskContext = {
         task: current,
         signal: controller.signal,
@@ -210,12 +219,15 @@ export class TaskManager {
       };
       try {
         const result = await def.run(ctx, input);
-        if (controller.signal.aborted || (current.status as TaskStatus) === 'cancelling') await this.settleCancel(current);
+        const cancelled = controller.signal.aborted && controller.signal.reason !== SHUTDOWN;
+        if (cancelled || (current.status as TaskStatus) === 'cancelling') await this.settleCancel(current);
         else {
           current.result = result ?? {};
           await this.transition(current, 'completed');
         }
       } catch (err) {
+        // Interrupted by a shutdown, not by a cancel: left `running` for start() to fail or resume.
+        if (controller.signal.reason === SHUTDOWN && (current.status as TaskStatus) !== 'cancelling') return;
         if (controller.signal.aborted) await this.settleCancel(current);
         else {
           current.error = sanitizeError(err);
@@ -283,13 +295,17 @@ export class TaskManager {
 
   async cancel(id: string, who: Identity): Promise<TaskRecord> {
     if (who.role === 'ROOT') throw permissionDenied('ROOT identities cannot cancel tasks; cancel as the owning user', { task_id: id });
-    const t = await this.get(id, who);
+    let t = await this.get(id, who);
+    const running = this.running.get(id);
+    // One record object per live task: the runner may have claimed it while get() read a copy from
+    // disk (use the runner's), or not loaded it yet (hand it ours), so neither overwrites the other.
+    if (running?.record) t = running.record;
+    else if (running) running.record = t;
     const def = this.types.get(t.task_type);
     if (!def?.cancellable) throw new CtxError('FAILED_PRECONDITION', `tasks of type ${t.task_type} cannot be cancelled`, { task_id: id, task_type: t.task_type });
     if (t.status === 'completed' || t.status === 'failed')
       throw new CtxError('FAILED_PRECONDITION', `task ${id} already ${t.status}`, { task_id: id, status: t.status });
     if (t.status === 'cancelling' || t.status === 'cancelled') return t;
-    const running = this.running.get(id);
     const ownedMessages = this.queues.ownedCount(id);
     if (t.status === 'pending' && !running) {
       await this.queues.cancelOwned(id);
@@ -324,7 +340,7 @@ export class TaskManager {
     const all = [...this.running.values()];
     const timeout = new Promise<void>((r) => setTimeout(r, ms).unref());
     await Promise.race([Promise.all(all.map((r) => r.done)), timeout]);
-    for (const r of this.running.values()) r.controller.abort();
+    for (const r of this.running.values()) r.controller.abort(SHUTDOWN);
     if (this.sweepTimer) clearInterval(this.sweepTimer);
   }
 }
