@@ -160,6 +160,18 @@ describe('relations follow their source', () => {
     expect(old.relations.map((x: { source: string }) => x.source)).toEqual(['keep.md']);
   });
 
+  it('a file renamed within its directory keeps its relations; the directory’s own stay put', async () => {
+    await r.put('acme', 'resources/ren/old.md');
+    await r.link({ from_uri: 'ctx://resources/ren', to_uris: 'ctx://resources/docs/b.md', reason: 'dir' }, r.alice);
+    await r.link({ from_uri: 'ctx://resources/ren/old.md', to_uris: 'ctx://resources/docs/a.md', reason: 'file' }, r.alice);
+    const mv = await r.t.req({ method: 'POST', url: '/api/v1/fs/mv', headers: r.alice, body: { from_uri: 'ctx://resources/ren/old.md', to_uri: 'ctx://resources/ren/new.md' } });
+    expect(mv.status).toBe(200);
+    expect(await r.listUntil('ctx://resources/ren/new.md', r.alice, (x) => x.length === 1)).toEqual([{ uri: 'ctx://resources/docs/a.md', reason: 'file' }]);
+    expect((await r.list('ctx://resources/ren', r.alice)).json().result).toEqual([{ uri: 'ctx://resources/docs/b.md', reason: 'dir' }]);
+    const raw = JSON.parse((await r.t.app.vfs.readFile('acme', 'resources/ren/.relations.json')).toString('utf8'));
+    expect(raw.relations.map((x: { source: string }) => x.source).sort()).toEqual(['', 'new.md']);
+  });
+
   it('a removed file loses its relations, and a new file at its path does not inherit them', async () => {
     await r.put('acme', 'resources/rmfile/f.md');
     await r.link({ from_uri: 'ctx://resources/rmfile/f.md', to_uris: 'ctx://resources/docs/a.md' }, r.alice);
