@@ -60,6 +60,7 @@ export interface EmbedderLike {
   info: { provider: string; model: string; dim: number; inputMode: string; params: Record<string, unknown> };
   supportsImages: boolean;
   embed(texts: string[], kind: 'document' | 'query', signal?: AbortSignal): Promise<Float32Array[]>;
+  check?(): Promise<void>;
 }
 
 export interface Backends {
@@ -84,6 +85,8 @@ export async function loadBackends(config: CtxConfig, log: Logger): Promise<Back
   if (em && typeof em.createEmbedder === 'function') {
     try {
       embedder = (await (em.createEmbedder as (c: unknown) => EmbedderLike | Promise<EmbedderLike>)(config.embedding)) ?? null;
+      // A remote model's dimension is checked before the index is sized by it.
+      if (embedder?.check && config.embedding.provider !== 'local') await embedder.check();
     } catch (err) {
       if (config.embedding.provider !== 'local') throw err;
       log.warn('embedder module failed; trying the native local embedder directly', { error: err });

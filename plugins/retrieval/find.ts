@@ -28,6 +28,8 @@ export interface Candidate {
   raw: number;
   via?: { uri: string; score: number };
   query?: string;
+  /** Relevance from the reranker, when one is configured. */
+  rerank?: number;
 }
 
 export interface Provenance {
@@ -169,5 +171,6 @@ export function matchReason(c: Candidate, query: string): string {
   parts.push(shared.length ? `shared terms: ${shared.slice(0, 8).join(', ')}` : 'no shared terms (semantic neighbour)');
   if (c.via) parts.push(`boosted through ${c.via.uri} (${c.via.score.toFixed(2)})`);
   if (c.query && c.query !== query) parts.push(`matched expanded query "${c.query}"`);
+  if (c.rerank !== undefined) parts.push(`reranked ${c.rerank.toFixed(2)}`);
   return parts.join('; ');
 }

@@ -8,7 +8,7 @@ import { createLlm } from '../../runtime/models/llm.js';
 import { VERSION } from '../../runtime/version.js';
 import { loadBackends } from './backends.js';
 import { Indexer } from './indexer.js';
-import { registerRoutes } from './routes.js';
+import { registerRoutes, type RerankerLike } from './routes.js';
 import { RecordStore } from './store.js';
 import { createSummarizer } from './summarize.js';
 
@@ -48,7 +48,9 @@ export default definePlugin({
       },
     };
     host.provide('vector-index', service);
-    registerRoutes(host, store, indexer, llm);
+    const rr = (await import('../../runtime/models/reranker.js').catch(() => null)) as { createReranker?: (c: unknown) => RerankerLike | null } | null;
+    const reranker = rr?.createReranker ? rr.createReranker(host.config.rerank) : null;
+    registerRoutes(host, store, indexer, llm, reranker);
 
     host.onReady(async () => {
       if (embedderChanged) {

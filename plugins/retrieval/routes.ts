@@ -71,7 +71,15 @@ class OpStats {
   }
 }
 
-export function registerRoutes(host: PluginHost, store: RecordStore, indexer: Indexer, llm: Llm | null): void {
+export interface RerankerLike {
+  info: { model: string };
+  rerank(query: string, documents: string[], opts?: { topN?: number; signal?: AbortSignal }): Promise<Array<{ index: number; score: number }>>;
+}
+
+/** Weight of the reranker's relevance in the final score (the rest is the retrieval score). */
+export const RERANK_WEIGHT = 0.7;
+
+export function registerRoutes(host: PluginHost, store: RecordStore, indexer: Indexer, llm: Llm | null, reranker: RerankerLike | null = null): void {
   const ops = { find: new OpStats(), search: new OpStats(), grep: new OpStats(), glob: new OpStats() };
   const nativeGrep = loadNativeGrep();
   const fsAccess = () => host.optional<FsAccess>('fs');
@@ -155,7 +163,26 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
         if (!prev || c.score > prev.score) merged.set(c.doc.id, { ...c, query: queries[i] });
       }
     });
-    return { candidates: [...merged.values()].sort((a, b) => b.score - a.score), provenance: runs.map((r) => r.provenance), scope, limit };
+    let candidates = [...merged.values()].sort((a, b) => b.score - a.score);
+    let reranked = false;
+    if (reranker && candidates.length > 1) {
+      // The reranker reads each candidate's content (L1 overview for directories, the embedded
+      // L2 text for files); on failure the retrieval order stands.
+      const head = candidates.slice(0, Math.max(limit * 2, 20));
+      try {
+        const scores = await reranker.rerank(queries[0]!, head.map((c) => (c.doc.kind === 'dir' ? c.doc.overview || c.doc.abstract : c.doc.text)));
+        for (const r of scores) {
+          const c = head[r.index];
+          if (c) c.rerank = r.score;
+        }
+        for (const c of head) if (c.rerank !== undefined) c.score = RERANK_WEIGHT * c.rerank + (1 - RERANK_WEIGHT) * c.score;
+        candidates = [...head.sort((a, b) => b.score - a.score), ...candidates.slice(head.length)];
+        reranked = true;
+      } catch (err) {
+        host.log.warn('reranker failed; keeping the retrieval order', { error: err });
+      }
+    }
+    return { candidates, provenance: runs.map((r) => r.provenance), scope, limit, reranked };
   }
 
   host.route({
@@ -169,7 +196,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
       const query = body.query!.trim();
       const r = await runFind(ctx.identity, body, [query]);
       const result: Record<string, unknown> = await present(ctx.identity, r.candidates, body, query, r.limit);
-      if (body.include_provenance) result.provenance = provenanceOut(r.provenance[0]!, r.scope.targets);
+      if (body.include_provenance) result.provenance = { ...provenanceOut(r.provenance[0]!, r.scope.targets), reranked: r.reranked };
       ops.find.record(performance.now() - t0, result.total as number, r.provenance[0]!.rounds);
       return result;
     },

@@ -115,3 +115,36 @@ describe('LLM', () => {
     expect(s.body.result.query_plan.expanded_queries[0]).toBe('koala food');
   });
 });
+
+describe('reranker', () => {
+  it('reorders the head of the results with a Cohere-style /rerank server', async () => {
+    const seen: any[] = [];
+    const server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d) => (raw += d));
+      req.on('end', () => {
+        const body = JSON.parse(raw);
+        seen.push({ url: req.url, body });
+        // Prefers documents about otters, whatever the vectors say.
+        const results = body.documents.map((d: string, index: number) => ({ index, relevance_score: /otter/i.test(d) ? 0.99 : 0.01 }));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ results }));
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    servers.push(server);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const c = await setup({ config: { rerank: { baseUrl: base, model: 'rr-1' } } });
+    opened.push(c);
+    await write(c.t, c.admin, 'ctx://resources/river/beavers.md', 'River animals: beavers build dams on the river.');
+    await write(c.t, c.admin, 'ctx://resources/river/otters.md', 'Otters float on their backs.');
+    await wait(c.t);
+    const r = await post(c.t, c.admin, '/api/v1/search/find', { query: 'river animals dams', level: 2, include_provenance: true });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen[0].url).toMatch(/\/rerank$/);
+    expect(seen[0].body.query).toBe('river animals dams');
+    expect(r.body.result.resources[0].uri).toBe('ctx://resources/river/otters.md');
+    expect(r.body.result.resources[0].match_reason).toContain('reranked 0.99');
+    expect(r.body.result.provenance.reranked).toBe(true);
+  });
+});
