@@ -215,7 +215,7 @@ describe('local embedder', () => {
     const e = await createEmbedder({ provider: 'local' });
     expect(e).toBeInstanceOf(LocalEmbedder);
     expect(e.info).toMatchObject({ provider: 'local', model: 'ctx-lexical-v1', dim: 384, inputMode: 'text' });
-    expect(e.info.params).toMatchObject({ charMin: 3, charMax: 5 });
+    expect(e.info.params).toMatchObject({ charMin: 3, charMax: 4 });
     expect(e.supportsImages).toBe(false);
     await e.check();
     const long = 'retrieval engines rank documents by similarity. '.repeat(400); // async path

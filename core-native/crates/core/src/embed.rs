@@ -6,7 +6,7 @@
 //! - word bigrams: consecutive non-stop-word tokens (stop words are skipped, not boundaries, so
 //!   "index of the file" and "index file" share `index file`); identifier compounds are left out
 //!   of the sequence because they repeat their own parts;
-//! - character n-grams (`<word>` with boundary marks, n in `char_min..=char_max`) of the
+//! - character n-grams (`<word>` with boundary marks, n in `char_min..=char_max`, 3..=4) of the
 //!   unstemmed words: they carry morphology and spelling variants that stemming misses
 //!   (`tokenizer`/`tokenization`, typos, compounds such as `filesystem` vs `file system`).
 //!
@@ -45,11 +45,14 @@ impl Default for EmbedParams {
     fn default() -> Self {
         EmbedParams {
             dim: DEFAULT_DIM,
-            word_weight: 1.0,
-            bigram_weight: 0.5,
-            char_weight: 0.6,
+            // Tuned on bench/retrieval-quality (bench/RESULTS.md): at 384 dimensions the
+            // character n-grams carry most of the signal and word/bigram features mostly add
+            // collision noise, but a little of them keeps exact identifiers and phrases ahead.
+            word_weight: 0.2,
+            bigram_weight: 0.1,
+            char_weight: 1.0,
             char_min: 3,
-            char_max: 5,
+            char_max: 4,
             max_chars: 32 * 1024,
         }
     }
