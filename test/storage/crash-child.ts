@@ -1,0 +1,61 @@
+/**
+ * Child process of crash.test.ts: writes to a real RocksDB as fast as it can and prints one line per
+ * ACKNOWLEDGED write, until the parent kills it with SIGKILL. Stdout to a pipe is synchronous on
+ * Linux, so a printed line means the acknowledgement happened before the kill.
+ *
+ *   node --import tsx test/storage/crash-child.ts <dir> kv|vfs
+ */
+import { Kv } from '../../runtime/storage/kv.js';
+import { RocksDbBackend } from '../../runtime/storage/rocksdb.js';
+import { Vfs } from '../../runtime/vfs/vfs.js';
+
+const [dir, mode] = process.argv.slice(2);
+const WRITERS = 8;
+const LIMIT = 200_000; // never reached: the parent kills the process long before
+
+/** Deterministic content, so the parent can recompute what each write must have stored (same function in crash.test.ts). */
+function payload(id: string, j: number): string {
+  return `${id}:${j}:` + 'x'.repeat((id.length * 37 + j * 101) % 900);
+}
+
+async function kvMode(): Promise<void> {
+  const kv = await Kv.open(new RocksDbBackend(dir!));
+  const s = kv.sub('crash');
+  process.stdout.write('ready\n');
+  await Promise.all(
+    Array.from({ length: WRITERS }, async (_, w) => {
+      for (let n = 0; n < LIMIT; n++) {
+        const id = `${w}-${n}`;
+        // Five puts, and a moving marker: put tmp/w/n and delete tmp/w/(n-1) in the same batch.
+        const ops = [0, 1, 2, 3, 4].map((j) => s.putOp(`b/${id}/${j}`, payload(id, j)));
+        ops.push(s.putOp(`tmp/${w}/${String(n).padStart(8, '0')}`, id));
+        if (n > 0) ops.push(s.delOp(`tmp/${w}/${String(n - 1).padStart(8, '0')}`));
+        await s.batch(ops);
+        process.stdout.write(`ack ${id}\n`);
+      }
+    }),
+  );
+}
+
+async function vfsMode(): Promise<void> {
+  const kv = await Kv.open(new RocksDbBackend(dir!));
+  const vfs = new Vfs(kv.sub('vfs'));
+  process.stdout.write('ready\n');
+  await Promise.all(
+    Array.from({ length: WRITERS }, async (_, w) => {
+      for (let n = 0; n < LIMIT; n++) {
+        const path = `resources/w${w}/d${n % 7}/f${n}.txt`;
+        const data = Buffer.from(payload(`${w}/${n}`, n));
+        const out = await vfs.writeFile('acme', path, data, { tags: [`n=${n}`] });
+        process.stdout.write(`ack ${path} ${out.sha256}\n`);
+        if (n % 3 === 2) {
+          // One append-only log per writer: every acknowledged line must survive, in order.
+          await vfs.writeFile('acme', `resources/logs/w${w}.log`, Buffer.from(`${n}\n`), { mode: 'append' });
+          process.stdout.write(`log ${w} ${n}\n`);
+        }
+      }
+    }),
+  );
+}
+
+await (mode === 'vfs' ? vfsMode() : kvMode());
