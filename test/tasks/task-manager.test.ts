@@ -405,6 +405,26 @@ describe('TaskManager (direct)', () => {
     vi.useRealTimers();
   });
 
+  it('list returns at most 50 by default, newest first; limit and filters apply before the cut', async () => {
+    const key = newKey();
+    gateFor(key).open();
+    const ids: string[] = [];
+    for (let i = 0; i < 55; i++) ids.push((await tm.create('test_gated', ME, { input: { key }, resourceId: i < 5 ? 'early' : 'late' })).task_id);
+    for (const id of ids) await until(id, 'completed');
+    const all = await tm.list(ME, {});
+    expect(all).toHaveLength(50);
+    const created = all.map((x) => x.created_at);
+    expect([...created].sort((a, b) => b - a)).toEqual(created);
+    // The five left out are the oldest (ties within one millisecond have no defined order).
+    const shown = new Set(all.map((x) => x.task_id));
+    const left = await Promise.all(ids.filter((id) => !shown.has(id)).map((id) => tm.get(id, ME)));
+    expect(left).toHaveLength(5);
+    for (const t of left) expect(t.created_at).toBeLessThanOrEqual(Math.min(...created));
+    expect(await tm.list(ME, { limit: 3 })).toHaveLength(3);
+    expect(new Set((await tm.list(ME, { resource_id: 'early' })).map((x) => x.task_id))).toEqual(new Set(ids.slice(0, 5)));
+    expect(await tm.list({ ...ME, userId: 'bob' }, {})).toEqual([]);
+  });
+
   it('a graceful stop leaves a running task for the next start (it is not marked cancelled)', async () => {
     const key = newKey();
     const rec = await tm.create('test_gated', ME, { input: { key } });
