@@ -73,7 +73,7 @@ export class Indexer {
       for (const fn of fns) fn();
     });
     host.vfs.on('drop', (account: string) => void this.store.dropAccount(account).catch((err) => host.log.warn('dropping vector records failed', { account, error: err })));
-    host.consume<SemanticMessage>(SEMANTIC_QUEUE, (m) => this.semanticTracked(m), { concurrency: 8, maxAttempts: 5, backoffMs: 100 });
+    host.consume<SemanticMessage>(SEMANTIC_QUEUE, (m) => this.semanticTracked(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
     host.consume<EmbeddingMessage>(EMBEDDING_QUEUE, (m) => this.embedding(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
   }
 
@@ -187,10 +187,17 @@ export class Indexer {
     const m = qm.payload;
     const parentKey = `${m.account}${S}${parentPath(m.path)}`;
     this.childrenInFlight.set(parentKey, (this.childrenInFlight.get(parentKey) ?? 0) + 1);
+    // A directory refresh counts as waiting from the moment it starts (before any await), so a
+    // child finishing now does not queue a second refresh behind this one.
+    const ownKey = `${m.account}${S}${m.path}`;
+    const refresh = m.kind === 'dir' && m.op !== 'delete' && !m.recursive && !this.dirsWaiting.has(ownKey);
+    if (refresh) this.dirsWaiting.set(ownKey, []);
     try {
       await this.untilDurable(m);
       await this.serialized(`s${S}${m.account}${S}${m.path}`, () => this.semantic(qm));
     } finally {
+      // Released by childrenSettled once it listed the children, or here when it never got there.
+      if (refresh && this.dirsWaiting.get(ownKey)?.length === 0) this.dirsWaiting.delete(ownKey);
       const n = (this.childrenInFlight.get(parentKey) ?? 1) - 1;
       if (n > 0) this.childrenInFlight.set(parentKey, n);
       else {
