@@ -222,9 +222,15 @@ export class QueueManager {
       q.stats.processed++;
       if (this.settleListeners.size) this.settled(q.name, msg);
     } catch (err) {
+      if (this.closed) {
+        // Failed while the service stops (its work was likely aborted by the shutdown): not a
+        // verdict on the message. It stays pending on disk, unchanged, for the next start.
+        q.inFlight.delete(msg.seq);
+        return;
+      }
       msg.attempts++;
       msg.lastError = sanitizeError(err);
-      if (msg.attempts < q.opts.maxAttempts && !this.closed) {
+      if (msg.attempts < q.opts.maxAttempts) {
         msg.notBefore = Date.now() + q.opts.backoffMs * 2 ** (msg.attempts - 1);
         q.stats.requeue_count++;
         await this.kv.putJson(this.msgKey(q.name, msg.seq), msg).catch(() => {});

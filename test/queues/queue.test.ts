@@ -293,6 +293,26 @@ describe('QueueManager on RocksDB', () => {
     expect((await stored('d'))[0]).toMatchObject({ attempts: 4, lastError: 'still fails' });
   });
 
+  it('a message failing while the manager stops is not dead-lettered: it is pending again after the restart', async () => {
+    const g = gate();
+    qm.consume('S', async () => g.promise, { maxAttempts: 1 });
+    await qm.enqueue('S', { v: 1 });
+    await settle();
+    expect(qm.stats().S!.in_flight).toBe(1);
+    qm.close();
+    g.fail(new Error('aborted by shutdown'));
+    for (let i = 0; i < 10; i++) await settle();
+    expect(await stored('d')).toEqual([]);
+    expect((await stored('m')).map((m) => [m.payload, m.attempts])).toEqual([[{ v: 1 }, 0]]);
+    await kv.close();
+    await open();
+    const seen: unknown[] = [];
+    qm.consume('S', async (m) => void seen.push(m.payload));
+    await qm.waitIdle();
+    expect(seen).toEqual([{ v: 1 }]);
+    expect(qm.stats().S).toMatchObject({ dead_letter: 0, processed: 1 });
+  });
+
   it('waitIdle, waitFor and touchesPath', async () => {
     const g = gate();
     qm.consume('Semantic', async () => g.promise);
