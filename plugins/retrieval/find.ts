@@ -71,6 +71,12 @@ export async function hierarchicalFind(
   };
 
   const navFilters = scope.navs.map((f) => ({ ...f, levels: [0, 1] }));
+  // Without conditions beyond access and target, one subtree search per expansion serves both as
+  // child candidates and as subdirectories to navigate (saves a search per round).
+  const plain = (f: VectorFilter) => JSON.stringify({ ...f, contextTypes: undefined, levels: undefined });
+  const sameScope =
+    scope.filters.length === scope.navs.length &&
+    scope.filters.every((f, i) => !f.levels && (!f.contextTypes || f.contextTypes.length === 3) && plain(f) === plain(scope.navs[i]!));
   const [globalHits, navHits] = await Promise.all([searchAll(scope.filters, globalK), searchAll(navFilters, globalK)]);
   provenance.global_hits = globalHits.length;
   provenance.navigation_hits = navHits.length;
@@ -134,11 +140,19 @@ export async function hierarchicalFind(
     }
     const childFilters = scope.filters.map((f) => withPrefix(f, uri)).filter((f): f is VectorFilter => f !== null);
     const navChild = navFilters.map((f) => withPrefix(f, uri)).filter((f): f is VectorFilter => f !== null);
-    const [childHits, subdirs] = await Promise.all([
-      childFilters.length ? searchAll(childFilters, limit) : Promise.resolve([]),
-      navChild.length ? searchAll(navChild, PARAMS.NAV_K) : Promise.resolve([]),
-    ]);
-    await load([...childHits, ...subdirs]);
+    let childHits: Hit[];
+    let subdirs: Hit[];
+    if (sameScope) {
+      childHits = childFilters.length ? await searchAll(childFilters, limit + PARAMS.NAV_K) : [];
+      await load(childHits);
+      subdirs = childHits.filter((h) => docs.get(h.id)?.kind === 'dir');
+    } else {
+      [childHits, subdirs] = await Promise.all([
+        childFilters.length ? searchAll(childFilters, limit) : Promise.resolve([]),
+        navChild.length ? searchAll(navChild, PARAMS.NAV_K) : Promise.resolve([]),
+      ]);
+      await load([...childHits, ...subdirs]);
+    }
     const via = { uri, score: dirScore };
     for (const h of childHits) offer(h, via);
     for (const h of subdirs) {
