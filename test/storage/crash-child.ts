@@ -3,8 +3,9 @@
  * ACKNOWLEDGED write, until the parent kills it with SIGKILL. Stdout to a pipe is synchronous on
  * Linux, so a printed line means the acknowledgement happened before the kill.
  *
- *   node --import tsx test/storage/crash-child.ts <dir> kv|vfs
+ *   node --import tsx test/storage/crash-child.ts <dir> kv|vfs|app
  */
+import { createApp } from '../../runtime/app.js';
 import { Kv } from '../../runtime/storage/kv.js';
 import { RocksDbBackend } from '../../runtime/storage/rocksdb.js';
 import { Vfs } from '../../runtime/vfs/vfs.js';
@@ -58,4 +59,24 @@ async function vfsMode(): Promise<void> {
   );
 }
 
-await (mode === 'vfs' ? vfsMode() : kvMode());
+/** The whole service: writes go through the HTTP pipeline (inject), content plugin, Vfs and hooks. */
+async function appMode(): Promise<void> {
+  const rootKey = 'root-key-for-crash-test-0123456789';
+  const app = await createApp({ env: {}, config: { dataDir: dir!, rootApiKey: rootKey, authMode: 'api_key', logLevel: 'silent', accessLog: false } });
+  const acct = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': rootKey }, body: { account_id: 'acme', admin_user_id: 'admin' } });
+  const key = acct.json().result.user_key as string;
+  process.stdout.write(`ready\nkey ${key}\n`);
+  await Promise.all(
+    Array.from({ length: 4 }, async (_, w) => {
+      for (let n = 0; n < LIMIT; n++) {
+        const uri = `ctx://resources/app/w${w}/f${n}.md`;
+        const content = payload(`${w}/${n}`, n);
+        const res = await app.inject({ method: 'POST', url: '/api/v1/content/write', headers: { 'x-api-key': key }, body: { uri, content, tags: [`n=${n}`] } });
+        if (res.status !== 200) throw new Error(`write failed: ${res.text}`);
+        process.stdout.write(`ack ${uri}\n`);
+      }
+    }),
+  );
+}
+
+await (mode === 'vfs' ? vfsMode() : mode === 'app' ? appMode() : kvMode());

@@ -1,6 +1,6 @@
 /**
  * Real crash tests: a child process writes to RocksDB (through Kv, then through the Vfs) and prints
- * each acknowledged write; the parent kills it with SIGKILL mid-stream, reopens the database and
+ * each acknowledged write (the third case runs the whole app and writes over its HTTP pipeline); the parent kills it with SIGKILL mid-stream, reopens the database and
  * checks that every acknowledged write is there and that every batch is all-or-nothing.
  */
 import { spawn } from 'node:child_process';
@@ -11,7 +11,7 @@ import { Kv } from '../../runtime/storage/kv.js';
 import { RocksDbBackend } from '../../runtime/storage/rocksdb.js';
 import { recordId } from '../../runtime/vfs/record-id.js';
 import { Vfs, sha256Of } from '../../runtime/vfs/vfs.js';
-import { tempDir } from '../helpers/app.js';
+import { startTestApp, tempDir } from '../helpers/app.js';
 
 const CHILD = path.resolve('test/storage/crash-child.ts');
 
@@ -24,7 +24,7 @@ function payload(id: string, j: number): string {
  * Runs the child until it printed `acks` acknowledgement lines (after `ready`), then SIGKILLs it.
  * Returns the complete lines it printed (a line cut by the kill is dropped).
  */
-async function runAndKill(dir: string, mode: 'kv' | 'vfs', acks: number): Promise<string[]> {
+async function runAndKill(dir: string, mode: 'kv' | 'vfs' | 'app', acks: number): Promise<string[]> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -147,6 +147,28 @@ describe('crash safety (SIGKILL of a writing process)', () => {
       }
     } finally {
       await kv.close();
+    }
+  });
+
+  it('whole app: every acknowledged HTTP write (content/write) is readable after the restart', async () => {
+    const dir = tempDir('ctx-crash-app-');
+    dirs.push(dir);
+    const lines = await runAndKill(dir, 'app', 120);
+    const key = lines.find((l) => l.startsWith('key '))!.slice(4);
+    const acked = lines.filter((l) => l.startsWith('ack ')).map((l) => l.slice(4));
+    expect(acked.length).toBeGreaterThanOrEqual(120);
+    // The same data directory, opened by a fresh app (its own root key: identities are in the db).
+    const t = await startTestApp({ dir });
+    try {
+      const headers = { 'x-api-key': key };
+      for (const uri of acked) {
+        const res = await t.req({ method: 'GET', url: `/api/v1/content/read?uri=${encodeURIComponent(uri)}`, headers });
+        expect(res.status, uri).toBe(200);
+        const [, w, f] = /w(\d+)\/f(\d+)\.md$/.exec(uri)!;
+        expect(res.json().result).toBe(payload(`${w}/${f}`, Number(f)));
+      }
+    } finally {
+      await t.close();
     }
   });
 });
