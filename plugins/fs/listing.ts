@@ -31,6 +31,15 @@ interface Cached {
   patching: Promise<void> | null;
 }
 
+/** Position of the child called `name` in a name-ordered listing (either group), or -1. */
+function indexOfName(rows: Entry[], name: string): number {
+  for (const kind of ['dir', 'file'] as const) {
+    const i = insertionPoint(rows, { name, kind } as Entry);
+    if (rows[i]?.name === name && rows[i]!.kind === kind) return i;
+  }
+  return -1;
+}
+
 /** Where `node` goes in a base listing: its group (directories first), then UTF-8 byte order of names. */
 function insertionPoint(base: Entry[], node: Entry): number {
   const key = Buffer.from(node.name, 'utf8');
@@ -133,22 +142,31 @@ export class ListingCache {
     return cached;
   }
 
-  /** Re-reads the noted children (one multi-get) and puts each in its place, or removes it. */
+  /**
+   * Re-reads the noted children (one multi-get) and puts each in its place, or removes it, in the
+   * base listing and in the name-ascending views (the default `ls`); other views are derived again
+   * on demand. Binary searches: a patch costs O(log n) compares plus the array splice.
+   */
   private async patch(account: string, c: Cached): Promise<void> {
     const paths = [...c.pending];
     c.pending.clear();
     const nodes = await this.vfs.statMany(account, paths);
     this.stats.patched += paths.length;
+    for (const k of [...c.views.keys()]) if (!k.endsWith('nameasc')) c.views.delete(k);
     paths.forEach((path, i) => {
       const name = path.slice(path.lastIndexOf('/') + 1);
-      const before = c.base.length;
-      const at = c.base.findIndex((e) => e.name === name);
-      if (at >= 0) c.base.splice(at, 1);
       const node = nodes[i];
-      if (node) c.base.splice(insertionPoint(c.base, node), 0, node);
+      const before = c.base.length;
+      for (const rows of [c.base, ...c.views.values()]) {
+        const at = indexOfName(rows, name);
+        if (at >= 0) rows.splice(at, 1);
+      }
+      if (node) {
+        c.base.splice(insertionPoint(c.base, node), 0, node);
+        for (const [k, rows] of c.views) if (k.startsWith('1') || !isHidden(node)) rows.splice(insertionPoint(rows, node), 0, node);
+      }
       this.total += c.base.length - before;
     });
-    c.views.clear();
   }
 
   private onChange(ev: ChangeEvent): void {

@@ -59,6 +59,21 @@ describe('ListingCache', () => {
     for (const n of all) expect(n).toContain('e.md');
   });
 
+  it('cached views are patched too: hidden entries only where shown, other orders derived again', async () => {
+    const view = async (showHidden: boolean, order: 'asc' | 'desc' = 'asc') =>
+      (await cache.view('a', 'resources/r', { showHidden, sortBy: 'name', order })).map((e) => e.name);
+    expect(await view(false)).toEqual(['sub', 'b.md', 'd.md']);
+    expect(await view(true)).toEqual(['sub', 'b.md', 'd.md']);
+    expect(await view(false, 'desc')).toEqual(['sub', 'd.md', 'b.md']);
+    await w('resources/r/.hidden.md');
+    await w('resources/r/c.md');
+    await w('resources/r/a/x.md');
+    await vfs.rm('a', 'resources/r/d.md');
+    expect(await view(false)).toEqual(['a', 'sub', 'b.md', 'c.md']);
+    expect(await view(true)).toEqual(['a', 'sub', '.hidden.md', 'b.md', 'c.md']);
+    expect(await view(false, 'desc')).toEqual(['sub', 'a', 'c.md', 'b.md']);
+  });
+
   it('views keep directories first in every order', async () => {
     const base = await cache.children('a', 'resources/r');
     const desc = deriveView(base, { showHidden: false, sortBy: 'name', order: 'desc' }).map((e) => e.name);
