@@ -22,12 +22,13 @@ export class MemoryBackend implements KvBackend {
 
   async get(key: string): Promise<Buffer | undefined> {
     this.check();
-    return this.values.get(key);
+    // Copies out, as the durable backends do: a caller editing a returned buffer must not edit the store.
+    return copy(this.values.get(key));
   }
 
   async getMany(keys: string[]): Promise<(Buffer | undefined)[]> {
     this.check();
-    return keys.map((k) => this.values.get(k));
+    return keys.map((k) => copy(this.values.get(k)));
   }
 
   async write(ops: KvOp[]): Promise<void> {
@@ -58,7 +59,7 @@ export class MemoryBackend implements KvBackend {
     for (const k of slice) {
       if (n++ >= limit) return;
       const v = this.values.get(k);
-      if (v !== undefined) yield [k, v];
+      if (v !== undefined) yield [k, Buffer.from(v)];
     }
   }
 
@@ -86,3 +87,5 @@ export class MemoryBackend implements KvBackend {
     return this.keys[i] === key ? i + 1 : i;
   }
 }
+
+const copy = (v: Buffer | undefined) => (v === undefined ? undefined : Buffer.from(v));

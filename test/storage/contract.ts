@@ -127,6 +127,14 @@ export function runBackendContract(name: string, makeBackend: (dir: string) => K
       expect((await db.get('k'))!.toString()).toBe('abc');
     });
 
+    it('a buffer returned by get, getMany or iterate changed by the caller does not change the stored value', async () => {
+      await db.write([put('k', 'abc')], true);
+      (await db.get('k'))![0] = 0x7a;
+      (await db.getMany(['k']))[0]![1] = 0x7a;
+      for await (const [, v] of db.iterate({})) v[2] = 0x7a;
+      expect((await db.get('k'))!.toString()).toBe('abc');
+    });
+
     describe('ranges', () => {
       const keys = ['a', 'b', 'c', 'd', 'e'];
       beforeEach(async () => {
