@@ -47,6 +47,22 @@ export interface GrepOutput {
   truncated: boolean;
 }
 
+/** The addon's columnar form (one typed array per field, texts joined by newlines). */
+interface GrepColumns {
+  index: Uint32Array;
+  line: Uint32Array;
+  text: string;
+  truncated: boolean;
+}
+
+function fromColumns(c: GrepColumns): GrepOutput {
+  const n = c.index.length;
+  const texts = n === 0 ? [] : c.text.split('\n');
+  const matches = new Array<GrepLine>(n);
+  for (let i = 0; i < n; i++) matches[i] = { index: c.index[i]!, line: c.line[i]!, text: texts[i]! };
+  return { matches, truncated: c.truncated };
+}
+
 interface TextAddon {
   embedLocal(texts: string[], dim?: number, params?: LocalEmbedParams): Float32Array;
   embedLocalAsync(texts: string[], dim?: number, params?: LocalEmbedParams): Promise<Float32Array>;
@@ -54,8 +70,8 @@ interface TextAddon {
   tokenize(text: string): string[];
   tokenizeStemmed(text: string): string[];
   normalizeText(text: string): string;
-  grep(pattern: string, buffers: Buffer[], options?: GrepOptions): GrepOutput;
-  grepAsync(pattern: string, buffers: Buffer[], options?: GrepOptions): Promise<GrepOutput>;
+  grep(pattern: string, buffers: Buffer[], options?: GrepOptions): GrepColumns;
+  grepAsync(pattern: string, buffers: Buffer[], options?: GrepOptions): Promise<GrepColumns>;
 }
 
 const FUNCTIONS = ['embedLocal', 'embedLocalAsync', 'embedLocalInfo', 'tokenize', 'tokenizeStemmed', 'normalizeText', 'grep', 'grepAsync'] as const;
@@ -119,12 +135,13 @@ export function rows(matrix: Float32Array, dim: number): Float32Array[] {
 
 export const grep = {
   /**
-   * Matching lines of every buffer on the calling thread. Faster than `searchAsync` for a few
-   * KB (no thread hop); use the async form for bulk input. Throws InvalidRegexError.
+   * Matching lines of every buffer on the calling thread. Faster than `searchAsync` whenever the
+   * buffers are already in memory and total a few MB (no thread hop, no per-buffer reference);
+   * use the async form to keep the event loop free during long scans. Throws InvalidRegexError.
    */
   search(pattern: string, buffers: Array<Buffer | string>, options?: GrepOptions): GrepOutput {
     try {
-      return text().grep(pattern, buffers.map(toBuffer), options);
+      return fromColumns(text().grep(pattern, buffers.map(toBuffer), options));
     } catch (err) {
       return mapError(err);
     }
@@ -132,7 +149,7 @@ export const grep = {
   /** Off the JS thread, large inputs split over the cores; same result as `search`. */
   async searchAsync(pattern: string, buffers: Array<Buffer | string>, options?: GrepOptions): Promise<GrepOutput> {
     try {
-      return await text().grepAsync(pattern, buffers.map(toBuffer), options);
+      return fromColumns(await text().grepAsync(pattern, buffers.map(toBuffer), options));
     } catch (err) {
       return mapError(err);
     }

@@ -12,6 +12,7 @@
 //! at most once and no line is skipped (the leftmost match in the buffer never starts after
 //! the first matching line).
 use regex::bytes::{Regex, RegexBuilder};
+use std::sync::{Arc, Mutex};
 
 #[derive(Clone, Copy, Debug)]
 pub struct GrepOptions {
@@ -71,6 +72,33 @@ pub fn compile(pattern: &str, case_insensitive: bool) -> Result<Regex, InvalidRe
         .map_err(|e| InvalidRegex(first_line_summary(&e.to_string())))
 }
 
+/// Recently compiled patterns. A grep request calls in once per batch of files with the same
+/// pattern, and compiling can cost more than searching (a Unicode `\w` class alone is ~2 ms);
+/// sharing one `Regex` also shares its pool of lazy-DFA caches, which stay warm between calls.
+const CACHE_SIZE: usize = 32;
+static CACHE: Mutex<Vec<(String, bool, Arc<Regex>)>> = Mutex::new(Vec::new());
+
+/// `compile` through a small most-recently-used cache. Invalid patterns are not cached.
+pub fn compile_cached(pattern: &str, case_insensitive: bool) -> Result<Arc<Regex>, InvalidRegex> {
+    {
+        let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = cache.iter().position(|(p, ci, _)| p == pattern && *ci == case_insensitive) {
+            let hit = cache.remove(i);
+            let re = hit.2.clone();
+            cache.push(hit);
+            return Ok(re);
+        }
+    }
+    // Compile outside the lock: a slow pattern must not block other greps.
+    let re = Arc::new(compile(pattern, case_insensitive)?);
+    let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
+    if cache.len() >= CACHE_SIZE {
+        cache.remove(0);
+    }
+    cache.push((pattern.to_string(), case_insensitive, re.clone()));
+    Ok(re)
+}
+
 /// regex's messages are multi-line ASCII art pointing at the error; keep them as they are but
 /// make sure the message is not enormous for an enormous pattern.
 fn first_line_summary(msg: &str) -> String {
@@ -128,7 +156,7 @@ fn grep_one(re: &Regex, buf: &[u8], index: usize, limit: usize, max_line_chars: 
 
 /// Greps every buffer, in order. Buffers are independent: matches never span two of them.
 pub fn grep<T: AsRef<[u8]>>(pattern: &str, buffers: &[T], opts: &GrepOptions) -> Result<GrepResult, InvalidRegex> {
-    let re = compile(pattern, opts.case_insensitive)?;
+    let re = compile_cached(pattern, opts.case_insensitive)?;
     Ok(grep_compiled(&re, buffers, opts))
 }
 
@@ -161,11 +189,12 @@ pub fn grep_parallel<T: AsRef<[u8]> + Sync>(
     opts: &GrepOptions,
     threads: usize,
 ) -> Result<GrepResult, InvalidRegex> {
-    let re = compile(pattern, opts.case_insensitive)?;
+    let re = compile_cached(pattern, opts.case_insensitive)?;
+    let re: &Regex = &re;
     let total: usize = buffers.iter().map(|b| b.as_ref().len()).sum();
     let threads = threads.max(1).min(buffers.len().max(1));
     if threads < 2 || total < 1 << 20 {
-        return Ok(grep_compiled(&re, buffers, opts));
+        return Ok(grep_compiled(re, buffers, opts));
     }
     let per_thread = total.div_ceil(threads);
     let mut ranges = Vec::with_capacity(threads);
@@ -186,7 +215,7 @@ pub fn grep_parallel<T: AsRef<[u8]> + Sync>(
         let handles: Vec<_> = ranges
             .iter()
             .map(|r| {
-                let (re, r) = (&re, r.clone());
+                let r = r.clone();
                 scope.spawn(move || {
                     let mut part = grep_compiled(re, &buffers[r.clone()], opts);
                     part.matches.iter_mut().for_each(|m| m.index += r.start);
@@ -293,6 +322,22 @@ mod tests {
         assert!(grep("a{1000}{1000}", &["x"], &GrepOptions::default()).is_err());
         // Backreferences and lookaround do not exist in a linear-time engine.
         assert!(grep(r"(a)\1", &["aa"], &GrepOptions::default()).is_err());
+    }
+
+    #[test]
+    fn cached_patterns_keep_case_sensitivity_apart() {
+        let bufs = ["Alpha", "alpha"];
+        for _ in 0..2 {
+            assert_eq!(grep("alpha", &bufs, &GrepOptions::default()).unwrap().matches.len(), 1);
+            let ci = GrepOptions { case_insensitive: true, ..Default::default() };
+            assert_eq!(grep("alpha", &bufs, &ci).unwrap().matches.len(), 2);
+        }
+        for i in 0..(CACHE_SIZE * 2) {
+            assert!(grep(&format!("x{i}"), &bufs, &GrepOptions::default()).unwrap().matches.is_empty());
+        }
+        assert!(CACHE.lock().unwrap().len() <= CACHE_SIZE);
+        assert!(grep("(bad", &bufs, &GrepOptions::default()).is_err());
+        assert!(grep("(bad", &bufs, &GrepOptions::default()).is_err());
     }
 
     #[test]
