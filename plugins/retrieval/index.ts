@@ -5,6 +5,7 @@
  */
 import { definePlugin, type PluginHost } from '../../runtime/plugin.js';
 import { createLlm } from '../../runtime/models/llm.js';
+import { EMBEDDING_QUEUE } from '../../runtime/queues/indexing.js';
 import { VERSION } from '../../runtime/version.js';
 import { loadBackends } from './backends.js';
 import { Indexer } from './indexer.js';
@@ -52,12 +53,25 @@ export default definePlugin({
     const reranker = rr?.createReranker ? rr.createReranker(host.config.rerank) : null;
     registerRoutes(host, store, indexer, llm, reranker);
 
+    // Re-embedding after an embedder change: an Embedding message per stored record is queued
+    // (durable) before the server takes requests, and an internal task tracks it until the queue
+    // has drained them (resumed after a restart).
+    host.taskType({
+      type: 'vector_reembed',
+      cancellable: false,
+      onRestart: 'resume',
+      async run(ctx, input) {
+        await ctx.setStage('embedding');
+        await host.queues.waitFor((p) => (p as { op?: string }).op === 'upsert', [EMBEDDING_QUEUE]);
+        return { records: (input as { records?: number } | undefined)?.records ?? 0, embedder: store.embedder.info };
+      },
+    });
     host.onReady(async () => {
-      if (embedderChanged) {
-        const n = await indexer.reembedAll();
-        store.reembedQueued = n;
-        host.log.info('re-embedding queued after an embedder change', { records: n });
-      }
+      if (!embedderChanged) return;
+      const n = await indexer.reembedAll();
+      store.reembedQueued = n;
+      host.log.info('re-embedding queued after an embedder change', { records: n });
+      await host.tasks.create('vector_reembed', { accountId: '-', userId: 'system', role: 'ROOT' }, { internal: true, stage: 'queued', input: { records: n } });
     });
     host.onClose(() => store.close());
   },

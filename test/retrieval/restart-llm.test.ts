@@ -148,3 +148,27 @@ describe('reranker', () => {
     expect(r.body.result.provenance.reranked).toBe(true);
   });
 });
+
+describe('embedder change', () => {
+  it('a different embedder drops the old vectors and re-embeds every record (task), findable again', async () => {
+    const c = await setup();
+    opened.push(c);
+    await write(c.t, c.admin, 'ctx://resources/emb/a.md', 'The axolotl regrows its limbs.');
+    await wait(c.t);
+    await c.t.app.close();
+    const { startTestApp } = await import('../helpers/app.js');
+    const again = await startTestApp({ dir: c.t.dir, config: { embedding: { provider: 'local', dim: 256 } } });
+    try {
+      await wait(again);
+      const obs = (await again.req({ method: 'GET', url: '/api/v1/observer/vectordb', headers: again.root })).json().result.status as string;
+      expect(obs).toMatch(/dimension\s+256/);
+      const r = await post(again, c.admin, '/api/v1/search/find', { query: 'axolotl limbs' });
+      expect(uris(r.body.result)).toContain('ctx://resources/emb/a.md');
+      const cons = await post(again, c.admin, '/api/v1/system/consistency', { uri: 'ctx://resources/emb' });
+      expect(cons.body.result.ok).toBe(true);
+    } finally {
+      await again.app.close();
+      c.t.app = again.app;
+    }
+  });
+});
