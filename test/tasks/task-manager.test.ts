@@ -52,8 +52,19 @@ async function gatedRun(ctx: TaskContext, raw: unknown): Promise<Record<string, 
   return input.result ?? { runs: n };
 }
 
+/** The queue manager of the direct tests, for a task type that owns queue messages. */
+let ownedQueues: QueueManager | undefined;
+
 const TYPES: TaskTypeDef[] = [
   { type: 'test_gated', cancellable: true, run: gatedRun },
+  {
+    type: 'test_queue',
+    cancellable: true,
+    async run(ctx, raw) {
+      for (let i = 0; i < 3; i++) await ownedQueues!.enqueue('Owned', { i }, { taskId: ctx.task.task_id });
+      return gatedRun(ctx, raw);
+    },
+  },
   { type: 'test_fixed', cancellable: false, run: gatedRun },
   { type: 'test_resumable', cancellable: true, onRestart: 'resume', run: gatedRun },
 ];
@@ -301,6 +312,7 @@ describe('TaskManager (direct)', () => {
     qm = new QueueManager(kv.sub('queues'), log);
     await qm.load();
     tm = new TaskManager(kv.sub('tasks'), qm, log, retentionHours);
+    ownedQueues = qm;
     for (const def of TYPES) tm.registerType(def);
     await tm.start();
   };
@@ -403,6 +415,30 @@ describe('TaskManager (direct)', () => {
     expect(leftovers.some((k) => k.includes(old.task_id))).toBe(false);
     expect((await tm.get(live.task_id, ME)).status).toBe('running');
     vi.useRealTimers();
+  });
+
+  it('cancel with owned queue work: pending messages dropped, cancelling until the in-flight one settles, then cancelled', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const consumed: unknown[] = [];
+    qm.consume('Owned', async (m) => {
+      consumed.push(m.payload);
+      await held;
+    });
+    const rec = await tm.create('test_queue', ME, { input: { key: newKey() } });
+    await until(rec.task_id, 'running');
+    for (let i = 0; i < 500 && consumed.length === 0; i++) await new Promise((r) => setTimeout(r, 2));
+    for (let i = 0; i < 500 && qm.ownedCount(rec.task_id) < 3; i++) await new Promise((r) => setTimeout(r, 2));
+    expect(qm.ownedCount(rec.task_id)).toBe(3);
+    await tm.cancel(rec.task_id, ME);
+    const cancelling = await until(rec.task_id, 'cancelling');
+    expect(cancelling.status).toBe('cancelling');
+    expect(qm.ownedCount(rec.task_id)).toBe(1); // only the message in flight is left
+    release();
+    await until(rec.task_id, 'cancelled');
+    await qm.waitIdle();
+    expect(consumed).toEqual([{ i: 0 }]);
+    await expect(tm.cancel(rec.task_id, ME)).resolves.toMatchObject({ status: 'cancelled' });
   });
 
   it('list returns at most 50 by default, newest first; limit and filters apply before the cut', async () => {
