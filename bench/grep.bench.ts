@@ -68,7 +68,7 @@ for (const [name, p, ci, max] of cases) {
 }
 await bench.run();
 console.table(bench.table());
-const mean = (n: string) => bench.tasks.find((t) => t.name === n)!.result!.latency.mean;
+const mean = (n: string) => (bench.tasks.find((t) => t.name === n)!.result as { latency: { mean: number } }).latency.mean;
 console.log(`input: ${files.length} files, ${totalMb.toFixed(1)} MB`);
 for (const [name] of cases) {
   const js = mean(`js RegExp per line: ${name}`);
