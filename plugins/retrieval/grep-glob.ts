@@ -94,8 +94,9 @@ export async function grepFiles(
     }
   const matches: Array<{ uri: string; line: number; content: string }> = [];
   for (let i = 0; i < files.length && matches.length < o.limit; i += 128) {
-    const chunk: string[] = [];
-    for (const p of files.slice(i, i + 128)) if (await o.readable(identity, 'ctx://' + p)) chunk.push(p);
+    const slice = files.slice(i, i + 128);
+    const ok = await Promise.all(slice.map((p) => o.readable(identity, 'ctx://' + p)));
+    const chunk = slice.filter((_, j) => ok[j]);
     const bufs = (await host.vfs.readMany(account, chunk)).map((b) => b ?? Buffer.alloc(0));
     const left = o.limit - matches.length;
     if (native) {
