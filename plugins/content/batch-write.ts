@@ -68,7 +68,7 @@ interface Planned {
 const limitError = (message: string, limit: string, value: number, extra: Record<string, unknown> = {}) =>
   invalidArgument(message, { limit, limit_value: value, ...extra });
 
-export async function batchWrite(host: PluginHost, identity: Identity, body: Body, check: (u: CtxUri) => Promise<void>, signal?: AbortSignal): Promise<BatchResult> {
+export async function batchWrite(host: PluginHost, identity: Identity, body: Body, check: (uri: string) => Promise<void>, signal?: AbortSignal): Promise<BatchResult> {
   const account = identity.accountId;
   const ops = body.operations;
   if (ops.length === 0) throw invalidArgument('operations must contain at least one operation', { field: 'operations' });
@@ -127,8 +127,7 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
     return { uri: u.uri, path: u.path, data, sha: '', op: o, u };
   });
 
-  // One access check per target (fs reads each target's chain for USERs): concurrently, on the pool.
-  await Promise.all([check(root), ...planned.map((p) => check(p.u))]);
+  await check(root.uri);
   // The bytes of every operation are known now: hash them on the thread pool while the lock is
   // taken and the targets are read. Appends to existing files are hashed again under the lock,
   // once their final content is known.
@@ -140,7 +139,7 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
     const rootNode = await host.vfs.stat(account, root.path);
     if (!rootNode || rootNode.kind !== 'dir')
       throw notFound(`root_uri ${root.uri} is not an existing directory`, { field: 'root_uri', resource: root.uri });
-    result = await applyUnderLock(host, account, planned, lock, hashing);
+    result = await applyUnderLock(host, account, planned, lock, hashing, check);
   } finally {
     lock.release();
   }
@@ -169,8 +168,20 @@ async function sha256All(buffers: Buffer[]): Promise<string[]> {
   return buffers.map((b) => 'sha256:' + createHash('sha256').update(b).digest('hex'));
 }
 
-async function applyUnderLock(host: PluginHost, account: string, planned: Planned[], lock: Parameters<PluginHost['vfs']['writeFiles']>[2]['lock'], hashing: Promise<string[]>) {
+async function applyUnderLock(
+  host: PluginHost,
+  account: string,
+  planned: Planned[],
+  lock: Parameters<PluginHost['vfs']['writeFiles']>[2]['lock'],
+  hashing: Promise<string[]>,
+  check: (uri: string) => Promise<void>,
+) {
   const nodes = await host.vfs.statMany(account, planned.map((p) => p.path));
+  // Per-entry access (fs): a new file has no rules of its own, so its parent's check covers it;
+  // existing targets are checked themselves. Concurrently, and under the lock, so existence is settled.
+  const uris = new Set<string>();
+  planned.forEach((p, i) => uris.add(nodes[i] || p.u.parent === null ? p.uri : p.u.parent));
+  await Promise.all([...uris].map((uri) => check(uri)));
   const dataHashes = await hashing;
   planned.forEach((p, i) => (p.sha = dataHashes[i]!));
   const appendPaths = planned.filter((p, i) => (p.op.mode ?? 'replace') === 'append' && nodes[i]?.kind === 'file').map((p) => p.path);

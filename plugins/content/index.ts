@@ -6,7 +6,6 @@ import type { Identity } from '../../runtime/identity/types.js';
 import { definePlugin } from '../../runtime/plugin.js';
 import { SEMANTIC_QUEUE, type SemanticMessage } from '../../runtime/queues/indexing.js';
 import { s } from '../../runtime/schema.js';
-import type { CtxUri } from '../../runtime/uri/index.js';
 import type { ChangeEvent } from '../../runtime/vfs/types.js';
 import { splitPath } from '../../runtime/vfs/vfs.js';
 import { VERSION } from '../../runtime/version.js';
@@ -25,7 +24,7 @@ export default definePlugin({
   dependsOn: ['fs'],
   setup(host) {
     const fs = host.use('fs');
-    const accessCheck = (identity: Identity) => (u: CtxUri) => fs.assertContentAccess(identity, u.uri);
+    const accessCheck = (identity: Identity) => (uri: string) => fs.assertContentAccess(identity, uri);
 
     // A user edit of a sidecar rebuilds only that directory's L0/L1 vectors: one non-recursive
     // vectors_only refresh, committed in the same batch as the edit. Messages are queued only when

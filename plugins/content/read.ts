@@ -3,7 +3,6 @@ import { invalidArgument, notFound } from '../../runtime/errors.js';
 import { JsonResult, Reply, contentDisposition } from '../../runtime/http/reply.js';
 import { jsonStringResult } from '../../runtime/native-json.js';
 import type { Identity } from '../../runtime/identity/types.js';
-import type { CtxUri } from '../../runtime/uri/index.js';
 import { splitHeader } from '../../runtime/vfs/headers.js';
 import type { Vfs } from '../../runtime/vfs/vfs.js';
 import { ABSTRACT, OVERVIEW, resolveReadTarget, resolveUri } from './targets.js';
@@ -15,9 +14,9 @@ const FAST_READ_BYTES = 64 * 1024;
 const HEADER_OPEN = Buffer.from('<!-- ctx:');
 
 /** L0 or L1 text of a directory, without the metadata header; '' until one has been generated. */
-export async function readSidecar(vfs: Vfs, identity: Identity, input: string, which: 'abstract' | 'overview', check: (u: CtxUri) => Promise<void>): Promise<string> {
+export async function readSidecar(vfs: Vfs, identity: Identity, input: string, which: 'abstract' | 'overview', check: (uri: string) => Promise<void>): Promise<string> {
   const u = resolveUri(input, identity, 'read');
-  await check(u);
+  await check(u.uri);
   const node = await vfs.stat(identity.accountId, u.path);
   if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
   if (node.kind !== 'dir')
@@ -35,9 +34,9 @@ export interface ReadQuery {
   raw: boolean;
 }
 
-export async function readContent(vfs: Vfs, identity: Identity, q: ReadQuery, check: (u: CtxUri) => Promise<void>): Promise<string | JsonResult> {
+export async function readContent(vfs: Vfs, identity: Identity, q: ReadQuery, check: (uri: string) => Promise<void>): Promise<string | JsonResult> {
   const u = await resolveReadTarget(q.uri, identity, vfs);
-  await check(u);
+  await check(u.uri);
   const bytes = await vfs.readFile(identity.accountId, u.path);
   // Whole large files go out as JSON bytes built from the stored bytes (no JS string round trip).
   if (bytes.length >= FAST_READ_BYTES && q.offset === 0 && q.limit < 0 && (q.raw || u.contextType !== 'memory' || !bytes.subarray(0, HEADER_OPEN.length).equals(HEADER_OPEN)))
@@ -67,9 +66,9 @@ export function sliceLines(text: string, offset: number, limit: number): string 
   return text.slice(start, Math.max(start, end - 1));
 }
 
-export async function download(vfs: Vfs, identity: Identity, input: string, check: (u: CtxUri) => Promise<void>): Promise<Reply> {
+export async function download(vfs: Vfs, identity: Identity, input: string, check: (uri: string) => Promise<void>): Promise<Reply> {
   const u = await resolveReadTarget(input, identity, vfs);
-  await check(u);
+  await check(u.uri);
   const data = await vfs.readFile(identity.accountId, u.path);
   return Reply.raw(chunks(data), {
     contentType: 'application/octet-stream',

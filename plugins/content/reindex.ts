@@ -6,7 +6,6 @@
 import { CtxError, conflict, notFound, unavailable } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import type { PluginHost } from '../../runtime/plugin.js';
-import type { CtxUri } from '../../runtime/uri/index.js';
 import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type SemanticMessage } from '../../runtime/queues/indexing.js';
 import { publicTask, type TaskRecord } from '../../runtime/tasks/task-manager.js';
 import { concerns, indexingReport } from './indexing-status.js';
@@ -25,7 +24,7 @@ interface ReindexInput {
 
 export function registerReindex(
   host: PluginHost,
-): (identity: Identity, body: { uri: string; mode: ReindexInput['mode']; wait: boolean; recursive: boolean }, check: (u: CtxUri) => Promise<void>, signal?: AbortSignal) => Promise<unknown> {
+): (identity: Identity, body: { uri: string; mode: ReindexInput['mode']; wait: boolean; recursive: boolean }, check: (uri: string) => Promise<void>, signal?: AbortSignal) => Promise<unknown> {
   /** account + path → task id, while a reindex of that URI is unfinished. */
   const active = new Map<string, string>();
 
@@ -50,7 +49,7 @@ export function registerReindex(
 
   return async (identity, body, check, signal) => {
     const u = resolveUri(body.uri, identity, 'write');
-    await check(u);
+    await check(u.uri);
     const account = identity.accountId;
     const node = await host.vfs.stat(account, u.path);
     if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });

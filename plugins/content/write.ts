@@ -2,7 +2,6 @@
 import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import type { PluginHost } from '../../runtime/plugin.js';
-import type { CtxUri } from '../../runtime/uri/index.js';
 import { SIDECAR_META_FIELDS, splitHeader, withHeader } from '../../runtime/vfs/headers.js';
 import { splitPath } from '../../runtime/vfs/vfs.js';
 import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
@@ -30,10 +29,10 @@ export interface WriteResult extends IndexingReport {
 /** Marks a change event as a user edit of a directory's sidecar (see the commit hook in index.ts). */
 export const SIDECAR_HINT = 'content_sidecar';
 
-export async function writeContent(host: PluginHost, identity: Identity, body: WriteBody, check: (u: CtxUri) => Promise<void>, signal?: AbortSignal): Promise<WriteResult> {
+export async function writeContent(host: PluginHost, identity: Identity, body: WriteBody, check: (uri: string) => Promise<void>, signal?: AbortSignal): Promise<WriteResult> {
   const u = resolveUri(body.uri, identity, 'write');
   assertFileLocation(u);
-  await check(u);
+  await check(u.uri);
   const account = identity.accountId;
   if (u.name === RELATIONS) throw invalidArgument(`${u.uri}: .relations.json is derived from the relations API and cannot be written`, { resource: u.uri });
   checkTags(body.tags);

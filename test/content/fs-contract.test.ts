@@ -86,6 +86,14 @@ describe('fs contract', () => {
       expect(r.status).toBe(403);
       expect(r.json().error.code).toBe('PERMISSION_DENIED');
     }
+    // Root readable, targets not: a new file is checked through its parent, an existing one itself.
+    await t.app.vfs.writeFile('acme', 'resources/secret-note.md', Buffer.from('note'));
+    for (const uri of ['ctx://resources/secret/new.md', 'ctx://resources/secret-note.md']) {
+      const r = await t.req({ method: 'POST', url: '/api/v1/content/batch-write', headers: alice, body: { root_uri: 'ctx://resources', operations: [{ uri: 'ctx://resources/open/ok.md', content: 'x', mode: 'upsert' }, { uri, content: 'x', mode: 'upsert' }] } });
+      expect(r.status, uri).toBe(403);
+    }
+    expect(await t.app.vfs.stat('acme', 'resources/open/ok.md')).toBeNull();
+    expect((await t.app.vfs.readFile('acme', 'resources/secret-note.md')).toString()).toBe('note');
     expect((await t.app.vfs.readFile('acme', 'resources/secret/plan.md')).toString()).toBe('top secret');
     expect(await t.app.vfs.stat('acme', 'resources/secret/b.md')).toBeNull();
     expect((await t.req({ url: `/api/v1/content/read?${q('ctx://resources/secret/plan.md')}`, headers: admin })).json().result).toBe('top secret');
