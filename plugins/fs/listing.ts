@@ -193,6 +193,7 @@ export class ListingCache {
     for (const [k, c] of this.map) {
       if (!touched(k)) continue;
       const dir = k.slice(prefix.length);
+      if (dir === path && !removed) continue; // the directory's own tags or meta: its children are unchanged
       if (dir === '' || dir === path || !isAncestorPath(dir, path)) {
         this.map.delete(k);
         this.total -= c.base.length;

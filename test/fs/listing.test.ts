@@ -52,6 +52,18 @@ describe('ListingCache', () => {
     expect(fresh).toEqual(['Z.md', '\uFF21.md', '\u{1F600}.md']);
   });
 
+  it("tagging a directory keeps its own cached listing and patches its parent's", async () => {
+    await names('resources/r');
+    await names('resources');
+    const misses = cache.stats.misses;
+    const lock = await vfs.locks.acquire('a', 'resources/r', 'tree');
+    await vfs.setTagsMany('a', ['resources/r'], ['t=1'], 'replace', { lock });
+    lock.release();
+    expect(await names('resources/r')).toEqual(['d:sub', 'b.md', 'd.md']);
+    expect((await cache.children('a', 'resources')).find((e) => e.name === 'r')!.tags).toEqual(['t=1']);
+    expect(cache.stats.misses).toBe(misses);
+  });
+
   it('concurrent readers after a write all see it', async () => {
     await names('resources/r');
     await w('resources/r/e.md');
