@@ -47,6 +47,7 @@ type FindBody = ReturnType<typeof findSchema.parse>;
 type SearchBody = ReturnType<typeof searchSchema.parse>;
 
 interface FsAccess {
+  canReadPath?(identity: Identity, path: string): Promise<boolean>;
   assertContentAccess?(identity: Identity, uri: string): Promise<void> | void;
 }
 
@@ -85,8 +86,11 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
   const fsAccess = () => host.optional<FsAccess>('fs');
   const describeEmbedder = () => `${store.embedder.info.provider}/${store.embedder.info.model}`;
 
+  // Per-entry rules (`access: denied` under resources) belong to the fs plugin.
   const readable = async (identity: Identity, uri: string): Promise<boolean> => {
-    const check = fsAccess()?.assertContentAccess;
+    const fsp = fsAccess();
+    if (fsp?.canReadPath) return fsp.canReadPath(identity, uri.slice('ctx://'.length));
+    const check = fsp?.assertContentAccess;
     if (!check) return true;
     try {
       await check(identity, uri);

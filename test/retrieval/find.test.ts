@@ -129,6 +129,21 @@ describe('isolation', () => {
     expect(f.status).toBe(403);
   });
 
+  it('entries under an access: denied rule are omitted for non-readers (find, grep, glob)', async () => {
+    await write(c.t, c.admin, 'ctx://resources/vault/plan.md', 'Quarterly wombat acquisition plan.');
+    const acl = await c.t.req({ method: 'POST', url: '/api/v1/fs/access', headers: c.admin, body: { uri: 'ctx://resources/vault', readers: ['bob'] } });
+    expect(acl.status, acl.text).toBe(200);
+    await wait(c.t);
+    const q = { query: 'wombat acquisition plan', target_uri: 'ctx://resources' };
+    expect(uris((await post(c.t, c.bob, FIND, q)).body.result)).toContain('ctx://resources/vault/plan.md');
+    const hidden = uris((await post(c.t, c.alice, FIND, q)).body.result);
+    expect(hidden.filter((u) => u.startsWith('ctx://resources/vault'))).toEqual([]);
+    const g = await post(c.t, c.alice, '/api/v1/search/grep', { uri: 'ctx://resources', pattern: 'wombat' });
+    expect(g.body.result.matches).toEqual([]);
+    const gl = await post(c.t, c.alice, '/api/v1/search/glob', { pattern: '**/plan.md', uri: 'ctx://resources' });
+    expect(gl.body.result.matches).toEqual([]);
+  });
+
   it('another account is never returned, even to its ROOT-less admin with the same paths', async () => {
     const r = await post(c.t, c.admin, FIND, { query: 'globex secret autovacuum postgres', limit: 50 });
     expect(JSON.stringify(r.body.result)).not.toContain('globex');
