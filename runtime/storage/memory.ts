@@ -58,6 +58,7 @@ export class MemoryBackend implements KvBackend {
     let n = 0;
     for (const k of slice) {
       if (n++ >= limit) return;
+      this.check();
       const v = this.values.get(k);
       if (v !== undefined) yield [k, Buffer.from(v)];
     }

@@ -58,7 +58,25 @@ export class RocksDbBackend implements KvBackend {
   close(): Promise<void> {
     if (!this.isOpen) return Promise.resolve();
     this.isOpen = false;
+    // Close ends open iterators without calling back their pending next(): fail those reads
+    // instead of leaving their callers waiting forever.
+    for (const fail of this.pendingNext) fail(new Error(`rocksdb at ${this.location} was closed during an iteration`));
+    this.pendingNext.clear();
     return new Promise((resolve, reject) => this.db.close((err) => (err ? reject(err) : resolve())));
+  }
+
+  private readonly pendingNext = new Set<(err: Error) => void>();
+
+  private next(it: RocksIterator): Promise<[string, Buffer] | undefined> {
+    if (!this.isOpen) return this.notOpen();
+    return new Promise((resolve, reject) => {
+      this.pendingNext.add(reject);
+      it.next((err, key, value) => {
+        this.pendingNext.delete(reject);
+        if (err) reject(err);
+        else resolve(key === undefined ? undefined : [key, value!]);
+      });
+    });
   }
 
   private notOpen(): Promise<never> {
@@ -115,14 +133,13 @@ export class RocksDbBackend implements KvBackend {
     });
     try {
       while (true) {
-        const entry = await new Promise<[string, Buffer] | undefined>((resolve, reject) =>
-          it.next((err, key, value) => (err ? reject(err) : resolve(key === undefined ? undefined : [key, value!]))),
-        );
+        const entry = await this.next(it);
         if (!entry) return;
         yield entry;
       }
     } finally {
-      await new Promise<void>((resolve) => it.end(() => resolve()));
+      // close() already ended it (and the binding would not call back).
+      if (this.isOpen) await new Promise<void>((resolve) => it.end(() => resolve()));
     }
   }
 
@@ -137,9 +154,7 @@ export class RocksDbBackend implements KvBackend {
     const it = this.db.iterator({ ...opts, limit: opts.limit ?? -1, keyAsBuffer: false, valueAsBuffer: true, highWaterMark: 256 * 1024 });
     try {
       while (true) {
-        const first = await new Promise<[string, Buffer] | undefined>((resolve, reject) =>
-          it.next((err, key, value) => (err ? reject(err) : resolve(key === undefined ? undefined : [key, value!]))),
-        );
+        const first = await this.next(it);
         if (!first) return;
         const chunk: Array<[string, Buffer]> = [first];
         const cache = it.cache;
@@ -150,7 +165,8 @@ export class RocksDbBackend implements KvBackend {
         yield chunk;
       }
     } finally {
-      await new Promise<void>((resolve) => it.end(() => resolve()));
+      // close() already ended it (and the binding would not call back).
+      if (this.isOpen) await new Promise<void>((resolve) => it.end(() => resolve()));
     }
   }
 

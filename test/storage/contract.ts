@@ -256,6 +256,26 @@ export function runBackendContract(name: string, makeBackend: (dir: string) => K
       await db.close();
     });
 
+    it('an iteration in progress when the store closes fails instead of hanging', async () => {
+      await db.write(
+        Array.from({ length: 3000 }, (_, i) => put(`i/${String(i).padStart(5, '0')}`, Buffer.alloc(100, 1))),
+        true,
+      );
+      // Closed while the first read of the iteration is under way.
+      const whole = collect(db, {});
+      await db.close();
+      await expect(whole).rejects.toThrow();
+      // Closed in the middle of an iteration.
+      await db.open();
+      const it = db.iterate({ gte: 'i/' })[Symbol.asyncIterator]();
+      expect((await it.next()).value?.[0]).toBe('i/00000');
+      await db.close();
+      await expect((async () => {
+        for (let r = await it.next(); !r.done; r = await it.next());
+      })()).rejects.toThrow();
+      await it.return?.(undefined);
+    });
+
     it('a closed instance can be opened again and serves its data', async () => {
       await db.write([put('k', 'v')], true);
       await db.close();
