@@ -199,6 +199,28 @@ export function runBackendContract(name: string, makeBackend: (dir: string) => K
       });
     });
 
+    it('iterateChunks (optional) yields exactly what iterate yields, in non-empty chunks', async () => {
+      if (!db.iterateChunks) return;
+      await db.write(
+        Array.from({ length: 3000 }, (_, i) => put(`c/${String(i).padStart(5, '0')}`, Buffer.alloc(120, i & 0xff))),
+        true,
+      );
+      for (const opts of [{}, { reverse: true }, { gt: 'c/00100', lte: 'c/02500' }, { gte: 'c/00010', limit: 2100, reverse: true }, { limit: 0 }, { gte: 'd' }] as RangeOptions[]) {
+        const flat: string[] = [];
+        for await (const chunk of db.iterateChunks(opts)) {
+          expect(chunk.length).toBeGreaterThan(0);
+          for (const [k, v] of chunk) flat.push(`${k}:${v[0]}`);
+        }
+        const plain: string[] = [];
+        for await (const [k, v] of db.iterate(opts)) plain.push(`${k}:${v[0]}`);
+        expect(flat, JSON.stringify(opts)).toEqual(plain);
+      }
+      await db.close();
+      await expect((async () => {
+        for await (const _ of db.iterateChunks!({})) void _;
+      })()).rejects.toThrow();
+    });
+
     it('orders keys by UTF-8 bytes: NUL separators, BMP above surrogates, astral planes, U+10FFFF bound', async () => {
       const keys = [
         'a',
