@@ -284,9 +284,9 @@ export function runBackendContract(name: string, makeBackend: (dir: string) => K
         true,
       );
       // Closed while the first read of the iteration is under way.
-      const whole = collect(db, {});
+      const whole = expect(collect(db, {})).rejects.toThrow(); // handler attached before the close
       await db.close();
-      await expect(whole).rejects.toThrow();
+      await whole;
       // Closed in the middle of an iteration.
       await db.open();
       const it = db.iterate({ gte: 'i/' })[Symbol.asyncIterator]();
