@@ -15,8 +15,8 @@ import { createSummarizer } from './summarize.js';
 
 /** What other plugins get from `host.optional('vector-index')`. */
 export interface VectorIndexService {
-  /** Vector records at `path` and below (stat `count`). */
-  countUnder(account: string, path: string): number;
+  /** Items below `path` estimated from the index (stat `count`): files and subdirectories, once each. */
+  countUnder(account: string, path: string): Promise<number>;
   /** The node a 32-hex record id stands for (any level), or null when unindexed or deleted. */
   resolve(account: string, id: string): Promise<{ path: string; uri: string; level: 0 | 1 | 2 } | null>;
 }

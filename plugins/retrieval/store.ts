@@ -325,8 +325,14 @@ export class RecordStore {
     return this.index.searchAsync(query, k, filter);
   }
 
-  countUnder(account: string, p: string): number {
-    return this.index.count({ account, uriPrefixes: ['ctx://' + p] });
+  /**
+   * Items below a directory (stat `count`), estimated from the index: each file once (its L2
+   * record) and each subdirectory once (its L0 record); the directory's own record is not counted.
+   */
+  async countUnder(account: string, p: string): Promise<number> {
+    const n = this.index.count({ account, uriPrefixes: ['ctx://' + p], levels: [0, 2] });
+    const own = p === '' ? undefined : await this.get(account, p, 0);
+    return n - (own ? 1 : 0);
   }
 
   id(account: string, p: string, level: 0 | 1 | 2): string {
