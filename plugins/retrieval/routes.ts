@@ -374,6 +374,7 @@ function vectordbStatus(host: PluginHost, store: RecordStore): ComponentStatus {
     ['embedding_pending', q ? q.pending : 0],
     ['embedding_errors', q ? q.error_count : 0],
     ['persisted_under', store.dir],
+    ['reembed_queued', store.reembedQueued],
     ['last_rebuild', store.rebuildInfo ? `${new Date(store.rebuildInfo.at).toISOString()} ${store.rebuildInfo.records} records in ${store.rebuildInfo.ms} ms (${store.rebuildInfo.reason})` : 'none (loaded from disk)'],
   ];
   return { name: 'vectordb', is_healthy: true, has_errors: (q?.error_count ?? 0) > 0, status: table(['metric', 'value'], rows) };
