@@ -287,10 +287,10 @@ export class Indexer {
 
   private async semanticFile(m: SemanticMessage, node: Entry): Promise<void> {
     this.stats.files++;
-    const stored = await this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path));
+    // The stored abstract and the content in one round trip (the content is usually needed).
+    const [stored, [buf]] = await Promise.all([this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path)), this.host.vfs.readMany(m.account, [m.path])]);
     const extra: KvOp[] = [];
     if (!stored || stored.sha256 !== node.sha256 || stored.generator !== this.summarizer.generator) {
-      const [buf] = await this.host.vfs.readMany(m.account, [m.path]);
       const content = (buf ?? Buffer.alloc(0)).toString('utf8');
       const abstract = await this.summarizer.fileAbstract('ctx://' + m.path, node.name, content);
       extra.push(this.host.kv.putJsonOp(this.store.absKey(m.account, m.path), { abstract, sha256: node.sha256 ?? '', generator: this.summarizer.generator } satisfies FileAbstract));
@@ -389,8 +389,7 @@ export class Indexer {
       this.stats.deleted += await this.store.remove(m.account, m.path, { level: m.level });
       return;
     }
-    const doc = await this.buildDoc(m, node, place);
-    const old = await this.store.get(m.account, m.path, m.level);
+    const [doc, old] = await Promise.all([this.buildDoc(m, node, place), this.store.get(m.account, m.path, m.level)]);
     if (old && old.sourceSha === doc.sourceSha && old.text === doc.text && old.embedder === doc.embedder) {
       this.stats.skippedUnchanged++;
       if (JSON.stringify(old.attrs) !== JSON.stringify(doc.attrs) || old.abstract !== doc.abstract || old.overview !== doc.overview) await this.store.updateAttrs(doc);
@@ -452,8 +451,7 @@ export class Indexer {
     if (place.peer !== undefined) attrs.peer = place.peer;
     const id = this.store.id(m.account, m.path, m.level);
     if (m.level === 2) {
-      const [content] = await this.host.vfs.readMany(m.account, [m.path]);
-      const abs = await this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path));
+      const [[content], abs] = await Promise.all([this.host.vfs.readMany(m.account, [m.path]), this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path))]);
       const body = splitHeader((content ?? Buffer.alloc(0)).toString('utf8')).body;
       const abstract = abs?.abstract ?? truncateTokens(body, 100);
       const text = truncateTokens(`${node.name}\n${abstract}\n${body}`, L2_TOKEN_BUDGET);
