@@ -121,6 +121,16 @@ describe('search', () => {
     expect(all).toContain('ctx://resources/code/src/main.ts');
     expect(r.body.result.provenance).toHaveLength(2);
   });
+  it('never returns another user\'s data, and telemetry is answered', async () => {
+    const r = await c.t.req({ method: 'POST', url: SEARCH, headers: c.bob, body: { query: 'alice private todo', telemetry: true } });
+    expect(r.status).toBe(200);
+    const body = r.json();
+    expect(uris(body.result).filter((u) => u.includes('/user/alice'))).toEqual([]);
+    expect(body.telemetry.operation_id).toEqual(expect.any(String));
+    const own = await post(c.t, c.alice, SEARCH, { query: 'alice private todo' });
+    expect(uris(own.body.result)).toContain('ctx://user/alice/memories/todo.md');
+    expect((await post(c.t, c.bob, SEARCH, { query: 'x', target_uri: 'ctx://user/alice' })).status).toBe(403);
+  });
   it('read_content is rejected for mode context; session_id must exist', async () => {
     const r = await post(c.t, c.admin, SEARCH, { query: 'x', mode: 'context', read_content: true });
     expect(r.status).toBe(400);
