@@ -43,6 +43,17 @@ describe('restart', () => {
     expect(obs).toContain('stale');
     r = await post(c.t, c.admin, '/api/v1/search/find', { query: 'quokka island' });
     expect(uris(r.body.result)).toContain('ctx://resources/persist/a.md');
+    // A corrupt index file (same counter): unreadable, rebuilt.
+    await c.t.app.close();
+    const bin = path.join(c.t.dir, 'vectors', 'index.bin');
+    const bytes = fs.readFileSync(bin);
+    bytes.fill(0x5a, 8, Math.min(bytes.length, 200));
+    fs.writeFileSync(bin, bytes);
+    await c.t.restart().catch(() => undefined);
+    obs = (await c.t.req({ method: 'GET', url: '/api/v1/observer/vectordb', headers: c.t.root })).json().result.status as string;
+    expect(obs).toMatch(/unreadable|stale/);
+    r = await post(c.t, c.admin, '/api/v1/search/find', { query: 'quokka island' });
+    expect(uris(r.body.result)).toContain('ctx://resources/persist/a.md');
   });
 });
 
