@@ -4,7 +4,7 @@
  *    (real pipeline through `inject`: auth, query schema, handler, JSON envelope) — target p50 under
  *    10 ms per page; baseline: raw `Vfs.list` cursor paging of the same directory (one KV range read
  *    of 1,000 keys, the storage floor). Cold = the first page after the listing cache was dropped
- *    (one full prefix scan of the directory).
+ *    (one full prefix scan of the directory). Built-in plugins without the indexer (retrieval).
  * 2. `GET /api/v1/fs/tree` of 10,000 nodes (100 directories × 99 files, `node_limit=10000`) —
  *    target under 100 ms; baseline: `Vfs.walk` over the same tree. Cold and warm cache.
  *   npx tsx bench/fs.bench.ts [--entries 100000] [--rounds 3]
@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { builtinPlugins } from '../plugins/index.js';
 import { createApp } from '../runtime/app.js';
 import type { ChangeEvent } from '../runtime/vfs/types.js';
 
@@ -33,14 +34,17 @@ const now = () => performance.now();
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-fs-bench-'));
-  const app = await createApp({ env: {}, config: { dataDir: dir, rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false } });
+  // No indexer: it would embed the 110,000 files in the background and measure that instead.
+  const plugins = builtinPlugins.filter((p) => p.name !== 'retrieval' && !(p.dependsOn ?? []).includes('retrieval'));
+  const app = await createApp({ env: {}, plugins, config: { dataDir: dir, rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false } });
   try {
     const acct = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': ROOT_KEY }, body: { account_id: 'bench', admin_user_id: 'admin' } });
     const headers = { 'x-api-key': acct.json().result.user_key as string };
     const vfs = app.vfs;
     // Listing caches drop on change events at or above a directory; a synthetic one makes the next
     // request cold without touching the data.
-    const dropCache = (p: string) => vfs.emit('change', { type: 'meta', account: 'bench', path: p, kind: 'dir' } satisfies ChangeEvent);
+    // (an `rm` of a directory, which nothing else loaded reacts to: relations follow files only).
+    const dropCache = (p: string) => vfs.emit('change', { type: 'rm', account: 'bench', path: p, kind: 'dir', paths: [] } satisfies ChangeEvent);
 
     // ---- data ------------------------------------------------------------------------------------
     let t0 = now();

@@ -37,6 +37,8 @@ export interface VectorCount {
 
 /** Subdirectory listings started ahead of the walk. */
 const PREFETCH = 16;
+/** Most nodes one subtree scan reads ahead of a recursive walk. */
+const PRELOAD_MAX = 100_000;
 
 interface Row {
   node: Entry;
@@ -94,6 +96,8 @@ export async function browse(host: PluginHost, cache: ListingCache, identity: Id
       ahead.delete(path);
       return p ?? visibleChildren(cache, identity, path, view);
     };
+    // Trees of many small directories: one subtree scan fills the listings the walk will need.
+    await cache.preload(account, u.path, Math.min(PRELOAD_MAX, Math.max(2_000, (q.offset + limit) * 2)));
     // Depth-first, pre-order; each directory's children in the requested order.
     const rootEntries = await visibleChildren(cache, identity, u.path, view);
     prefetch(rootEntries, 1);

@@ -78,6 +78,10 @@ export class ListingCache {
   /** Builds in flight; an invalidation deletes the token so a stale build is not stored. */
   private readonly building = new Map<string, object>();
   private total = 0;
+  /** Counts change events: a subtree scan that saw one in flight is not stored. */
+  private epoch = 0;
+  /** Subtrees preloaded since the last change (a repeated tree request skips the scan). */
+  private readonly preloaded = new Set<string>();
   stats = { hits: 0, misses: 0, invalidations: 0, patched: 0 };
 
   /**
@@ -86,7 +90,11 @@ export class ListingCache {
    */
   constructor(private readonly vfs: Vfs, private readonly maxEntries = 400_000) {
     vfs.on('change', (ev: ChangeEvent) => this.onChange(ev));
-    vfs.on('drop', (account: string) => this.dropWhere((k) => k.startsWith(account + '\x00')));
+    vfs.on('drop', (account: string) => {
+      this.epoch++;
+      this.preloaded.clear();
+      this.dropWhere((k) => k.startsWith(account + '\x00'));
+    });
   }
 
   /** Children of `dir` in name order with directories first (callers must not mutate the array). */
@@ -103,6 +111,43 @@ export class ListingCache {
       c.views.set(k, rows);
     }
     return rows;
+  }
+
+  /**
+   * Fills the cache for `dir` and the directories below it from one subtree scan of at most
+   * `budget` nodes (a tree walk then finds its listings ready instead of opening an iterator per
+   * directory). Listings already cached are kept; nothing is stored if any change happened during
+   * the scan.
+   */
+  async preload(account: string, dir: string, budget: number): Promise<void> {
+    if (dir === '' || (this.map.has(`${account}\x00${dir}`) && this.preloaded.has(`${account}\x00${dir}`))) return;
+    const epoch = this.epoch;
+    const { groups, complete } = await this.vfs.listSubtree(account, dir, budget);
+    if (this.epoch !== epoch) return;
+    this.preloaded.add(`${account}\x00${dir}`);
+    if (complete) {
+      // Directories without children have no group: their listing is known to be empty.
+      if (!groups.has(dir)) groups.set(dir, []);
+      for (const list of [...groups.values()]) for (const e of list) if (e.kind === 'dir' && !groups.has(e.path)) groups.set(e.path, []);
+    }
+    for (const [parent, list] of groups) {
+      const key = `${account}\x00${parent}`;
+      if (this.map.has(key) || this.building.has(key)) continue;
+      const base = list.filter((e) => e.kind === 'dir');
+      for (const e of list) if (e.kind !== 'dir') base.push(e);
+      this.store(key, { base, views: new Map(), pending: new Set(), patching: null });
+    }
+  }
+
+  private store(key: string, cached: Cached): void {
+    if (cached.base.length > this.maxEntries) return;
+    this.map.set(key, cached);
+    this.total += cached.base.length;
+    for (const [k, v] of this.map) {
+      if (this.total <= this.maxEntries) break;
+      this.map.delete(k);
+      this.total -= v.base.length;
+    }
   }
 
   private async load(account: string, dir: string): Promise<Cached> {
@@ -129,15 +174,7 @@ export class ListingCache {
     const cached: Cached = { base, views: new Map(), pending: new Set(), patching: null };
     if (this.building.get(key) === token) {
       this.building.delete(key);
-      if (base.length <= this.maxEntries) {
-        this.map.set(key, cached);
-        this.total += base.length;
-        for (const [k, v] of this.map) {
-          if (this.total <= this.maxEntries) break;
-          this.map.delete(k);
-          this.total -= v.base.length;
-        }
-      }
+      this.store(key, cached);
     }
     return cached;
   }
@@ -171,6 +208,8 @@ export class ListingCache {
 
   private onChange(ev: ChangeEvent): void {
     this.stats.invalidations++;
+    this.epoch++;
+    this.preloaded.clear();
     const removes = ev.type === 'rm' || ev.type === 'mv';
     this.note(ev.account, ev.type === 'mv' ? ev.from! : ev.path, removes);
     if (ev.type === 'mv') this.note(ev.account, ev.path, true);

@@ -143,6 +143,41 @@ export class Vfs extends EventEmitter {
     return out;
   }
 
+  /**
+   * The children of `path` and of every directory below it, grouped by parent, from two range
+   * scans in key order (one iterator instead of one per directory: trees of many small
+   * directories). At most `limit` nodes are read; when the limit cuts the scan, `complete` is false
+   * and the last group (possibly partial) is left out. Not for the account root.
+   */
+  async listSubtree(account: string, path: string, limit: number): Promise<{ groups: Map<string, Entry[]>; complete: boolean }> {
+    if (path === '') throw new Error('listSubtree: not for the account root');
+    const head = `m${S}${account}${S}`;
+    const groups = new Map<string, Entry[]>();
+    let read = 0;
+    // `path\0...` holds the children of path, `path/...` the nodes of its descendants; keys between
+    // the two (siblings such as `path-old`) are outside both ranges.
+    for (const [gte, lt] of [[`${head}${path}${S}`, `${head}${path}\x01`], [`${head}${path}/`, `${head}${path}0`]] as const) {
+      for await (const chunk of this.kv.iterateChunks({ gte, lt, limit: limit - read + 1 }))
+        for (const [key, value] of chunk) {
+          const cut = key.indexOf(S, head.length);
+          const parent = key.slice(head.length, cut);
+          // One node past the limit tells whether its group was cut (the groups before it are whole).
+          if (++read > limit) {
+            groups.delete(parent);
+            return { groups, complete: false };
+          }
+          const name = key.slice(cut + 1);
+          const e = JSON.parse(value.toString('utf8')) as Entry;
+          e.path = `${parent}/${name}`;
+          e.name = name;
+          let list = groups.get(parent);
+          if (!list) groups.set(parent, (list = []));
+          list.push(e);
+        }
+    }
+    return { groups, complete: true };
+  }
+
   /** Depth-first walk below `path` (not including it). `maxDepth` 1 = children only. */
   async *walk(account: string, path: string, opts: { maxDepth?: number; descend?: (e: Entry) => boolean } = {}): AsyncIterable<Entry & { depth: number }> {
     const maxDepth = opts.maxDepth ?? Infinity;

@@ -86,6 +86,39 @@ describe('ListingCache', () => {
     expect(await view(false, 'desc')).toEqual(['sub', 'a', 'c.md', 'b.md']);
   });
 
+  it('Vfs.listSubtree groups children by parent, excludes look-alike siblings, and drops the group a limit cuts', async () => {
+    await w('resources/r-old/z.md'); // '-' sorts between the two ranges: must not appear
+    await vfs.mkdir('a', 'resources/r/empty');
+    const full = await vfs.listSubtree('a', 'resources/r', 100);
+    expect(full.complete).toBe(true);
+    expect([...full.groups.keys()]).toEqual(['resources/r', 'resources/r/sub']);
+    expect(full.groups.get('resources/r')!.map((e) => e.name)).toEqual(['b.md', 'd.md', 'empty', 'sub']);
+    expect((await vfs.listSubtree('a', 'resources/r', 5)).complete).toBe(true);
+    const cut = await vfs.listSubtree('a', 'resources/r', 4);
+    expect(cut.complete).toBe(false);
+    expect([...cut.groups.keys()]).toEqual(['resources/r']);
+    expect((await vfs.listSubtree('a', 'resources/r', 3)).groups.size).toBe(0);
+  });
+
+  it('preload fills the listings of a subtree (empty directories included) and later changes still patch them', async () => {
+    await vfs.mkdir('a', 'resources/r/empty');
+    const misses = cache.stats.misses;
+    await cache.preload('a', 'resources/r', 1000);
+    expect(await names('resources/r')).toEqual(['d:empty', 'd:sub', 'b.md', 'd.md']);
+    expect(await names('resources/r/sub')).toEqual(['x.md']);
+    expect(await names('resources/r/empty')).toEqual([]);
+    expect(cache.stats.misses).toBe(misses);
+    await w('resources/r/empty/new.md');
+    expect(await names('resources/r/empty')).toEqual(['new.md']);
+  });
+
+  it('a preload that raced a change stores nothing', async () => {
+    const pending = cache.preload('a', 'resources/r', 1000);
+    await w('resources/r/sub/late.md');
+    await pending;
+    expect(await names('resources/r/sub')).toEqual(['late.md', 'x.md']);
+  });
+
   it('views keep directories first in every order', async () => {
     const base = await cache.children('a', 'resources/r');
     const desc = deriveView(base, { showHidden: false, sortBy: 'name', order: 'desc' }).map((e) => e.name);
