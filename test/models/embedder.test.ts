@@ -214,7 +214,7 @@ describe('local embedder', () => {
   it('is the default, native and deterministic', async () => {
     const e = await createEmbedder({ provider: 'local' });
     expect(e).toBeInstanceOf(LocalEmbedder);
-    expect(e.info).toMatchObject({ provider: 'local', model: 'ctx-lexical-v1', dim: 384, inputMode: 'text' });
+    expect(e.info).toMatchObject({ provider: 'local', model: 'ctx-lexical-v2', dim: 384, inputMode: 'text' });
     expect(e.info.params).toMatchObject({ charMin: 3, charMax: 4 });
     expect(e.supportsImages).toBe(false);
     await e.check();

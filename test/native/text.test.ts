@@ -57,7 +57,7 @@ describe('local embedder', () => {
 
   it('reports its parameters and validates them', () => {
     const info = localEmbed.info();
-    expect(info).toMatchObject({ dim: 384, version: 1, charMin: 3, charMax: 4 });
+    expect(info).toMatchObject({ dim: 384, version: 2, charMin: 3, charMax: 4 });
     expect(localEmbed.info(128, { charWeight: 0.25 })).toMatchObject({ dim: 128, charWeight: 0.25 });
     expect(() => localEmbed.embed(['x'], 0)).toThrow(/INVALID_ARGUMENT/);
     expect(() => localEmbed.embed(['x'], 384, { charMin: 5, charMax: 2 })).toThrow(/INVALID_ARGUMENT/);

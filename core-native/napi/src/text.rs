@@ -2,11 +2,17 @@
 //! `Float32Array` (n × dim): one allocation and one JS object per batch instead of n arrays.
 use ctx_core::embed::{self, EmbedParams};
 use ctx_core::grep::{self, GrepOptions};
-use ctx_core::hash::available_threads;
 use ctx_core::text;
 use napi::bindgen_prelude::*;
 use napi::{Env, JsBuffer, JsBufferValue, Task};
 use napi_derive::napi;
+
+/// `std::thread::available_parallelism` reads cgroup files on every call (~90 µs here), which
+/// dominated embedding a single query; the core count does not change while we run.
+fn available_threads() -> usize {
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(ctx_core::hash::available_threads)
+}
 
 fn invalid(msg: impl std::fmt::Display) -> Error {
     Error::new(Status::InvalidArg, format!("INVALID_ARGUMENT: {msg}"))

@@ -24,7 +24,7 @@
 use crate::text::{for_each_token, stem, TokenKind};
 
 /// Bump when any change would alter an embedding (stored with the index metadata).
-pub const EMBED_VERSION: u32 = 1;
+pub const EMBED_VERSION: u32 = 2;
 pub const DEFAULT_DIM: usize = 384;
 pub const MAX_DIM: usize = 8192;
 
@@ -191,7 +191,6 @@ impl Counts {
         if self.len == 0 || weight == 0.0 {
             return;
         }
-        let tf = |c: u32| 1.0 + (c as f32).ln();
         let norm2: f32 = self.vals.iter().filter(|c| **c > 0).map(|&c| tf(c) * tf(c)).sum();
         let scale = weight / norm2.sqrt();
         let dim = out.len() as u64;
@@ -199,12 +198,24 @@ impl Counts {
             if c == 0 {
                 continue;
             }
-            // Bucket from the low bits' modulus, sign from the top bit: independent parts of a
-            // well-mixed hash.
-            let bucket = ((k >> 1) % dim) as usize;
+            // Bucket from bits 1..33 mapped onto 0..dim by multiply-shift (Lemire's fast range:
+            // no division), sign from the top bit: independent parts of a well-mixed hash.
+            let bucket = ((((k >> 1) & 0xFFFF_FFFF) * dim) >> 32) as usize;
             let w = tf(c) * scale;
             out[bucket] += if k >> 63 == 0 { w } else { -w };
         }
+    }
+}
+
+/// Sublinear term frequency `1 + ln(count)`; counts are small integers, so the common ones come
+/// from a table instead of a logarithm per feature.
+#[inline]
+fn tf(c: u32) -> f32 {
+    const TABLE: [f32; 9] = [0.0, 1.0, 1.693_147_2, 2.098_612_3, 2.386_294_4, 2.609_438, 2.791_759_5, 2.945_910_2, 3.079_441_5];
+    if (c as usize) < TABLE.len() {
+        TABLE[c as usize]
+    } else {
+        1.0 + (c as f32).ln()
     }
 }
 
@@ -360,6 +371,15 @@ mod tests {
         a.iter().zip(b).map(|(x, y)| x * y).sum()
     }
 
+    const GOLDEN: [i32; 8] = [1245, -2755, 3065, 5912, 960, -3157, -3281, -4985];
+
+    #[test]
+    fn tf_table_matches_the_formula() {
+        for c in 1..20u32 {
+            assert!((tf(c) - (1.0 + (c as f32).ln())).abs() < 1e-6, "{c}");
+        }
+    }
+
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
         let mut sorted = STOP_WORDS.to_vec();
@@ -375,9 +395,17 @@ mod tests {
         let n: f32 = dot(&a, &a);
         assert!((n - 1.0).abs() < 1e-5, "norm² {n}");
         assert_eq!(a, emb("The vector index persists its files under the data directory."));
-        // Fixed bits across builds: a change here means EMBED_VERSION must change too.
         let sum: f64 = a.iter().map(|x| *x as f64).sum();
         assert!(a.iter().any(|x| *x != 0.0) && sum.is_finite());
+    }
+
+    #[test]
+    fn golden_vector() {
+        // Fixed values: if this fails, the function changed and EMBED_VERSION must be bumped
+        // (stored vectors would otherwise silently mix with incomparable new ones).
+        let v = Embedder::new(EmbedParams::with_dim(8)).unwrap().embed("Rotate the API keys every 90 days");
+        let got: Vec<i32> = v.iter().map(|x| (x * 10_000.0).round() as i32).collect();
+        assert_eq!(got, GOLDEN);
     }
 
     #[test]

@@ -18,7 +18,6 @@
 //!   match a query and would only bloat the postings.
 use std::borrow::Cow;
 use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
 
 pub const MAX_TOKEN_CHARS: usize = 64;
 
@@ -39,10 +38,7 @@ pub enum TokenKind {
 pub fn normalize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
-    for c in text.nfkd() {
-        if is_combining_mark(c) {
-            continue;
-        }
+    for c in folded_chars(text) {
         if c.is_whitespace() {
             pending_space = !out.is_empty();
             continue;
@@ -93,14 +89,51 @@ fn is_word_char(c: char) -> bool {
 /// Calls `f` with every token and its kind, without allocating per token. The word scanner works
 /// on the folded character stream, so offsets are not reported (nothing needs them yet).
 pub fn for_each_token(text: &str, mut f: impl FnMut(&str, TokenKind)) {
+    // ASCII is its own NFKD form with no combining marks: skip the (comparatively slow)
+    // decomposition iterator for the common case.
+    if text.is_ascii() {
+        scan(text.chars(), &mut f);
+    } else {
+        scan(folded_chars(text), &mut f);
+    }
+}
+
+/// NFKD with combining marks dropped, decomposing only non-ASCII characters. Full NFKD also
+/// reorders runs of combining marks canonically; since every mark is dropped, the order does not
+/// matter and per-character decomposition gives the same stream, several times faster on
+/// mostly-ASCII text with a few accents or symbols.
+fn folded_chars(text: &str) -> impl Iterator<Item = char> + '_ {
+    let mut pending: Vec<char> = Vec::new();
+    let mut pos = 0usize;
+    let mut chars = text.chars();
+    std::iter::from_fn(move || loop {
+        if pos < pending.len() {
+            pos += 1;
+            return Some(pending[pos - 1]);
+        }
+        let c = chars.next()?;
+        if c.is_ascii() {
+            return Some(c);
+        }
+        pending.clear();
+        pos = 0;
+        unicode_normalization::char::decompose_compatible(c, |d| {
+            if !is_combining_mark(d) {
+                pending.push(d)
+            }
+        });
+    })
+}
+
+fn scan(chars: impl Iterator<Item = char>, f: &mut impl FnMut(&str, TokenKind)) {
     // Folded (NFKD minus marks) but original-case characters of the current word: case is
     // needed to find camelCase boundaries.
     let mut word: Vec<char> = Vec::with_capacity(32);
     let mut scratch = String::with_capacity(64);
-    let mut chars = text.nfkd().filter(|c| !is_combining_mark(*c)).peekable();
+    let mut chars = chars.peekable();
     while let Some(c) = chars.next() {
         if is_unsegmented(c) {
-            emit_word(&word, &mut scratch, &mut f);
+            emit_word(&word, &mut scratch, f);
             word.clear();
             scratch.clear();
             push_lower(&mut scratch, c);
@@ -125,10 +158,10 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(&str, TokenKind)) {
             }
             _ => {}
         }
-        emit_word(&word, &mut scratch, &mut f);
+        emit_word(&word, &mut scratch, f);
         word.clear();
     }
-    emit_word(&word, &mut scratch, &mut f);
+    emit_word(&word, &mut scratch, f);
 }
 
 /// True when the word so far is a number (digits and dots), so `v1.2` splits but `1.2` does not.
@@ -260,6 +293,15 @@ mod tests {
         assert_eq!(normalize("ﬁle"), "file");
         assert_eq!(normalize(""), "");
         assert_eq!(normalize("a,b;  c"), "a,b; c");
+    }
+
+    #[test]
+    fn folding_equals_nfkd_without_marks() {
+        use unicode_normalization::UnicodeNormalization;
+        for s in ["Crème brûlée", "ﬁ ① ＡＢ ㎒ ǅ", "e\u{301}\u{323}x", "ệ Å Ω ñ", "東京 한국어 Ελληνικά", "plain"] {
+            let want: String = s.nfkd().filter(|c| !is_combining_mark(*c)).collect();
+            assert_eq!(folded_chars(s).collect::<String>(), want, "{s}");
+        }
     }
 
     #[test]
