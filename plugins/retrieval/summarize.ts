@@ -10,6 +10,7 @@ export const L0_TOKEN_BUDGET = 100;
 /** L2 records embed at most this many tokens of a file (name and abstract first, then the content). */
 export const L2_TOKEN_BUDGET = 512;
 const LLM_INPUT_CHARS = 12_000;
+export const LLM_CONCURRENCY = 4;
 
 export const FALLBACK_GENERATOR = 'ctx-extractive-v1';
 
@@ -164,8 +165,14 @@ export function createSummarizer(llm: Llm | null, onFallback: (err: unknown) => 
       },
     };
   }
-  // On an LLM failure the extractive text is used, so a broken model never blocks indexing.
+  // At most LLM_CONCURRENCY prompts at once, whatever the queue concurrency (local model servers
+  // serve a few requests at a time). On an LLM failure the extractive text is used, so a broken
+  // model never blocks indexing.
+  let active = 0;
+  const waiting: Array<() => void> = [];
   const ask = async (system: string, user: string, maxTokens: number): Promise<string | null> => {
+    while (active >= LLM_CONCURRENCY) await new Promise<void>((r) => waiting.push(r));
+    active++;
     try {
       const r = await llm.chat(
         [
@@ -179,6 +186,9 @@ export function createSummarizer(llm: Llm | null, onFallback: (err: unknown) => 
     } catch (err) {
       onFallback(err);
       return null;
+    } finally {
+      active--;
+      waiting.shift()?.();
     }
   };
   return {
