@@ -7,7 +7,7 @@ import { invalidArgument } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import { definePlugin } from '../../runtime/plugin.js';
 import { s } from '../../runtime/schema.js';
-import { uriFromPath } from '../../runtime/uri/index.js';
+import { isValidId, uriFromPath } from '../../runtime/uri/index.js';
 import type { Entry } from '../../runtime/vfs/types.js';
 import { VERSION } from '../../runtime/version.js';
 import { READ_ACCESS_KEY, deniedOnPath } from './access.js';
@@ -171,6 +171,9 @@ export default definePlugin({
         if (u.scope !== 'resources' || u.segments.length < 2)
           throw invalidArgument(`read access is set on entries inside ctx://resources, got ${u.uri}`, { field: 'uri', resource: u.uri });
         const readers = ctx.body.readers;
+        readers?.forEach((r, i) => {
+          if (!isValidId(r)) throw invalidArgument(`readers[${i}] is not a valid user id: ${JSON.stringify(r)}`, { field: `readers[${i}]` });
+        });
         await host.vfs.setMeta(ctx.identity.accountId, u.path, { meta: { [READ_ACCESS_KEY]: readers === null ? null : { users: [...new Set(readers)] } } });
         return { uri: uriFromPath(u.path), readers };
       },

@@ -283,6 +283,7 @@ describe('access: denied placeholders under ctx://resources', () => {
     expect((await post('access', { uri: 'ctx://resources', readers: [] }, acmeAdmin)).status).toBe(400);
     expect((await post('access', { uri: 'ctx://~/memories', readers: [] }, acmeAdmin)).status).toBe(400);
     expect((await post('access', { uri: 'ctx://resources/team/secret', readers: 'bob' }, acmeAdmin)).json().error.details.field).toBe('readers');
+    expect((await post('access', { uri: 'ctx://resources/team/secret', readers: ['bob', '../x'] }, acmeAdmin)).json().error.details.field).toBe('readers[1]');
     await post('mkdir', { uri: 'ctx://resources/team/temp' }, acmeAdmin);
     await post('access', { uri: 'ctx://resources/team/temp', readers: [] }, acmeAdmin);
     expect((await get('stat', { uri: 'ctx://resources/team/temp' }, alice)).status).toBe(403);
