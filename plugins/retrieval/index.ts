@@ -49,6 +49,14 @@ export default definePlugin({
       },
     };
     host.provide('vector-index', service);
+    // Replaces the system plugin's `not_configured` placeholder (registered again once every
+    // plugin has set up, whatever the load order).
+    const vectordbReady = () => {
+      store.index.stats();
+      return 'ok';
+    };
+    host.readyCheck('vectordb', vectordbReady);
+    host.onReady(() => host.readyCheck('vectordb', vectordbReady));
     const rr = (await import('../../runtime/models/reranker.js').catch(() => null)) as { createReranker?: (c: unknown) => RerankerLike | null } | null;
     const reranker = rr?.createReranker ? rr.createReranker(host.config.rerank) : null;
     registerRoutes(host, store, indexer, llm, reranker);

@@ -162,6 +162,10 @@ describe('record ids, observers, wait, count', () => {
     expect(ls.status, ls.text).toBe(200);
     expect(ls.json().result.find((e: any) => e.name === 'src').count).toBe(3);
   });
+  it('ready reports the vector index', async () => {
+    const r = await c.t.req({ method: 'GET', url: '/ready' });
+    expect(r.json().checks.vectordb).toBe('ok');
+  });
   it('observers report real figures', async () => {
     const v = await c.t.req({ method: 'GET', url: '/api/v1/observer/vectordb', headers: c.t.root });
     expect(v.status).toBe(200);
