@@ -44,7 +44,8 @@ export class TempFileStore implements TempFiles {
   }
 
   start(): void {
-    void this.sweep();
+    // Background work: a failure (e.g. the database closing under it at shutdown) must not become an unhandled rejection.
+    void this.sweep().catch(() => {});
     this.timer = setInterval(() => void this.sweep().catch(() => {}), Math.min(60_000, Math.max(1000, this.ttlMs / 4)));
     this.timer.unref();
   }

@@ -109,7 +109,8 @@ describe('tasks over HTTP (plugins/tasks)', () => {
   /** Polls the task until it reaches `status` (bounded; no timing assertion). */
   async function until(id: string, status: string, headers = alice): Promise<Record<string, any>> {
     let last: Record<string, any> = {};
-    for (let i = 0; i < 500; i++) {
+    // A hang guard only (generous: the machine is shared), never a timing assertion.
+    for (const end = Date.now() + 20_000; Date.now() < end; ) {
       const r = await get(id, headers, true);
       last = r.json().result;
       if (last?.status === status) return last;
@@ -281,6 +282,8 @@ describe('tasks over HTTP (plugins/tasks)', () => {
     const resumed = await create('test_resumable', { key: resumedKey, resumeFast: true, result: { resumed: true } });
     await until(interrupted.task_id, 'running');
     await until(resumed.task_id, 'running');
+    // The resumable handler has started (so its first run is counted and its record is on disk).
+    for (const end = Date.now() + 20_000; Date.now() < end && runs.get(resumedKey) !== 1; ) await new Promise((r) => setTimeout(r, 2));
 
     await t.restart();
 
@@ -317,12 +320,14 @@ describe('TaskManager (direct)', () => {
     await tm.start();
   };
   async function until(id: string, status: string): Promise<TaskRecord> {
-    for (let i = 0; i < 500; i++) {
-      const rec = await tm.get(id, ME);
-      if (rec.status === status) return JSON.parse(JSON.stringify(rec));
+    // A hang guard only (generous: the machine is shared), never a timing assertion.
+    let last: TaskRecord | undefined;
+    for (const end = Date.now() + 20_000; Date.now() < end; ) {
+      last = await tm.get(id, ME);
+      if (last.status === status) return JSON.parse(JSON.stringify(last));
       await new Promise((r) => setTimeout(r, 2));
     }
-    throw new Error(`never ${status}`);
+    throw new Error(`never ${status}: ${JSON.stringify(last)}`);
   }
 
   beforeEach(async () => {
@@ -345,10 +350,10 @@ describe('TaskManager (direct)', () => {
 
   it('events are capped at 64, oldest dropped first, dropped_count counts them and seq never resets', async () => {
     const key = newKey();
-    const rec = await tm.create('test_gated', ME, { input: { key, stages: 100 } });
+    const rec = await tm.create('test_gated', ME, { input: { key, stages: 70 } });
     gateFor(key).open();
     const done = await until(rec.task_id, 'completed');
-    const total = 1 + 1 + 100 + 1; // created, running, 100 stages, completed
+    const total = 1 + 1 + 70 + 1; // created, running, 70 stages, completed
     expect(done.events.items).toHaveLength(MAX_EVENTS);
     expect(done.events.dropped_count).toBe(total - MAX_EVENTS);
     expect(done.events.items.map((e) => e.seq)).toEqual(Array.from({ length: MAX_EVENTS }, (_, i) => total - MAX_EVENTS + 1 + i));
@@ -380,6 +385,9 @@ describe('TaskManager (direct)', () => {
     const b = await tm.create('test_resumable', ME, { input: { key: resumeKey, resumeFast: true } });
     await until(a.task_id, 'running');
     await until(b.task_id, 'running');
+    // Both handlers started, so their `running` records are on disk (saved before run()).
+    for (const end = Date.now() + 20_000; Date.now() < end && !(runs.get(failKey) === 1 && runs.get(resumeKey) === 1); ) await new Promise((r) => setTimeout(r, 2));
+    expect([runs.get(failKey), runs.get(resumeKey)]).toEqual([1, 1]);
     // The process dies: nothing is drained, the database just goes away.
     qm.close();
     await kv.close();
@@ -427,8 +435,8 @@ describe('TaskManager (direct)', () => {
     });
     const rec = await tm.create('test_queue', ME, { input: { key: newKey() } });
     await until(rec.task_id, 'running');
-    for (let i = 0; i < 500 && consumed.length === 0; i++) await new Promise((r) => setTimeout(r, 2));
-    for (let i = 0; i < 500 && qm.ownedCount(rec.task_id) < 3; i++) await new Promise((r) => setTimeout(r, 2));
+    for (const end = Date.now() + 20_000; Date.now() < end && consumed.length === 0; ) await new Promise((r) => setTimeout(r, 2));
+    for (const end = Date.now() + 20_000; Date.now() < end && qm.ownedCount(rec.task_id) < 3; ) await new Promise((r) => setTimeout(r, 2));
     expect(qm.ownedCount(rec.task_id)).toBe(3);
     await tm.cancel(rec.task_id, ME);
     const cancelling = await until(rec.task_id, 'cancelling');
@@ -467,7 +475,7 @@ describe('TaskManager (direct)', () => {
     await until(rec.task_id, 'running');
     await tm.drain(0);
     // Wait for the aborted run to finish its bookkeeping.
-    for (let i = 0; i < 500 && tm.runningCount() > 0; i++) await new Promise((r) => setTimeout(r, 2));
+    for (const end = Date.now() + 20_000; Date.now() < end && tm.runningCount() > 0; ) await new Promise((r) => setTimeout(r, 2));
     expect(tm.runningCount()).toBe(0);
     const stored = await kv.sub('tasks').getJson<TaskRecord>(`t\x00${rec.task_id}`);
     expect(stored!.status).toBe('running');
