@@ -133,6 +133,9 @@ export function rows(matrix: Float32Array, dim: number): Float32Array[] {
   return out;
 }
 
+/** Below this many bytes in total, `grep.searchAsync` scans on the calling thread. */
+export const SYNC_GREP_BYTES = 256 * 1024;
+
 export const grep = {
   /**
    * Matching lines of every buffer on the calling thread. Faster than `searchAsync` whenever the
@@ -146,10 +149,18 @@ export const grep = {
       return mapError(err);
     }
   },
-  /** Off the JS thread, large inputs split over the cores; same result as `search`. */
+  /**
+   * Off the JS thread, large inputs split over the cores; same result as `search`. Inputs under
+   * `SYNC_GREP_BYTES` run on the calling thread instead: scanning them takes less time (well under
+   * a millisecond) than the thread hop and the per-buffer references of the async binding.
+   */
   async searchAsync(pattern: string, buffers: Array<Buffer | string>, options?: GrepOptions): Promise<GrepOutput> {
+    const bufs = buffers.map(toBuffer);
+    let total = 0;
+    for (const b of bufs) total += b.length;
+    if (total <= SYNC_GREP_BYTES) return grep.search(pattern, bufs, options);
     try {
-      return fromColumns(await text().grepAsync(pattern, buffers.map(toBuffer), options));
+      return fromColumns(await text().grepAsync(pattern, bufs, options));
     } catch (err) {
       return mapError(err);
     }

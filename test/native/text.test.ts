@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grep, InvalidRegexError, localEmbed, rows, textKernels } from '../../runtime/native-text.js';
+import { grep, InvalidRegexError, localEmbed, rows, SYNC_GREP_BYTES, textKernels } from '../../runtime/native-text.js';
 
 const dot = (a: Float32Array, b: Float32Array) => {
   let s = 0;
@@ -85,6 +85,16 @@ describe('grep', () => {
     expect(r.truncated).toBe(true);
     const per = grep.search('hit', many.slice(0, 3), { maxPerBuffer: 1 });
     expect(per.matches.map((m) => [m.index, m.line])).toEqual([[0, 1], [1, 1], [2, 1]]);
+  });
+
+  it('takes the threaded path for large inputs with the same answers', async () => {
+    const big = Array.from({ length: 300 }, (_, i) => `${'filler line\n'.repeat(100)}match ${i}\n`);
+    expect(big.reduce((s, b) => s + b.length, 0)).toBeGreaterThan(SYNC_GREP_BYTES);
+    const a = await grep.searchAsync('^match \\d+$', big, { maxMatches: 10_000 });
+    expect(a.matches).toHaveLength(300);
+    expect(a.matches[299]).toEqual({ index: 299, line: 101, text: 'match 299' });
+    expect(a).toEqual(grep.search('^match \\d+$', big, { maxMatches: 10_000 }));
+    await expect(grep.searchAsync('(', big)).rejects.toBeInstanceOf(InvalidRegexError);
   });
 
   it('rejects invalid patterns with INVALID_REGEX', async () => {
