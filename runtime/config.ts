@@ -121,6 +121,10 @@ export function validateConfig(c: CtxConfig): CtxConfig {
   if (c.rootApiKey !== undefined && c.rootApiKey.length < 16) throw new Error('CTX_ROOT_API_KEY must be at least 16 characters');
   if (c.authMode === 'dev' && !isLoopback(c.host)) throw new Error(`CTX_AUTH_MODE=dev serves without keys and only listens on loopback; CTX_HOST=${c.host} is not`);
   if (!['local', 'openai'].includes(c.embedding.provider)) throw new Error(`CTX_EMBEDDING_PROVIDER must be local or openai; got ${c.embedding.provider}`);
+  if (c.embedding.provider === 'openai' && (!c.embedding.baseUrl || !c.embedding.model))
+    throw new Error('CTX_EMBEDDING_PROVIDER=openai needs CTX_EMBEDDING_BASE_URL (including /v1) and CTX_EMBEDDING_MODEL');
+  if (c.embedding.dim !== undefined && (c.embedding.dim < 1 || c.embedding.dim > 8192)) throw new Error(`CTX_EMBEDDING_DIM must be between 1 and 8192; got ${c.embedding.dim}`);
+  if (c.rerank.model && !c.rerank.baseUrl) throw new Error('CTX_RERANK_MODEL is set but CTX_RERANK_BASE_URL is not');
   if (c.gateway.adminToken !== undefined && c.gateway.adminToken.length < 32) throw new Error('CTX_GATEWAY_ADMIN_TOKEN must be at least 32 characters');
   return c;
 }
