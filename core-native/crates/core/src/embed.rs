@@ -93,8 +93,19 @@ const STOP_WORDS: &[&str] = &[
     "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours",
 ];
 
+/// Membership by 64-bit hash in a sorted table built once: a token costs one short hash and an
+/// integer binary search instead of up to seven string comparisons.
 fn is_stop_word(t: &str) -> bool {
-    t.len() <= 8 && STOP_WORDS.binary_search(&t).is_ok()
+    static HASHES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    if t.len() > 8 {
+        return false;
+    }
+    let table = HASHES.get_or_init(|| {
+        let mut v: Vec<u64> = STOP_WORDS.iter().map(|w| hash_bytes(SEED_STOP, &[w.as_bytes()])).collect();
+        v.sort_unstable();
+        v
+    });
+    table.binary_search(&hash_bytes(SEED_STOP, &[t.as_bytes()])).is_ok()
 }
 
 // Seeds separate the groups' hash spaces, so the word `abc` and the trigram `abc` are different
@@ -102,52 +113,70 @@ fn is_stop_word(t: &str) -> bool {
 const SEED_WORD: u64 = 0x9E37_79B9_7F4A_7C15;
 const SEED_BIGRAM: u64 = 0xC2B2_AE3D_27D4_EB4F;
 const SEED_CHAR: u64 = 0x1656_67B1_9E37_79F9;
+const SEED_STOP: u64 = 0x27D4_EB2F_1656_67C5;
 
-/// FNV-1a over the bytes followed by the SplitMix64 finalizer: FNV alone is fast on short keys
-/// but its low bits (the bucket) and high bit (the sign) are poorly mixed.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
+
 #[inline]
-fn hash_bytes(seed: u64, parts: &[&[u8]]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
-    for (i, p) in parts.iter().enumerate() {
-        if i > 0 {
-            h ^= 0xFF; // separator that no UTF-8 byte equals
-            h = h.wrapping_mul(0x0000_0100_0000_01B3);
-        }
-        for &b in *p {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01B3);
-        }
+fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(FNV_PRIME);
     }
+    h
+}
+
+/// SplitMix64 finalizer: FNV alone is fast on short keys but its low bits (the bucket) and high
+/// bit (the sign) are poorly mixed.
+#[inline]
+fn finish(mut h: u64) -> u64 {
     h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     h ^ (h >> 31)
 }
 
+/// FNV-1a over the parts (joined by a separator byte no UTF-8 text contains), then `finish`.
+#[inline]
+fn hash_bytes(seed: u64, parts: &[&[u8]]) -> u64 {
+    let mut h = FNV_OFFSET ^ seed;
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            h ^= 0xFF;
+            h = h.wrapping_mul(FNV_PRIME);
+        }
+        h = fnv(h, p);
+    }
+    finish(h)
+}
+
 /// Feature counts of one text, per group: an open-addressing table keyed by the 64-bit feature
-/// hash (a hash collision between two distinct features at 64 bits is negligible).
+/// hash (a hash collision between two distinct features at 64 bits is negligible). `used` lists
+/// the occupied slots, so clearing and scattering touch only those, not the whole table (which
+/// keeps the size of the largest text seen by this thread).
 struct Counts {
     keys: Vec<u64>,
     vals: Vec<u32>,
-    len: usize,
+    used: Vec<u32>,
 }
 
 impl Counts {
     fn new() -> Self {
-        Counts { keys: vec![0; 64], vals: vec![0; 64], len: 0 }
+        Counts { keys: vec![0; 64], vals: vec![0; 64], used: Vec::with_capacity(32) }
     }
 
     fn clear(&mut self) {
-        if self.len > 0 {
-            self.keys.iter_mut().for_each(|k| *k = 0);
-            self.vals.iter_mut().for_each(|v| *v = 0);
-            self.len = 0;
+        for &i in &self.used {
+            self.keys[i as usize] = 0;
+            self.vals[i as usize] = 0;
         }
+        self.used.clear();
     }
 
     #[inline]
     fn add(&mut self, key: u64) {
         let key = key | 1; // 0 marks an empty slot
-        if (self.len + 1) * 2 > self.keys.len() {
+        if (self.used.len() + 1) * 2 > self.keys.len() {
             self.grow();
         }
         let mask = self.keys.len() - 1;
@@ -161,7 +190,7 @@ impl Counts {
             if k == 0 {
                 self.keys[i] = key;
                 self.vals[i] = 1;
-                self.len += 1;
+                self.used.push(i as u32);
                 return;
             }
             i = (i + 1) & mask;
@@ -172,32 +201,31 @@ impl Counts {
         let cap = self.keys.len() * 2;
         let old_keys = std::mem::replace(&mut self.keys, vec![0; cap]);
         let old_vals = std::mem::replace(&mut self.vals, vec![0; cap]);
-        let mask = self.keys.len() - 1;
-        for (k, v) in old_keys.into_iter().zip(old_vals) {
-            if k == 0 {
-                continue;
-            }
+        let mask = cap - 1;
+        for u in self.used.iter_mut() {
+            let (k, v) = (old_keys[*u as usize], old_vals[*u as usize]);
             let mut i = (k as usize) & mask;
             while self.keys[i] != 0 {
                 i = (i + 1) & mask;
             }
             self.keys[i] = k;
             self.vals[i] = v;
+            *u = i as u32;
         }
     }
 
     /// Adds the group into `out` scaled to norm `weight` (before collisions).
     fn scatter(&self, weight: f32, out: &mut [f32]) {
-        if self.len == 0 || weight == 0.0 {
+        if self.used.is_empty() || weight == 0.0 {
             return;
         }
-        let norm2: f32 = self.vals.iter().filter(|c| **c > 0).map(|&c| tf(c) * tf(c)).sum();
+        let norm2: f32 = self.used.iter().map(|&i| tf(self.vals[i as usize]).powi(2)).sum();
         let scale = weight / norm2.sqrt();
         let dim = out.len() as u64;
-        for (&k, &c) in self.keys.iter().zip(&self.vals) {
-            if c == 0 {
-                continue;
-            }
+        // Slot order is deterministic (insertion order of the text's features), and so is the
+        // floating-point summation order.
+        for &i in &self.used {
+            let (k, c) = (self.keys[i as usize], self.vals[i as usize]);
             // Bucket from bits 1..33 mapped onto 0..dim by multiply-shift (Lemire's fast range:
             // no division), sign from the top bit: independent parts of a well-mixed hash.
             let bucket = ((((k >> 1) & 0xFFFF_FFFF) * dim) >> 32) as usize;
@@ -318,13 +346,17 @@ fn add_char_ngrams(tok: &str, min: usize, max: usize, buf: &mut Vec<u8>, out: &m
         }
     }
     let len = buf.len();
-    for g in min..=max {
-        if g > n {
-            break;
-        }
-        for s in 0..=(n - g) {
-            let end = if s + g < n { starts[s + g] } else { len };
-            out.add(hash_bytes(SEED_CHAR, &[&buf[starts[s]..end]]));
+    // FNV is incremental, so the grams starting at one character share one running hash: each
+    // start hashes its bytes once, emitting a feature at every length in min..=max. Same values as
+    // hashing each gram separately.
+    for st in 0..n {
+        let mut h = FNV_OFFSET ^ SEED_CHAR;
+        for g in 1..=max.min(n - st) {
+            let (a, b) = (starts[st + g - 1], if st + g < n { starts[st + g] } else { len });
+            h = fnv(h, &buf[a..b]);
+            if g >= min {
+                out.add(finish(h));
+            }
         }
     }
 }
@@ -381,11 +413,13 @@ mod tests {
     }
 
     #[test]
-    fn stop_words_are_sorted_for_binary_search() {
-        let mut sorted = STOP_WORDS.to_vec();
-        sorted.sort_unstable();
-        sorted.dedup();
-        assert_eq!(sorted, STOP_WORDS);
+    fn stop_words_are_recognized_and_nothing_else() {
+        for w in STOP_WORDS {
+            assert!(is_stop_word(w), "{w}");
+        }
+        for w in ["index", "not", "no", "error", "new", "thee", "an_", "", "becausee"] {
+            assert!(!is_stop_word(w), "{w}");
+        }
     }
 
     #[test]
