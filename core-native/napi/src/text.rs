@@ -14,6 +14,15 @@ fn available_threads() -> usize {
     *THREADS.get_or_init(ctx_core::hash::available_threads)
 }
 
+/// Runs a kernel so that a bug (a panic) becomes a rejected call with code INTERNAL instead of
+/// unwinding into N-API or a libuv worker, which would abort the whole server.
+fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        let msg = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default();
+        Err(Error::new(Status::GenericFailure, format!("INTERNAL: text kernel panicked: {msg}")))
+    })
+}
+
 fn invalid(msg: impl std::fmt::Display) -> Error {
     Error::new(Status::InvalidArg, format!("INVALID_ARGUMENT: {msg}"))
 }
@@ -79,7 +88,7 @@ pub fn embed_local_info(dim: Option<u32>, overrides: Option<LocalEmbedParams>) -
 #[napi]
 pub fn embed_local(texts: Vec<String>, dim: Option<u32>, overrides: Option<LocalEmbedParams>) -> Result<Float32Array> {
     let p = params(dim, overrides)?;
-    let v = embed::embed_batch(&texts, p, available_threads()).map_err(invalid)?;
+    let v = guarded(|| embed::embed_batch(&texts, p, available_threads()).map_err(invalid))?;
     Ok(Float32Array::new(v))
 }
 
@@ -92,7 +101,7 @@ impl Task for EmbedTask {
     type Output = Vec<f32>;
     type JsValue = Float32Array;
     fn compute(&mut self) -> Result<Self::Output> {
-        embed::embed_batch(&self.texts, self.params, available_threads()).map_err(invalid)
+        guarded(|| embed::embed_batch(&self.texts, self.params, available_threads()).map_err(invalid))
     }
     fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
         Ok(Float32Array::new(output))
@@ -189,7 +198,7 @@ fn regex_error(e: grep::InvalidRegex) -> Error {
 pub fn grep(pattern: String, buffers: Vec<JsBuffer>, options: Option<GrepOpts>) -> Result<GrepColumns> {
     let values = buffers.into_iter().map(|b| b.into_value()).collect::<Result<Vec<JsBufferValue>>>()?;
     let slices: Vec<&[u8]> = values.iter().map(|v| &v[..]).collect();
-    grep::grep(&pattern, &slices, &grep_opts(options)).map(to_js).map_err(regex_error)
+    guarded(|| grep::grep(&pattern, &slices, &grep_opts(options)).map(to_js).map_err(regex_error))
 }
 
 pub struct GrepTask {
@@ -203,7 +212,7 @@ impl Task for GrepTask {
     type JsValue = GrepColumns;
     fn compute(&mut self) -> Result<Self::Output> {
         let slices: Vec<&[u8]> = self.buffers.iter().map(|b| b.as_ref()).collect();
-        grep::grep_parallel(&self.pattern, &slices, &self.opts, available_threads()).map_err(regex_error)
+        guarded(|| grep::grep_parallel(&self.pattern, &slices, &self.opts, available_threads()).map_err(regex_error))
     }
     fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
         Ok(to_js(output))
