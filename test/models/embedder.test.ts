@@ -96,6 +96,26 @@ describe('openai embedder', () => {
     expect(srv.maxInFlight).toBe(1);
   });
 
+  it('shares the concurrency bound between concurrent callers', async () => {
+    const e = await createEmbedder(config({ batchSize: 1, concurrency: 2 }));
+    srv.maxInFlight = 0;
+    srv.gate = 2; // answers only once two requests are in flight: proves they overlap
+    await Promise.all([e.embed(['a', 'b', 'c'], 'document'), e.embed(['d', 'e', 'f'], 'document'), e.embed(['g', 'h'], 'query')]);
+    expect(srv.maxInFlight).toBe(2);
+    expect(srv.received.length).toBe(1 + 8);
+  });
+
+  it('treats a rejected API key as the endpoint being unusable: no retry, counts for the breaker', async () => {
+    const e = await createEmbedder(config({ retries: 3, breakerThreshold: 2 }));
+    srv.received.length = 0;
+    srv.plan = [{ status: 401 }, { status: 403 }];
+    await expect(e.embed(['x'], 'query')).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/HTTP 401/) });
+    await expect(e.embed(['y'], 'query')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(srv.received).toHaveLength(2);
+    expect(sleeps).toHaveLength(0);
+    expect(e.stats().endpoint!.breaker).toBe('open');
+  });
+
   it('adds query/document prefixes', async () => {
     const e = await createEmbedder(config({ queryPrefix: 'query: ', documentPrefix: 'passage: ' }));
     srv.received.length = 0;
