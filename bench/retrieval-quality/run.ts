@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localEmbed, type LocalEmbedParams } from '../../runtime/native-text.js';
+import { localEmbed, textKernels, type LocalEmbedParams } from '../../runtime/native-text.js';
 import { VectorIndex, type Hit, type RecordAttrs } from '../../runtime/native-vector.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -149,7 +149,17 @@ async function evaluate(s: Setup, alphas: number[]) {
     sparse.push(index.searchText(q.text, K * 4, filter));
     for (const a of alphas) hybrid.get(a)!.push(names(index.hybridSearch(v, q.text, K, filter, { alpha: a })));
   });
+  // Experiment for the BM25 tokenizer: the same index fed stemmed token streams (documents and
+  // queries alike), to see whether stemming in BM25 would help.
+  const stemmedIndex = VectorIndex.create({ dim: s.dim });
+  const stemmed = (t: string) => textKernels.tokenizeStemmed(t).join(' ');
+  stemmedIndex.upsert(ids, dv, attrs);
+  stemmedIndex.upsertText(ids, s.docs.map((d) => stemmed(d.text)));
+  const sparseStemmed = s.queries.map((q) => names(stemmedIndex.searchText(stemmed(q.text), K * 4, filter)));
+  const hybridStemmed = s.queries.map((q, i) => names(stemmedIndex.hybridSearch(qv.subarray(i * s.dim, (i + 1) * s.dim), stemmed(q.text), K, filter, { alpha: alphas[0] })));
   return {
+    bm25Stemmed: score(s.queries, sparseStemmed),
+    hybridStemmed: score(s.queries, hybridStemmed),
     brute: score(s.queries, bruteForce(s, dv, qv)),
     dense: score(s.queries, dense.map(names)),
     bm25: score(s.queries, sparse.map(names)),
@@ -188,6 +198,8 @@ async function main() {
   console.log(row('bm25 (VectorIndex.searchText)', r.bm25));
   for (const [a, s] of r.hybrid) console.log(row(`hybrid alpha=${a}${a === 0.6 ? ' (default)' : ''}`, s));
   console.log(row('rrf(dense, bm25), k=60 (reference)', r.rrf));
+  console.log(row('bm25, stemmed tokens (experiment)', r.bm25Stemmed));
+  console.log(row('hybrid 0.6, stemmed bm25 (experiment)', r.hybridStemmed));
 
   if (process.argv.includes('--misses')) {
     console.log('\nmisses (dense top-3 | hybrid top-3):');
