@@ -29,6 +29,8 @@ const DIM = Number(arg('dim', '384'));
 const NQ = Number(arg('queries', '500'));
 const ONLY = new Set(arg('only', 'ours,flat768,usearch,hnswlib').split(','));
 const K = 10;
+/** Only build and cache the other libraries' indexes (lets them build while ours does). */
+const BUILD_ONLY = args.includes('--build-only');
 const CACHE = join(import.meta.dirname, '.cache');
 mkdirSync(CACHE, { recursive: true });
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -136,7 +138,7 @@ function timeQueries(nq: number, fn: (q: number) => number[]): { p50: number; p9
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const base = cachedF32(`mix-${N}-${DIM}.f32`, () => mixture(N, DIM, 1));
 const queries = cachedF32(`mixq-${NQ}-${DIM}.f32`, () => mixture(NQ, DIM, 99));
-const EFS = [16, 24, 32, 48, 64, 96, 128];
+const EFS = arg('efs', '16,24,32,48,64,96,128,192,256').split(',').map(Number);
 const filter: VectorFilter = { account: 'acme' };
 const filtered: VectorFilter = { account: 'acme', tags: ['bucket=7'] };
 let truth: number[][] = [];
@@ -269,7 +271,7 @@ async function flat768(): Promise<void> {
 async function usearchBench(): Promise<void> {
   const usearch = await import('usearch');
   const path = join(CACHE, `usearch-${N}-${DIM}.bin`);
-  const cfg = { dimensions: DIM, metric: usearch.MetricKind.IP, quantization: usearch.ScalarKind.F32, connectivity: 16, expansion_add: 128, expansion_search: 64, multi: false };
+  const cfg = { dimensions: DIM, metric: usearch.MetricKind.IP, quantization: usearch.ScalarKind.F32, connectivity: 16, expansion_add: 64, expansion_search: 64, multi: false };
   if (!existsSync(path)) {
     log('building usearch');
     const built = new usearch.Index(cfg);
@@ -285,6 +287,7 @@ async function usearchBench(): Promise<void> {
     results.usearchBuildSeconds = r3((performance.now() - t0) / 1000);
     built.save(path);
   }
+  if (BUILD_ONLY) return;
   const sweep: unknown[] = [];
   for (const ef of EFS) {
     const index = new usearch.Index({ ...cfg, expansion_search: ef });
@@ -315,6 +318,7 @@ async function hnswlibBench(): Promise<void> {
     results.hnswlibBuildSeconds = r3((performance.now() - t0) / 1000);
     index.writeIndexSync(path);
   }
+  if (BUILD_ONLY) return;
   const sweep: unknown[] = [];
   for (const ef of EFS) {
     index.setEf(ef);

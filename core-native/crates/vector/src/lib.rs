@@ -872,9 +872,18 @@ impl VectorIndex {
         let mut codes = vec![0i8; n * d];
         let mut scales = vec![0f32; n];
         let all = self.all_vectors();
-        for s in 0..n {
-            scales[s] = kernels::quantize(&all[s * d..(s + 1) * d], &mut codes[s * d..(s + 1) * d]);
-        }
+        let threads = std::thread::available_parallelism().map(|t| t.get()).unwrap_or(1).min(8);
+        let per = n.div_ceil(threads).max(1);
+        std::thread::scope(|s| {
+            for ((cs, ss), start) in codes.chunks_mut(per * d).zip(scales.chunks_mut(per)).zip((0..n).step_by(per)) {
+                s.spawn(move || {
+                    for (j, sc) in ss.iter_mut().enumerate() {
+                        let v = &all[(start + j) * d..(start + j + 1) * d];
+                        *sc = kernels::quantize(v, &mut cs[j * d..(j + 1) * d]);
+                    }
+                });
+            }
+        });
         self.codes = codes;
         self.scales = scales;
     }

@@ -160,6 +160,19 @@ fn write_body<W: Write>(idx: &VectorIndex, w: &mut W) -> Result<()> {
     Ok(())
 }
 
+struct HashReader<T: Read> {
+    inner: T,
+    crc: crc32fast::Hasher,
+}
+
+impl<T: Read> Read for HashReader<T> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
 struct R<T: Read> {
     r: T,
 }
@@ -196,6 +209,13 @@ impl<T: Read> R<T> {
 }
 
 pub fn load(path: &Path) -> Result<VectorIndex> {
+    let trace = std::env::var_os("CTX_VECTOR_LOAD_TRACE").is_some();
+    let t0 = std::time::Instant::now();
+    let mark = |what: &str| {
+        if trace {
+            eprintln!("ctx-vector load: {what} at {:.2} s", t0.elapsed().as_secs_f64());
+        }
+    };
     let mut file = File::open(path)?;
     let size = file.metadata()?.len();
     if size < 8 + TRAILER {
@@ -212,22 +232,11 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
     if body_len != size - TRAILER {
         return Err(corrupt("length in trailer does not match the file"));
     }
+    // One pass: the body is hashed while it is parsed, and nothing parsed is used before the
+    // checksum matched. Every count is bounded by the file size, so a damaged length cannot
+    // trigger a huge allocation first.
     file.seek(SeekFrom::Start(0))?;
-    let mut crc = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; 4 << 20];
-    let mut left = body_len;
-    while left > 0 {
-        let n = (left as usize).min(buf.len());
-        file.read_exact(&mut buf[..n])?;
-        crc.update(&buf[..n]);
-        left -= n as u64;
-    }
-    if crc.finalize() != want_crc {
-        return Err(corrupt("checksum mismatch"));
-    }
-    drop(buf);
-    file.seek(SeekFrom::Start(0))?;
-    let mut r = R { r: BufReader::with_capacity(1 << 20, file.take(body_len)) };
+    let mut r = R { r: HashReader { inner: BufReader::with_capacity(4 << 20, file.take(body_len)), crc: crc32fast::Hasher::new() } };
     if &r.arr::<8>()? != MAGIC {
         return Err(corrupt("bad magic (not a ctx vector index)"));
     }
@@ -313,6 +322,7 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
     if bm.postings.iter().flatten().any(|(d, _)| *d as usize >= ndocs) {
         return Err(corrupt("posting refers to a missing document"));
     }
+    mark("records, slots, bm25");
     let vectors = if kind == 0 {
         let mut v = vec![0f32; nslots * dim];
         // SAFETY: any bit pattern is a valid f32; the buffer is exactly nslots*dim floats.
@@ -326,6 +336,15 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
         }
         Vectors::Hnsw(h)
     };
+    let mut rest = Vec::new();
+    r.r.read_to_end(&mut rest).map_err(|_| corrupt("unreadable body"))?;
+    if !rest.is_empty() {
+        return Err(corrupt("trailing bytes after the vectors"));
+    }
+    if r.r.crc.clone().finalize() != want_crc {
+        return Err(corrupt("checksum mismatch"));
+    }
+    mark("vectors + checksum");
     // Cross-check records and slots so a logic error cannot index out of bounds later.
     for (i, rec) in recs.iter().enumerate() {
         if let Some(rec) = rec {
@@ -362,7 +381,10 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
     idx.slot_rec = slot_rec;
     idx.vectors = vectors;
     idx.bm25 = bm;
+    mark("tables");
     idx.recompute_codes();
+    mark("codes");
     idx.reindex_all();
+    mark("bitmaps");
     Ok(idx)
 }
