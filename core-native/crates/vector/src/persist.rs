@@ -28,7 +28,8 @@ use crate::{Config, Interner, Rec, VectorIndex, Vectors, NONE};
 
 const MAGIC: &[u8; 8] = b"CTXVIDX\x01";
 const END: &[u8; 8] = b"CTXVEND\x01";
-const VERSION: u32 = 1;
+// 2: BM25 terms are stemmed (a version-1 file must be rebuilt, not reused).
+const VERSION: u32 = 2;
 const TRAILER: u64 = 20;
 
 struct HashWriter<W: Write> {
