@@ -55,7 +55,7 @@ export interface Hit {
 }
 
 export interface SearchOptions {
-  /** HNSW beam width (default 64, at least k). */
+  /** HNSW beam width (default 160: recall@10 0.95 at 1M; at least k). */
   ef?: number;
   /** Score every filtered candidate in float32 (no graph, no 8-bit first pass). */
   exact?: boolean;

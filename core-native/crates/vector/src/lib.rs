@@ -45,7 +45,8 @@ impl Default for Config {
             flat_threshold: 20_000,
             hnsw_m: 32,
             ef_construction: 64,
-            ef_search: 64,
+            // Measured at 1M x 384 (clustered): recall@10 0.950 at p50 0.51 ms (ef 64: 0.857).
+            ef_search: 160,
             exact_max_candidates: 20_000,
             exact_max_selectivity: 0.02,
             build_threads: 0,
