@@ -154,6 +154,11 @@ export class VectorIndex {
   configure(opts: VectorIndexOptions): void {
     this.n.configure(opts);
   }
+  /**
+   * Inserts or replaces by id, on this thread. Never builds the graph (a flat store that outgrows
+   * the threshold waits for `compactAsync`, see `needsCompaction`); inserts into an existing graph
+   * cost ~1 ms of CPU each, so batches belong in `upsertAsync`.
+   */
   upsert(ids: string[], vectors: Float32Array, attrs: RecordAttrs[]): void {
     this.n.upsert(ids, vectors, attrs);
   }
@@ -200,6 +205,7 @@ export class VectorIndex {
   stats(): VectorIndexStats {
     return this.n.stats();
   }
+  /** Tombstones passed a quarter of the graph, or a flat store outgrew the threshold. */
   needsCompaction(): boolean {
     return this.n.needsCompaction();
   }

@@ -164,6 +164,20 @@ describe('VectorIndex (core-native)', () => {
     expect(many[1]![0]!.id).toBe(id(1));
   });
 
+  it('sync upsert leaves the flat-to-graph build to compactAsync', async () => {
+    const idx = VectorIndex.create({ dim: DIM, flatThreshold: 300, buildThreads: 1 });
+    const v = vectors(400, 5);
+    const ids = Array.from({ length: 400 }, (_, i) => id(i));
+    idx.upsert(ids, v, ids.map((_, i) => attrs('acme', i)));
+    expect(idx.stats().kind).toBe('flat');
+    expect(idx.needsCompaction()).toBe(true);
+    expect(idx.search(row(v, 9), 1, { account: 'acme' })[0]!.id).toBe(id(9));
+    await idx.compactAsync();
+    expect(idx.stats()).toMatchObject({ kind: 'hnsw', size: 400 });
+    expect(idx.needsCompaction()).toBe(false);
+    expect(idx.search(row(v, 9), 1, { account: 'acme' })[0]!.id).toBe(id(9));
+  });
+
   it('persists and reloads (atomic file, same answers); corrupt and truncated files are clear errors', async () => {
     const { idx, v, ids } = twoAccounts(300);
     idx.upsertText(ids, ids.map((_, i) => `document ${i} about ${i % 5 === 0 ? 'penguins' : 'lighthouses'}`));

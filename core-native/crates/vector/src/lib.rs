@@ -687,6 +687,17 @@ impl VectorIndex {
     /// Inserts or replaces records by id. A record whose vector is unchanged keeps its slot (only
     /// its attributes are re-indexed), so metadata updates never touch the graph.
     pub fn upsert(&mut self, ids: &[&str], vectors: &[f32], attrs: &[RecordAttrs]) -> Result<()> {
+        self.upsert_impl(ids, vectors, attrs, true)
+    }
+
+    /// Like `upsert`, but never turns the flat store into a graph (a build of seconds): callers on
+    /// a latency-sensitive thread use this and leave the conversion to `compact` when
+    /// `needs_compaction` says so.
+    pub fn upsert_deferred(&mut self, ids: &[&str], vectors: &[f32], attrs: &[RecordAttrs]) -> Result<()> {
+        self.upsert_impl(ids, vectors, attrs, false)
+    }
+
+    fn upsert_impl(&mut self, ids: &[&str], vectors: &[f32], attrs: &[RecordAttrs], convert: bool) -> Result<()> {
         let n = ids.len();
         if attrs.len() != n {
             return Err(Error::InvalidArgument(format!("{n} ids but {} attrs", attrs.len())));
@@ -786,7 +797,7 @@ impl VectorIndex {
                 self.set_code(slot, &buf[j * d..(j + 1) * d]);
             }
         }
-        if self.kind() == Kind::Flat && self.live > self.cfg.flat_threshold {
+        if convert && self.kind() == Kind::Flat && self.live > self.cfg.flat_threshold {
             self.rebuild(true)?;
         }
         Ok(())
@@ -824,9 +835,11 @@ impl VectorIndex {
         c.len() as usize
     }
 
-    /// True when tombstones are a quarter of the graph: `compact` then pays for itself.
+    /// True when tombstones are a quarter of the graph (`compact` then pays for itself), or when a
+    /// flat store grew past the threshold through `upsert_deferred`.
     pub fn needs_compaction(&self) -> bool {
-        self.tombstones > 1000 && self.tombstones * 4 > self.slot_rec.len()
+        (self.tombstones > 1000 && self.tombstones * 4 > self.slot_rec.len())
+            || (self.kind() == Kind::Flat && self.live > self.cfg.flat_threshold)
     }
 
     /// Drops tombstones by rebuilding the vector store from live records (HNSW: a new graph; a
