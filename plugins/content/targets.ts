@@ -4,20 +4,11 @@ import type { Identity } from '../../runtime/identity/types.js';
 import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/uri/index.js';
 import type { Vfs } from '../../runtime/vfs/vfs.js';
 
-/** Extensions `create` accepts, and every mode accepts for memory targets. */
-export const TEXT_EXTENSIONS = ['.md', '.txt', '.json', '.yaml', '.yml', '.toml', '.py', '.js', '.ts'] as const;
+// Re-exported: the write paths of this plugin import them from here.
+export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from '../../runtime/text-extensions.js';
 export const ABSTRACT = '.abstract.md';
 export const OVERVIEW = '.overview.md';
 export const RELATIONS = '.relations.json';
-
-export function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
-}
-
-export function hasTextExtension(name: string): boolean {
-  return (TEXT_EXTENSIONS as readonly string[]).includes(extensionOf(name));
-}
 
 /** Parses and authorizes a public URI. */
 export function resolveUri(input: unknown, identity: Identity, access: 'read' | 'write', field = 'uri'): CtxUri {

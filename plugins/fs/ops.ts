@@ -3,7 +3,9 @@ import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/err
 import type { Identity } from '../../runtime/identity/types.js';
 import type { PluginHost } from '../../runtime/plugin.js';
 import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/uri/index.js';
+import { TEXT_EXTENSIONS, hasTextExtension } from '../../runtime/text-extensions.js';
 import { splitHeader, withHeader } from '../../runtime/vfs/headers.js';
+import { SIDECARS } from '../../runtime/vfs/types.js';
 import { assertEntryAccess, deniedError, deniedNode } from './access.js';
 import { isoTime } from './entries.js';
 import type { VectorCount } from './browse.js';
@@ -83,9 +85,26 @@ export async function attrs(host: PluginHost, identity: Identity, input: string)
   return result;
 }
 
+/**
+ * Sidecars belong to the service: `.abstract.md`/`.overview.md` hold the generated L0/L1 (content/write
+ * may edit an existing one, nothing may create one) and `.relations.json` is derived from the
+ * relations API. A sidecar name anywhere in a path an fs operation would create also counts: a
+ * directory called `.relations.json` would break every later relations write of its parent.
+ */
+function refuseSidecarPath(u: CtxUri, field: string): void {
+  const bad = u.segments.find((seg) => SIDECARS.has(seg));
+  if (bad !== undefined) throw sidecarError(u, field, bad);
+}
+
+function sidecarError(u: CtxUri, field: string, name: string): CtxError {
+  const why = name === '.relations.json' ? 'it is derived from the relations API (relations/link, DELETE relations/link)' : 'the service generates it (content/write edits an existing one)';
+  return invalidArgument(`${field} ${u.uri}: ${name} cannot be created, moved or removed through fs, ${why}`, { field, resource: u.uri, sidecar: name });
+}
+
 export async function mkdir(host: PluginHost, identity: Identity, body: { uri: string; description?: string }): Promise<{ uri: string }> {
   const u = await resolve(host, identity, body.uri, 'write');
   const account = identity.accountId;
+  refuseSidecarPath(u, 'uri');
   if (u.path === '') throw conflict('the account root ctx:// always exists', u.uri);
   // The path lock keeps two mkdirs of one directory from both passing the existence check.
   const lock = await host.vfs.locks.acquire(account, u.path, 'path', 'fs.mkdir');
@@ -106,6 +125,11 @@ export async function mkdir(host: PluginHost, identity: Identity, body: { uri: s
 export async function rm(host: PluginHost, identity: Identity, q: { uri: string; recursive: boolean }) {
   const u = await resolve(host, identity, q.uri, 'write');
   if (u.path === '' || u.path === 'resources' || u.path === 'user') throw invalidArgument(`cannot remove the scope root ${u.uri}`, { resource: u.uri });
+  if (SIDECARS.has(u.name)) {
+    // A directory with a sidecar's name can only come from before these checks existed: removing it repairs the parent.
+    const node = await host.vfs.stat(identity.accountId, u.path);
+    if (node?.kind !== 'dir') throw sidecarError(u, 'uri', u.name);
+  }
   if (identity.role === 'USER' && u.scope === 'resources' && q.recursive) {
     // Removing a tree would destroy entries this caller may not even read: refuse instead.
     for await (const e of host.vfs.walk(identity.accountId, u.path, { descend: (d) => !deniedNode(d, identity) }))
@@ -124,6 +148,13 @@ export async function mv(host: PluginHost, identity: Identity, body: { from_uri:
   if (from.contextType !== to.contextType)
     throw invalidArgument(`cannot move a ${from.contextType} (${from.uri}) into a ${to.contextType} space (${to.uri})`, { field: 'to_uri', resource: to.uri });
   if (from.path === to.path) throw invalidArgument('from_uri and to_uri are the same', { field: 'to_uri' });
+  if (SIDECARS.has(from.name)) throw sidecarError(from, 'from_uri', from.name);
+  refuseSidecarPath(to, 'to_uri');
+  const node = await host.vfs.stat(identity.accountId, from.path);
+  if (!node) throw notFound(`no such file or directory: ${from.uri}`, { resource: from.uri, field: 'from_uri' });
+  // Memory files keep the text allowlist in every mode (spec Part 2, "Limits"); a rename is one more way to name a file.
+  if (node.kind === 'file' && to.contextType === 'memory' && !hasTextExtension(to.name))
+    throw invalidArgument(`to_uri ${to.uri}: memory files accept only the extensions ${TEXT_EXTENSIONS.join(' ')}`, { field: 'to_uri', resource: to.uri, allowed: TEXT_EXTENSIONS });
   try {
     await host.vfs.mv(identity.accountId, from.path, to.path);
   } catch (err) {

@@ -7,6 +7,7 @@ import { invalidArgument, notFound } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import { definePlugin, type PluginHost } from '../../runtime/plugin.js';
 import { s } from '../../runtime/schema.js';
+import { TEXT_EXTENSIONS, hasTextExtension } from '../../runtime/text-extensions.js';
 import { authorize, parseUri, type CtxUri } from '../../runtime/uri/index.js';
 import type { ChangeEvent, Entry } from '../../runtime/vfs/types.js';
 import { SIDECARS } from '../../runtime/vfs/types.js';
@@ -16,7 +17,6 @@ import { collectGraph, readableFor, renderGraphHtml } from './graph.js';
 import { RELATIONS_FILE, entriesOf, locate, readSidecar, updateSidecar, type StoredRelation } from './store.js';
 
 export const LIMITS = { targets: 256, reasonChars: 4096, spaces: 32 } as const;
-const TEXT_EXTENSIONS = ['.md', '.txt', '.json', '.yaml', '.yml', '.toml', '.py', '.js', '.ts'];
 
 /** Parses, authorizes and applies the fs per-entry rules (403 on `access: denied` entries). */
 async function resolve(host: PluginHost, identity: Identity, input: unknown, access: 'read' | 'write', field: string): Promise<CtxUri> {
@@ -190,9 +190,7 @@ function checkOutput(u: CtxUri): void {
   if (u.contextType === null || u.segments.length <= spaceDepth)
     throw invalidArgument(`output_uri must be a file below a resources, memories, skills or sessions space, got ${u.uri}`, { field: 'output_uri', resource: u.uri });
   refuseSidecar(u, 'output_uri');
-  const dot = u.name.lastIndexOf('.');
-  const ext = dot <= 0 ? '' : u.name.slice(dot).toLowerCase();
-  if (u.contextType === 'memory' && !TEXT_EXTENSIONS.includes(ext))
+  if (u.contextType === 'memory' && !hasTextExtension(u.name))
     throw invalidArgument(`output_uri: memory files accept only the extensions ${TEXT_EXTENSIONS.join(' ')}; write the graph below ctx://resources`, { field: 'output_uri', resource: u.uri });
 }
 

@@ -404,3 +404,82 @@ describe('POST /api/v1/fs/mv', () => {
     expect((await t.app.vfs.readFile('acme', 'resources/mv/x.md')).toString()).toBe('x');
   });
 });
+
+describe('sidecars through mv, mkdir and rm', () => {
+  const rmReq = (uri: string, extra: Record<string, boolean> = {}) => t.req({ method: 'DELETE', url: `/api/v1/fs?${qs({ uri, ...extra })}`, headers: alice });
+  const relationsOf = async (uri: string) => (await t.req({ url: `/api/v1/relations?${qs({ uri })}`, headers: alice })).json().result;
+
+  beforeAll(async () => {
+    await post('mkdir', { uri: 'ctx://resources/side', description: 'side abstract' });
+    await put(t, 'acme', 'resources/side/x.md', 'evil content');
+    await put(t, 'acme', 'resources/side/y.md', 'y');
+    const link = await t.req({ method: 'POST', url: '/api/v1/relations/link', headers: alice, body: { from_uri: 'ctx://resources/side/y.md', to_uris: 'ctx://resources/lib/a.md', reason: 'see' } });
+    expect(link.status).toBe(200);
+  });
+
+  it('mv cannot create a sidecar, nor a directory named like one, at the destination', async () => {
+    for (const to of ['.relations.json', '.abstract.md', '.overview.md', '.abstract.md/x.md', '.relations.json/x.md']) {
+      const res = await post('mv', { from_uri: 'ctx://resources/side/x.md', to_uri: `ctx://resources/side/${to}` });
+      expect(res.status, to).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'to_uri', sidecar: to.split('/')[0] } });
+    }
+    expect((await t.app.vfs.readFile('acme', 'resources/side/x.md')).toString()).toBe('evil content');
+    expect(await t.app.vfs.stat('acme', 'resources/side/.overview.md')).toBeNull();
+    expect((await t.req({ url: `/api/v1/content/abstract?${qs({ uri: 'ctx://resources/side' })}`, headers: alice })).json().result).toBe('side abstract');
+    expect(await relationsOf('ctx://resources/side/y.md')).toEqual([{ uri: 'ctx://resources/lib/a.md', reason: 'see' }]);
+  });
+
+  it('a sidecar cannot be moved away; its directory moves with it', async () => {
+    for (const name of ['.abstract.md', '.relations.json']) {
+      const res = await post('mv', { from_uri: `ctx://resources/side/${name}`, to_uri: 'ctx://resources/side/plain.md' });
+      expect(res.status, name).toBe(400);
+      expect(res.json().error.details).toMatchObject({ field: 'from_uri', sidecar: name });
+    }
+    expect(await t.app.vfs.stat('acme', 'resources/side/.abstract.md')).not.toBeNull();
+    expect(await t.app.vfs.stat('acme', 'resources/side/plain.md')).toBeNull();
+  });
+
+  it('mkdir refuses a sidecar name anywhere in the path it would create', async () => {
+    for (const uri of ['ctx://resources/side/.relations.json', 'ctx://resources/side/.abstract.md', 'ctx://resources/side/.overview.md', 'ctx://resources/fresh/.overview.md/sub']) {
+      const res = await post('mkdir', { uri });
+      expect(res.status, uri).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'uri' } });
+    }
+    expect(await t.app.vfs.stat('acme', 'resources/fresh')).toBeNull();
+    // Relations of the directory still work: no directory blocks the sidecar.
+    const link = await t.req({ method: 'POST', url: '/api/v1/relations/link', headers: alice, body: { from_uri: 'ctx://resources/side/x.md', to_uris: ['ctx://resources/lib/b.md'] } });
+    expect(link.status).toBe(200);
+  });
+
+  it('rm refuses sidecar files (derived or regenerated), present or not', async () => {
+    for (const name of ['.relations.json', '.abstract.md', '.overview.md']) {
+      const res = await rmReq(`ctx://resources/side/${name}`);
+      expect(res.status, name).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'uri', sidecar: name } });
+    }
+    expect(await relationsOf('ctx://resources/side/y.md')).toEqual([{ uri: 'ctx://resources/lib/a.md', reason: 'see' }]);
+    expect(await t.app.vfs.stat('acme', 'resources/side/.abstract.md')).not.toBeNull();
+    // Removing the directory removes its sidecars with it.
+    await post('mkdir', { uri: 'ctx://resources/side/gone' });
+    expect((await rmReq('ctx://resources/side/gone')).json().result).toEqual({ uri: 'ctx://resources/side/gone', deleted_count: 1 });
+  });
+
+  it('a directory carrying a sidecar name (made before these checks) can still be removed', async () => {
+    await t.app.vfs.mkdir('acme', 'resources/legacy/.relations.json');
+    const res = await rmReq('ctx://resources/legacy/.relations.json', { recursive: true });
+    expect(res.status).toBe(200);
+    expect(await t.app.vfs.stat('acme', 'resources/legacy/.relations.json')).toBeNull();
+  });
+
+  it('mv keeps the memory extension allowlist for files; directories need no extension', async () => {
+    await put(t, 'acme', 'user/alice/memories/mv/m.md', 'memory');
+    const bad = await post('mv', { from_uri: 'ctx://~/memories/mv/m.md', to_uri: 'ctx://~/memories/mv/m.exe' });
+    expect(bad.status).toBe(400);
+    expect(bad.json().error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'to_uri', allowed: expect.arrayContaining(['.md', '.txt']) } });
+    expect((await post('mv', { from_uri: 'ctx://~/memories/mv/m.md', to_uri: 'ctx://~/memories/mv/m.txt' })).status).toBe(200);
+    expect((await post('mv', { from_uri: 'ctx://~/memories/mv', to_uri: 'ctx://~/memories/moved' })).status).toBe(200);
+    expect((await t.app.vfs.readFile('acme', 'user/alice/memories/moved/m.txt')).toString()).toBe('memory');
+    // Resources accept any safe extension.
+    expect((await post('mv', { from_uri: 'ctx://resources/side/x.md', to_uri: 'ctx://resources/side/x.bin' })).status).toBe(200);
+  });
+});
