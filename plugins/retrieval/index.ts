@@ -13,6 +13,9 @@ import { registerRoutes, type RerankerLike } from './routes.js';
 import { RecordStore } from './store.js';
 import { createSummarizer } from './summarize.js';
 
+/** Owner of the internal `vector_reembed` task (not a real user; listed with include_internal). */
+export const REEMBED_OWNER = { accountId: '-', userId: 'system', role: 'ROOT' } as const;
+
 /** What other plugins get from `host.optional('vector-index')`. */
 export interface VectorIndexService {
   /** Items below `path` estimated from the index (stat `count`): files and subdirectories, once each. */
@@ -79,7 +82,9 @@ export default definePlugin({
       const n = await indexer.reembedAll();
       store.reembedQueued = n;
       host.log.info('re-embedding queued after an embedder change', { records: n });
-      await host.tasks.create('vector_reembed', { accountId: '-', userId: 'system', role: 'ROOT' }, { internal: true, stage: 'queued', input: { records: n } });
+      await host.tasks.create('vector_reembed', REEMBED_OWNER, { internal: true, stage: 'queued', input: { records: n } });
+      // Only now is the re-embed durable (messages and task); a crash before this line repeats it.
+      await store.reembedQueuedDone();
     });
     host.onClose(() => store.close());
   },

@@ -24,7 +24,7 @@ import { SIDECARS } from '../../runtime/vfs/types.js';
 import { sha256Of, splitPath } from '../../runtime/vfs/vfs.js';
 import type { RecordAttrs } from './backends.js';
 import { placement, parentPath } from './space.js';
-import type { FileAbstract, RecordDoc, RecordStore } from './store.js';
+import { embedderTag, type FileAbstract, type RecordDoc, type RecordStore } from './store.js';
 import { L2_TOKEN_BUDGET, truncateTokens, type ChildInfo, type Summarizer } from './summarize.js';
 
 const S = '\x00';
@@ -431,8 +431,7 @@ export class Indexer {
   }
 
   private get embedderTag(): string {
-    const i = this.store.embedder.info;
-    return `${i.provider}/${i.model}/${i.dim}`;
+    return embedderTag(this.store.embedder.info);
   }
 
   private async buildDoc(m: EmbeddingMessage, node: Entry, place: NonNullable<ReturnType<typeof placement>>): Promise<RecordDoc> {

@@ -9,7 +9,9 @@
  *   a\0{account}\0{path}          → FileAbstract JSON (L0 text of a file, from semantic processing)
  *   meta\0seq                     → change counter; the index file is current when it saved the same value
  *   meta\0embedder                → the embedder info the stored vectors were computed with
+ *   meta\0reembed                 → set with a new meta\0embedder until its re-embed is queued
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../runtime/logger.js';
@@ -19,6 +21,44 @@ import { recordId } from '../../runtime/vfs/record-id.js';
 import type { Backends, EmbedderLike, Hit, RecordAttrs, VectorBackend, VectorFilter } from './backends.js';
 
 const S = '\x00';
+const META_SEQ = `meta${S}seq`;
+const META_EMBEDDER = `meta${S}embedder`;
+const META_REEMBED = `meta${S}reembed`;
+
+/** Durable marker of an embedder change whose re-embed is not queued yet. */
+interface ReembedPending {
+  from: EmbedderLike['info'] | undefined;
+  to: EmbedderLike['info'];
+  since: number;
+}
+
+/** JSON with object keys sorted at every depth: equal embedder infos give equal strings. */
+function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.keys(v)
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+/**
+ * What makes two embedders' vectors comparable: provider, model, dimension, input mode and every
+ * parameter (openai base URL and prefixes, local weights).
+ */
+export function embedderFingerprint(info: EmbedderLike['info']): string {
+  return stableJson({ provider: info.provider, model: info.model, dim: info.dim, inputMode: info.inputMode, params: info.params ?? {} });
+}
+
+/**
+ * The `embedder` tag of a record: readable `provider/model/dim` plus a short hash of the
+ * fingerprint, so a change of parameters alone also marks the stored vector as foreign.
+ */
+export function embedderTag(info: EmbedderLike['info']): string {
+  return `${info.provider}/${info.model}/${info.dim}/${createHash('sha256').update(embedderFingerprint(info)).digest('hex').slice(0, 12)}`;
+}
 
 export interface RecordDoc {
   id: string;
@@ -35,7 +75,7 @@ export interface RecordDoc {
   size: number;
   /** sha256 of the source, to skip re-embedding unchanged text. */
   sourceSha?: string;
-  /** `provider/model/dim` the vector was computed with. */
+  /** `embedderTag()` of the embedder the vector was computed with. */
   embedder?: string;
 }
 
@@ -60,6 +100,8 @@ export class RecordStore {
   private readonly cache = new Map<string, RecordDoc>();
   static CACHE_MAX = 50_000;
   reembedQueued = 0;
+  /** The vectors were dropped for an embedder change and the re-embed is not queued yet. */
+  reembedPending = false;
 
   constructor(
     private readonly kv: Kv,
@@ -98,20 +140,33 @@ export class RecordStore {
 
   /**
    * Loads the persisted index when it matches RocksDB (same change counter, same embedder), else
-   * rebuilds from RocksDB. Returns true when the embedder changed (the caller queues re-embedding).
+   * rebuilds from RocksDB. Returns true when the stored vectors must be re-embedded (the caller
+   * queues it, then calls `reembedQueuedDone()`).
    */
   async open(): Promise<{ embedderChanged: boolean }> {
     await fs.mkdir(this.dir, { recursive: true });
-    this.seq = (await this.kv.getJson<number>(`meta${S}seq`)) ?? 0;
-    const stored = await this.kv.getJson<EmbedderLike['info']>(`meta${S}embedder`);
+    this.seq = (await this.kv.getJson<number>(META_SEQ)) ?? 0;
+    const stored = await this.kv.getJson<EmbedderLike['info']>(META_EMBEDDER);
+    const pending = await this.kv.getJson<ReembedPending>(META_REEMBED);
     const info = this.embedder.info;
-    const embedderChanged = !!stored && (stored.provider !== info.provider || stored.model !== info.model || stored.dim !== info.dim || stored.inputMode !== info.inputMode);
-    if (!stored || embedderChanged) await this.kv.putJson(`meta${S}embedder`, info);
-    if (embedderChanged) {
-      this.log.warn('embedder changed: dropping vectors computed with the old one and re-embedding', { old: stored, current: info });
+    const changed = !!stored && embedderFingerprint(stored) !== embedderFingerprint(info);
+    if (!stored) await this.kv.putJson(META_EMBEDDER, info);
+    if (changed) {
+      // The new meta never becomes durable without the flag that forces the re-embed, and the
+      // counter moves with it so an index file saved with the old vectors can no longer load:
+      // a crash anywhere after this batch resumes below on the next start.
+      await this.kv.batch([
+        this.kv.putJsonOp(META_EMBEDDER, info),
+        this.kv.putJsonOp(META_REEMBED, { from: stored, to: info, since: Date.now() } satisfies ReembedPending),
+        this.kv.putJsonOp(META_SEQ, ++this.seq),
+      ]);
+    }
+    if (changed || pending) {
+      this.log.warn('embedder changed: dropping vectors computed with the old one and re-embedding', { old: stored, current: info, resumed: !changed });
       this.index = this.backends.createIndex(info.dim);
       await this.dropVectors();
-      return { embedderChanged };
+      this.reembedPending = true;
+      return { embedderChanged: true };
     }
     let reason = 'no index file';
     try {
@@ -122,13 +177,13 @@ export class RecordStore {
         this.index = await this.backends.loadIndex(this.file);
         this.savedSeq = this.seq;
         this.log.info('vector index loaded', { records: this.index.stats().size, file: this.file });
-        return { embedderChanged };
+        return { embedderChanged: false };
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') reason = `index file unreadable: ${(err as Error).message}`;
     }
     await this.rebuild(reason);
-    return { embedderChanged };
+    return { embedderChanged: false };
   }
 
   /** Rebuilds the in-memory index from the records in RocksDB, logging progress. */
@@ -173,7 +228,15 @@ export class RecordStore {
     await this.save();
   }
 
+  /**
+   * Deletes every stored vector and the index files. Idempotent: it runs again after a crash while
+   * the re-embed flag is set. Records stay (the re-embed reads them); their vectors are gone, so a
+   * rebuild meanwhile skips them instead of mixing vector spaces.
+   */
   private async dropVectors(): Promise<void> {
+    await fs.rm(this.metaFile, { force: true });
+    await fs.rm(this.file, { force: true });
+    this.savedSeq = -1;
     let ops: KvOp[] = [];
     for await (const [key] of this.kv.scanPrefix(`v${S}`)) {
       ops.push(this.kv.delOp(key));
@@ -182,7 +245,16 @@ export class RecordStore {
         ops = [];
       }
     }
-    await this.kv.batch(ops);
+    await this.kv.batch([...ops, this.kv.putJsonOp(META_SEQ, ++this.seq)]);
+  }
+
+  /**
+   * Clears the durable re-embed flag once an Embedding message per record and the tracking task
+   * are stored; until then every start drops the vectors and queues the re-embed again.
+   */
+  async reembedQueuedDone(): Promise<void> {
+    await this.kv.del(META_REEMBED);
+    this.reembedPending = false;
   }
 
   /** Every record (account, path, level), for re-embedding. */

@@ -3,14 +3,19 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REEMBED_OWNER } from '../../plugins/retrieval/index.js';
+import { createEmbedder } from '../../runtime/models/embedder.js';
 import { createLlm } from '../../runtime/models/llm.js';
+import { startFakeOpenAi, type FakeServer } from '../models/fake-openai.js';
 import { post, setup, uris, wait, write, type Ctx } from './helpers.js';
 
 const opened: Ctx[] = [];
 const servers: http.Server[] = [];
+const fakes: FakeServer[] = [];
 afterAll(async () => {
   for (const c of opened) await c.t.close();
   for (const s of servers) s.close();
+  for (const f of fakes) await f.close();
 });
 
 describe('restart', () => {
@@ -181,5 +186,74 @@ describe('embedder change', () => {
       await again.app.close();
       c.t.app = again.app;
     }
+  });
+});
+
+describe('embedder change of params only', () => {
+  const CHANGED = 'ctx://resources/emb2';
+  const reembedTasks = (app: { tasks: { list: Function } }) =>
+    app.tasks.list(REEMBED_OWNER, { task_type: 'vector_reembed', include_internal: true }) as Promise<Array<{ task_type: string; status: string }>>;
+  /** Document texts the fake embedding server received since `from`, with their prefix. */
+  const documents = (f: FakeServer, from: number) => f.received.slice(from).flatMap((r) => r.body.input ?? []).filter((t) => t !== 'dimension check');
+
+  it('same provider, model and dim but another documentPrefix: old vectors dropped, every record re-embedded (task)', async () => {
+    const f = await startFakeOpenAi(8);
+    fakes.push(f);
+    const base = { provider: 'openai' as const, baseUrl: f.url, model: 'fake-embed', dim: 8 };
+    const c = await setup({ config: { embedding: base } });
+    opened.push(c);
+    await write(c.t, c.admin, `${CHANGED}/a.md`, 'The axolotl regrows its limbs.');
+    await wait(c.t);
+    expect(documents(f, 0).some((t) => t.startsWith('passage: '))).toBe(false);
+    await c.t.app.close();
+    const mark = f.received.length;
+    const { startTestApp } = await import('../helpers/app.js');
+    const again = await startTestApp({ dir: c.t.dir, config: { embedding: { ...base, documentPrefix: 'passage: ' } as never } });
+    c.t.app = again.app;
+    await wait(again);
+    const tasks = await reembedTasks(again.app);
+    expect(tasks.map((t) => t.task_type)).toEqual(['vector_reembed']);
+    // Every record (file L2, directory L0/L1 up to the space root) went through the new embedder.
+    const sent = documents(f, mark);
+    expect(sent.length).toBeGreaterThanOrEqual(3);
+    expect(sent.every((t) => t.startsWith('passage: '))).toBe(true);
+    const kv = again.app.kv.sub('p:retrieval');
+    expect(await kv.get('meta\x00reembed')).toBeUndefined();
+    const cons = await post(again, c.admin, '/api/v1/system/consistency', { uri: CHANGED });
+    expect(cons.body.result.ok).toBe(true);
+    const r = await post(again, c.admin, '/api/v1/search/find', { query: 'axolotl limbs' });
+    expect(uris(r.body.result)).toContain(`${CHANGED}/a.md`);
+  });
+
+  it('a crash after the new embedder meta was stored resumes the re-embed on the next start', async () => {
+    const f = await startFakeOpenAi(8);
+    fakes.push(f);
+    const a = { provider: 'openai' as const, baseUrl: f.url, model: 'fake-embed', dim: 8 };
+    const b = { ...a, documentPrefix: 'doc: ' };
+    const c = await setup({ config: { embedding: a } });
+    opened.push(c);
+    await write(c.t, c.admin, `${CHANGED}/b.md`, 'Tardigrades survive in space.');
+    await wait(c.t);
+    // The state a start with embedder B leaves when it dies right after its first batch: B's meta,
+    // the re-embed flag and a moved counter, the vectors of A still stored, nothing queued.
+    const infoB = (await createEmbedder({ ...b, skipCheck: true })).info;
+    (infoB as { dim: number }).dim = 8;
+    const kv = c.t.app.kv.sub('p:retrieval');
+    const seq = ((await kv.getJson<number>('meta\x00seq')) ?? 0) + 1;
+    await kv.batch([kv.putJsonOp('meta\x00embedder', infoB), kv.putJsonOp('meta\x00reembed', { from: c.t.app.config.embedding, to: infoB, since: Date.now() }), kv.putJsonOp('meta\x00seq', seq)]);
+    await c.t.app.close();
+    const mark = f.received.length;
+    const { startTestApp } = await import('../helpers/app.js');
+    const again = await startTestApp({ dir: c.t.dir, config: { embedding: b as never } });
+    c.t.app = again.app;
+    await wait(again);
+    // Stored meta equals the running embedder, yet the flag forces the drop and the re-embed.
+    expect((await reembedTasks(again.app)).length).toBe(1);
+    const sent = documents(f, mark);
+    expect(sent.length).toBeGreaterThanOrEqual(3);
+    expect(sent.every((t) => t.startsWith('doc: '))).toBe(true);
+    expect(await again.app.kv.sub('p:retrieval').get('meta\x00reembed')).toBeUndefined();
+    const cons = await post(again, c.admin, '/api/v1/system/consistency', { uri: CHANGED });
+    expect(cons.body.result.ok).toBe(true);
   });
 });
