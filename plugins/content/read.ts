@@ -35,8 +35,7 @@ export interface ReadQuery {
 }
 
 export async function readContent(vfs: Vfs, identity: Identity, q: ReadQuery, check: (uri: string) => Promise<void>): Promise<string | JsonResult> {
-  const u = await resolveReadTarget(q.uri, identity, vfs);
-  await check(u.uri);
+  const u = await resolveReadTarget(q.uri, identity, vfs, check);
   const bytes = await vfs.readFile(identity.accountId, u.path);
   // Whole large files go out as JSON bytes built from the stored bytes (no JS string round trip).
   if (bytes.length >= FAST_READ_BYTES && q.offset === 0 && q.limit < 0 && (q.raw || u.contextType !== 'memory' || !bytes.subarray(0, HEADER_OPEN.length).equals(HEADER_OPEN)))
@@ -67,8 +66,7 @@ export function sliceLines(text: string, offset: number, limit: number): string 
 }
 
 export async function download(vfs: Vfs, identity: Identity, input: string, check: (uri: string) => Promise<void>): Promise<Reply> {
-  const u = await resolveReadTarget(input, identity, vfs);
-  await check(u.uri);
+  const u = await resolveReadTarget(input, identity, vfs, check);
   const data = await vfs.readFile(identity.accountId, u.path);
   return Reply.raw(chunks(data), {
     contentType: 'application/octet-stream',

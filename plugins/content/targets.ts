@@ -18,19 +18,29 @@ export function resolveUri(input: unknown, identity: Identity, access: 'read' | 
 }
 
 /**
- * A file URI or a 32-hex record id (read, download). An id resolves through the VFS record index;
- * ids the caller may not read answer NOT_FOUND like unknown ones, so ids cannot probe other spaces.
+ * A file URI or a 32-hex record id (read, download), resolved and checked against the per-entry
+ * rules (`check`). An id resolves through the VFS record index; an id the caller may not read,
+ * by namespace or because it lies in an `access: denied` subtree, answers NOT_FOUND like an unknown
+ * one (as fs/stat does), so ids can neither probe other spaces nor reveal a hidden file's URI.
  */
-export async function resolveReadTarget(input: string, identity: Identity, vfs: Vfs): Promise<CtxUri> {
-  if (!isRecordId(input)) return resolveUri(input, identity, 'read');
+export async function resolveReadTarget(input: string, identity: Identity, vfs: Vfs, check: (uri: string) => Promise<void>): Promise<CtxUri> {
+  if (!isRecordId(input)) {
+    const u = resolveUri(input, identity, 'read');
+    await check(u.uri);
+    return u;
+  }
   const path = await vfs.pathOfRecordId(identity.accountId, input);
   const missing = () => new CtxError('NOT_FOUND', `no indexed record with id ${input} (unindexed or deleted)`, { id: input });
   if (path === null) throw missing();
+  let u: CtxUri;
   try {
-    return resolveUri(uriFromPath(path), identity, 'read');
-  } catch {
-    throw missing();
+    u = resolveUri(uriFromPath(path), identity, 'read');
+    await check(u.uri);
+  } catch (err) {
+    if (err instanceof CtxError && (err.code === 'PERMISSION_DENIED' || err.code === 'INVALID_URI' || err.code === 'INVALID_ARGUMENT')) throw missing();
+    throw err;
   }
+  return u;
 }
 
 /**

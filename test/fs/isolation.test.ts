@@ -271,6 +271,26 @@ describe('access: denied placeholders under ctx://resources', () => {
     expect((await get('stat', { uri: id }, bob)).status).toBe(200);
   });
 
+  it('read and download by that record id are the same 404, without the hidden URI', async () => {
+    const id = recordId('acme', 'ctx://resources/team/secret/plan.md', 2);
+    const unknown = '0'.repeat(32);
+    for (const route of ['read', 'download']) {
+      const res = await t.req({ url: `/api/v1/content/${route}?${qs({ uri: id })}`, headers: alice });
+      expect(res.status, route).toBe(404);
+      expect(res.json().error).toEqual({ code: 'NOT_FOUND', message: expect.any(String), details: { id } });
+      expect(res.text, route).not.toMatch(/secret|plan\.md/);
+      // Indistinguishable from an id nobody has: same code, same message shape.
+      const none = await t.req({ url: `/api/v1/content/${route}?${qs({ uri: unknown })}`, headers: alice });
+      expect(none.json().error.message.replace(unknown, 'ID')).toBe(res.json().error.message.replace(id, 'ID'));
+    }
+    expect((await t.req({ url: `/api/v1/content/read?${qs({ uri: id })}`, headers: bob })).json().result).toBe('top secret');
+    const dl = await t.req({ url: `/api/v1/content/download?${qs({ uri: id })}`, headers: bob });
+    expect(dl.status).toBe(200);
+    expect(dl.text).toBe('top secret');
+    // By URI the placeholder's rule stands: 403 (the caller already knows that URI from the listing).
+    expect((await t.req({ url: `/api/v1/content/read?${qs({ uri: 'ctx://resources/team/secret/plan.md' })}`, headers: alice })).status).toBe(403);
+  });
+
   it('recursive set_tags from above skips the denied subtree and counts it', async () => {
     const res = await post('attrs/set_tags', { uri: 'ctx://resources/team', tags: ['team=all'], mode: 'append', recursive: true }, alice);
     expect(res.status).toBe(200);
