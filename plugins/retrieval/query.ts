@@ -26,17 +26,33 @@ export function parseTime(value: string, field: string, bound: 'lower' | 'upper'
   const rel = /^(\d+(?:\.\d+)?)\s*([smhdw])$/i.exec(v);
   if (rel) return now - Number(rel[1]) * UNIT_MS[rel[2]!.toLowerCase()]!;
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (day) {
+  if (day && realDate(v)) {
     const t = Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
-    if (!Number.isNaN(t) && new Date(t).getUTCDate() === Number(day[3])) return bound === 'upper' ? t + 86_400_000 - 1 : t;
+    return bound === 'upper' ? t + 86_400_000 - 1 : t;
   }
   const iso = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?$/i.exec(v);
-  if (iso) {
+  // Date.parse rolls impossible values over (Feb 30 → Mar 1, 24:00 → next day) instead of failing.
+  if (iso && realDate(iso[1]!) && realClock(iso[2]!)) {
     const zone = iso[3] ? (iso[3].toUpperCase() === 'Z' ? 'Z' : iso[3].includes(':') ? iso[3] : `${iso[3].slice(0, 3)}:${iso[3].slice(3)}`) : 'Z';
     const t = Date.parse(`${iso[1]}T${iso[2]}${zone}`);
     if (!Number.isNaN(t)) return t;
   }
+  if (day || iso) throw invalidArgument(`${field} is not a real date-time (day of month, hour 00-23, minute and second 00-59); got ${JSON.stringify(value)}`, { field });
   throw invalidArgument(`${field} must be a relative time (2h, 30m, 7d), YYYY-MM-DD or an ISO 8601 date-time; got ${JSON.stringify(value)}`, { field });
+}
+
+/** `YYYY-MM-DD` names a day that exists (month 1-12, day within that month, leap years). */
+function realDate(ymd: string): boolean {
+  const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
+  if (m < 1 || m > 12 || d < 1) return false;
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/** `hh:mm[:ss[.f]]` within 00:00:00-23:59:59 (no 24:00, no leap second). */
+function realClock(hms: string): boolean {
+  const [h, m, s] = hms.split(':').map((x) => Number(x)) as [number, number, number | undefined];
+  return h <= 23 && m <= 59 && (s === undefined || s < 60);
 }
 
 function timeValue(v: unknown, field: string, bound: 'lower' | 'upper'): number {

@@ -185,6 +185,29 @@ describe('find errors', () => {
     expect(r.body.error!.code).toBe(code);
   });
 
+  it.each([
+    ['since', { since: '2024-02-30T00:00:00' }, 'since'],
+    ['until', { until: '2024-01-01T24:00' }, 'until'],
+    ['until', { until: '2023-02-29 12:00:00Z' }, 'until'],
+    ['since', { since: '2024-13-01T00:00:00' }, 'since'],
+    ['since', { since: '2024-01-01T23:60:00' }, 'since'],
+    ['since', { since: '2024-01-01T12:00:61+02:00' }, 'since'],
+    ['filter', { filter: { created_at: { $gte: '2024-04-31T08:00:00' } } }, 'filter.created_at.$gte'],
+  ])('impossible ISO date-time in %s → 400 naming the field', async (_name, extra, field) => {
+    const r = await post(c.t, c.alice, FIND, { query: 'x', ...extra });
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.error!.code).toBe('INVALID_ARGUMENT');
+    expect(r.body.error!.message).toContain(field);
+    expect(r.body.error!.message).toMatch(/not a real date-time/);
+  });
+
+  it('real edge date-times are accepted (leap day, 23:59:59.999, offsets)', async () => {
+    for (const since of ['2024-02-29T00:00:00', '2024-02-29T23:59:59.999Z', '2000-02-29 12:00+0530', '2024-12-31T23:59:59-12:00']) {
+      const r = await post(c.t, c.alice, FIND, { query: 'x', since });
+      expect(r.status, since).toBe(200);
+    }
+  });
+
   it('malformed JSON, oversized body and missing credentials', async () => {
     const m = await c.t.req({ method: 'POST', url: FIND, headers: { ...c.alice, 'content-type': 'application/json' }, body: '{"query":' });
     expect(m.status).toBe(400);
