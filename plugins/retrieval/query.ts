@@ -7,10 +7,10 @@
 import { CtxError, invalidArgument } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import { authorize, isAncestorOrSelf, parseUri } from '../../runtime/uri/index.js';
+import { checkTags } from '../content/targets.js';
 import type { VectorFilter } from './backends.js';
 
 const CONTEXT_TYPES = ['memory', 'resource', 'skill'] as const;
-const TAG = /^[^=\s][^=]*=.*$/;
 const MAX_BRANCHES = 16;
 
 // ------------------------------------------------------------------------------------------ time
@@ -161,7 +161,14 @@ function fieldCondition(field: string, cond: unknown, path: string, identity: Id
       case 'tags': {
         const vals = op === '$eq' ? [v] : op === '$all' ? asList(v, at) : null;
         if (!vals) throw bad(at, 'tags supports equality (one k=v tag) and $all');
-        for (const x of vals) if (typeof x !== 'string' || !TAG.test(x)) throw bad(at, `tags are strict k=v strings; got ${JSON.stringify(x)}`);
+        // The write side's rule, so a filter can name exactly the tags a write can store.
+        for (const x of vals)
+          try {
+            if (typeof x !== 'string') throw new Error();
+            checkTags([x]);
+          } catch {
+            throw bad(at, `tags are strict k=v strings (non-empty key, no control characters or surrounding blanks); got ${JSON.stringify(x)?.slice(0, 100)}`);
+          }
         c = { tags: vals as string[] };
         break;
       }
@@ -274,9 +281,8 @@ export function buildScope(input: ScopeInput, identity: Identity): Scope {
     base.contextTypes = [...new Set(types)];
   } else base.contextTypes = [...CONTEXT_TYPES];
   if (input.tags?.length) {
-    input.tags.forEach((t, i) => {
-      if (!TAG.test(t)) throw invalidArgument(`tags are strict k=v strings; got ${JSON.stringify(t)}`, { field: `tags[${i}]` });
-    });
+    // Same validator as writes: a tag find accepts is one a write could have stored.
+    checkTags(input.tags);
     base.tags = [...new Set(input.tags)];
   }
   const levels = parseLevels(input.level);

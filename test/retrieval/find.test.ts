@@ -76,6 +76,29 @@ describe('find', () => {
     expect(r.body.result.resources[0].content).toContain('useMemo caches computed values.');
   });
 
+  it('tags follow the write side\'s rule; an empty value (k=) is a valid tag and matches exactly', async () => {
+    await write(c.t, c.admin, 'ctx://resources/kb/flags/draft.md', 'Draft notes about the narwhal migration.', { tags: ['draft=', 'team=sea'] });
+    await wait(c.t);
+    let r = await post(c.t, c.admin, FIND, { query: 'narwhal migration', tags: ['draft='] });
+    expect(r.status).toBe(200);
+    expect(uris(r.body.result)).toEqual(['ctx://resources/kb/flags/draft.md']);
+    r = await post(c.t, c.admin, FIND, { query: 'narwhal migration', tags: ['draft=yes'] });
+    expect(r.body.result.total).toBe(0);
+    r = await post(c.t, c.admin, FIND, { query: 'narwhal migration', filter: { tags: { $all: ['draft=', 'team=sea'] } } });
+    expect(uris(r.body.result)).toEqual(['ctx://resources/kb/flags/draft.md']);
+    // Everything a write refuses, find refuses too (400 naming the entry), instead of matching nothing.
+    for (const bad of ['k\u0001=v', 'k=v ', ' k=v', '=v', 'k', 'k=v\u007f', 'k=v\n']) {
+      const w = await c.t.req({ method: 'POST', url: '/api/v1/content/write', headers: c.admin, body: { uri: 'ctx://resources/kb/flags/x.md', content: 'x', tags: [bad] } });
+      expect(w.status, `write ${JSON.stringify(bad)}`).toBe(400);
+      const f = await post(c.t, c.admin, FIND, { query: 'x', tags: ['ok=1', bad] });
+      expect(f.status, `find ${JSON.stringify(bad)}`).toBe(400);
+      expect(f.body.error!.details?.field).toBe('tags[1]');
+      const g = await post(c.t, c.admin, FIND, { query: 'x', filter: { tags: bad } });
+      expect(g.status, `filter ${JSON.stringify(bad)}`).toBe(400);
+      expect(g.body.error!.details?.at).toBe('$.tags.$eq');
+    }
+  });
+
   it('since/until with time_field, relative and absolute', async () => {
     let r = await post(c.t, c.admin, FIND, { query: 'postgres', since: '1h' });
     expect(r.body.result.total).toBeGreaterThan(0);
