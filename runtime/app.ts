@@ -85,6 +85,9 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   });
 
   try {
+    // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message
+    // left on disk (it was in flight when the process stopped) must not be delivered again.
+    await tasks.blockCancelledWork();
     return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline);
   } catch (err) {
     // A failed start must release RocksDB's lock so the operator can fix the config and retry.

@@ -85,6 +85,11 @@ export class QueueManager {
   private closed = false;
   private idleWaiters: Array<() => void> = [];
   private readonly settleListeners = new Set<SettleListener>();
+  /**
+   * Tasks whose queue work must not run (cancelling or cancelled, spec "States and transitions"):
+   * `prepare` refuses their new messages and `pump` drops theirs instead of delivering them.
+   */
+  private readonly blockedTasks = new Set<string>();
 
   constructor(private readonly kv: Kv, private readonly log: Logger) {}
 
@@ -158,10 +163,13 @@ export class QueueManager {
 
   /**
    * Prepares a message as KV ops, so it can be written in the same batch as the change that causes
-   * it; call `activate` after the batch committed. Returns null when it coalesced into a pending one.
+   * it; call `activate` after the batch committed. Returns null when it coalesced into a pending one,
+   * or when its task is cancelled (see `cancelOwned`).
    */
   prepare<P>(name: string, payload: P, opts: { taskId?: string; dedupeKey?: string } = {}): { ops: KvOp[]; activate: () => void } | null {
     const q = this.state(name);
+    // A cancelled task's handler may still be unwinding: what it enqueues now must never run.
+    if (opts.taskId !== undefined && this.blockedTasks.has(opts.taskId)) return null;
     if (opts.dedupeKey) {
       const existing = q.dedupe.get(opts.dedupeKey);
       if (existing !== undefined && q.pending.has(existing) && !q.inFlight.has(existing)) return null;
@@ -194,9 +202,15 @@ export class QueueManager {
     if (this.closed || !q.consumer) return;
     const now = Date.now();
     let nextWake = Infinity;
+    let dropped: QueueMessage[] | undefined;
     for (const msg of q.pending.values()) {
-      if (q.inFlight.size >= q.opts.concurrency) break;
       if (q.inFlight.has(msg.seq)) continue;
+      // Before the concurrency cut, so a blocked message never waits behind running ones.
+      if (msg.taskId !== undefined && this.blockedTasks.has(msg.taskId)) {
+        (dropped ??= []).push(msg);
+        continue;
+      }
+      if (q.inFlight.size >= q.opts.concurrency) break;
       if (msg.notBefore && msg.notBefore > now) {
         nextWake = Math.min(nextWake, msg.notBefore);
         continue;
@@ -205,6 +219,7 @@ export class QueueManager {
       if (msg.dedupeKey && q.dedupe.get(msg.dedupeKey) === msg.seq) q.dedupe.delete(msg.dedupeKey);
       void this.run(q, msg);
     }
+    if (dropped) void this.drop(q, dropped);
     if (nextWake !== Infinity && !q.timer) {
       q.timer = setTimeout(() => {
         q.timer = undefined;
@@ -253,16 +268,24 @@ export class QueueManager {
     this.pump(q);
   }
 
-  /** Drops pending messages owned by a cancelled task; returns how many are still in flight. */
-  async cancelOwned(taskId: string): Promise<number> {
+  /**
+   * No more queue work of these tasks runs: their new messages are refused from now on (this part is
+   * synchronous, so a caller can block before its first await), pending ones are deleted, and one met
+   * later (a retry of a message that was in flight, or one left on disk by a crash) is dropped
+   * instead of delivered. Returns how many of their messages are in flight: those settle as usual.
+   */
+  async cancelOwned(taskIds: string | readonly string[]): Promise<number> {
+    const ids = new Set(typeof taskIds === 'string' ? [taskIds] : taskIds);
+    for (const id of ids) this.blockedTasks.add(id);
+    if (ids.size === 0) return 0;
     let inFlight = 0;
     const ops: KvOp[] = [];
     for (const q of this.queues.values()) {
       for (const msg of [...q.pending.values()]) {
-        if (msg.taskId !== taskId) continue;
+        if (msg.taskId === undefined || !ids.has(msg.taskId)) continue;
         if (q.inFlight.has(msg.seq)) inFlight++;
         else {
-          if (q.pending.delete(msg.seq)) track(q, msg, -1);
+          this.forget(q, msg);
           ops.push(this.kv.delOp(this.msgKey(q.name, msg.seq)));
         }
       }
@@ -270,6 +293,32 @@ export class QueueManager {
     await this.kv.batch(ops);
     this.checkIdle();
     return inFlight;
+  }
+
+  /** For a task record that is gone (retention): nothing can enqueue under its id any more. */
+  unblock(taskId: string): void {
+    this.blockedTasks.delete(taskId);
+  }
+
+  isBlocked(taskId: string): boolean {
+    return this.blockedTasks.has(taskId);
+  }
+
+  private forget(q: QueueState, msg: QueueMessage): void {
+    if (q.pending.delete(msg.seq)) track(q, msg, -1);
+    if (msg.dedupeKey && q.dedupe.get(msg.dedupeKey) === msg.seq) q.dedupe.delete(msg.dedupeKey);
+  }
+
+  /** Deletes messages of blocked tasks met while pumping: settled without running, not counted as processed. */
+  private async drop(q: QueueState, msgs: QueueMessage[]): Promise<void> {
+    for (const msg of msgs) this.forget(q, msg);
+    try {
+      await this.kv.batch(msgs.map((m) => this.kv.delOp(this.msgKey(q.name, m.seq))));
+    } catch (err) {
+      // Still blocked on disk: the next start drops them again (the task record says cancelled).
+      this.log.warn('could not delete messages of a cancelled task', { queue: q.name, count: msgs.length, error: err });
+    }
+    this.checkIdle();
   }
 
   ownedCount(taskId: string): number {
@@ -336,6 +385,11 @@ export class QueueManager {
     for await (const [key, v] of this.kv.scanPrefix(`d${S}`)) {
       const msg = JSON.parse(v.toString('utf8')) as QueueMessage;
       if (!pred(msg.payload)) continue;
+      // Its task was cancelled: rescheduling it would only drop it, so it stays where it is.
+      if (msg.taskId !== undefined && this.blockedTasks.has(msg.taskId)) {
+        failed++;
+        continue;
+      }
       const q = this.state(msg.queue);
       const seq = this.nextSeq++;
       const next: QueueMessage = { ...msg, seq, attempts: 0, notBefore: undefined, lastError: undefined };

@@ -76,6 +76,7 @@ export class TaskManager {
   private readonly types = new Map<string, TaskTypeDef>();
   private readonly running = new Map<string, Running>();
   private sweepTimer?: NodeJS.Timeout;
+  private workBlocked = false;
 
   constructor(
     private readonly kv: Kv,
@@ -93,20 +94,37 @@ export class TaskManager {
     return this.types.has(type);
   }
 
+  /**
+   * Drops the persisted queue messages of cancelling and cancelled tasks and blocks new ones. A
+   * message that was in flight when the process stopped is still on disk and consumers pump as soon
+   * as they register, so the app calls this after `queues.load()` and before any plugin's setup.
+   */
+  async blockCancelledWork(): Promise<void> {
+    this.workBlocked = true;
+    const ids: string[] = [];
+    for await (const [, value] of this.kv.scanPrefix('t\x00')) {
+      const t = JSON.parse(value.toString('utf8')) as TaskRecord;
+      if (t.status === 'cancelling' || t.status === 'cancelled') ids.push(t.task_id);
+    }
+    await this.queues.cancelOwned(ids);
+  }
+
   /** Settles tasks interrupted by a restart, sweeps expired records, starts the retention timer. */
   async start(): Promise<void> {
+    // Late (consumers may have run already) but still needed if the embedder skipped the early call.
+    if (!this.workBlocked) await this.blockCancelledWork();
     const resume: TaskRecord[] = [];
-    for await (const [key, value] of this.kv.scanPrefix('t\x00')) {
+    for await (const [, value] of this.kv.scanPrefix('t\x00')) {
       const t = JSON.parse(value.toString('utf8')) as TaskRecord;
       if (TERMINAL.has(t.status)) continue;
       const def = this.types.get(t.task_type);
+      // Its queue work was dropped by blockCancelledWork and its run died with the process.
       if (t.status === 'cancelling') await this.transition(t, 'cancelled');
       else if (def?.onRestart === 'resume') resume.push(t);
       else {
         t.error = 'interrupted by a server restart';
         await this.transition(t, 'failed', 'error_recorded');
       }
-      void key;
     }
     for (const t of resume) {
       const input = await this.kv.getJson<unknown>(`in\x00${t.task_id}`);
@@ -306,16 +324,14 @@ export class TaskManager {
     if (t.status === 'completed' || t.status === 'failed')
       throw new CtxError('FAILED_PRECONDITION', `task ${id} already ${t.status}`, { task_id: id, status: t.status });
     if (t.status === 'cancelling' || t.status === 'cancelled') return t;
-    const ownedMessages = this.queues.ownedCount(id);
-    if (t.status === 'pending' && !running) {
-      await this.queues.cancelOwned(id);
-      await this.transition(t, 'cancelled');
-      return t;
-    }
-    // Work remains (in-process run or owned queue messages): cancelling, settled by the runner.
-    await this.transition(t, running || ownedMessages > 0 ? 'cancelling' : 'cancelled');
+    // cancelOwned is synchronous up to its first await: new queue work of this task is refused from
+    // here and its pending messages are forgotten, so what is left are the ones in flight.
+    const dropping = this.queues.cancelOwned(id);
+    const inFlight = this.queues.ownedCount(id);
+    // transition() sets the status before it awaits, so a runner finishing now sees `cancelling`.
+    await Promise.all([dropping, this.transition(t, running || inFlight > 0 ? 'cancelling' : 'cancelled')]);
     running?.controller.abort(new CtxError('FAILED_PRECONDITION', 'task cancelled'));
-    if (!running && ownedMessages > 0) await this.settleCancel(t);
+    if (!running && inFlight > 0) await this.settleCancel(t);
     return (await this.load(id)) ?? t;
   }
 
@@ -326,6 +342,7 @@ export class TaskManager {
       const t = JSON.parse(value.toString('utf8')) as TaskRecord;
       if (!this.expired(t)) continue;
       await this.kv.batch([this.kv.delOp(this.recordKey(t.task_id)), this.kv.delOp(this.ownerKey(t)), this.kv.delOp(`in\x00${t.task_id}`)]);
+      this.queues.unblock(t.task_id);
       n++;
     }
     return n;

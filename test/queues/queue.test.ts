@@ -370,6 +370,54 @@ describe('QueueManager on RocksDB', () => {
     expect(await qm.cancelOwned('task-1')).toBe(0);
   });
 
+  it('after cancelOwned, the task can add no work, and its in-flight message is dropped instead of retried', async () => {
+    const g = gate();
+    const seen: unknown[] = [];
+    await qm.enqueue('T', { i: 0 }, { taskId: 'task-1' });
+    qm.consume(
+      'T',
+      async (m) => {
+        seen.push(m.payload);
+        if ((m.payload as { i?: number }).i === 0) {
+          await g.promise;
+          throw new Error('upstream failed'); // would be retried if the task were still live
+        }
+      },
+      { backoffMs: 1 },
+    );
+    await settle();
+    expect(await qm.cancelOwned('task-1')).toBe(1);
+    expect(qm.isBlocked('task-1')).toBe(true);
+    expect(await qm.enqueue('T', { i: 1 }, { taskId: 'task-1' })).toBe(false);
+    expect(qm.prepare('T', { i: 2 }, { taskId: 'task-1' })).toBeNull();
+    expect(await qm.enqueue('T', { other: true }, { taskId: 'task-2' })).toBe(true);
+    g.open();
+    await qm.waitIdle();
+    expect(seen).toEqual([{ i: 0 }, { other: true }]);
+    expect(qm.stats().T).toMatchObject({ pending: 0, processed: 1, dead_letter: 0 });
+    expect(await stored('m')).toEqual([]);
+    qm.unblock('task-1');
+    expect(await qm.enqueue('T', { i: 3 }, { taskId: 'task-1' })).toBe(true);
+  });
+
+  it('a cancelled task blocked before consumers start: its messages left on disk are deleted, never delivered', async () => {
+    const g = gate();
+    await qm.enqueue('T', { i: 0 }, { taskId: 'task-1' });
+    await qm.enqueue('T', { i: 1 }, { taskId: 'task-1' });
+    await qm.enqueue('T', { free: true });
+    qm.consume('T', async () => g.promise);
+    await settle();
+    await restart(); // message 0 was in flight: it is still on disk
+    expect(qm.ownedCount('task-1')).toBe(2);
+    expect(await qm.cancelOwned(['task-1', 'task-9'])).toBe(0);
+    expect((await stored('m')).map((m) => m.payload)).toEqual([{ free: true }]);
+    const seen: unknown[] = [];
+    qm.consume('T', async (m) => void seen.push(m.payload));
+    await qm.waitIdle();
+    expect(seen).toEqual([{ free: true }]);
+    g.open();
+  });
+
   it('sanitizeError redacts credentials and caps the length at 500', () => {
     expect(sanitizeError(new Error('Bearer abc.def token=xyz password: "p4ss" sk-0123456789abcdef'))).toBe('Bearer [redacted] token=[redacted] password: "[redacted]" [redacted]');
     expect(sanitizeError('x'.repeat(2000))).toHaveLength(500);
