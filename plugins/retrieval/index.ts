@@ -22,6 +22,11 @@ export interface VectorIndexService {
   countUnder(account: string, path: string): Promise<number>;
   /** The node a 32-hex record id stands for (any level), or null when unindexed or deleted. */
   resolve(account: string, id: string): Promise<{ path: string; uri: string; level: 0 | 1 | 2 } | null>;
+  /**
+   * The embedder the index actually runs on: after fallbacks (native → JS) and the remote model's
+   * dimension probe, which the configuration alone cannot tell.
+   */
+  embedderInfo(): { provider: string; model: string; dim: number; inputMode: string; params: Record<string, unknown> };
 }
 
 export default definePlugin({
@@ -50,6 +55,7 @@ export default definePlugin({
         const d = await store.getById(account, id);
         return d ? { path: d.path, uri: d.attrs.uri, level: d.level } : null;
       },
+      embedderInfo: () => structuredClone(store.embedder.info),
     };
     host.provide('vector-index', service);
     // Replaces the system plugin's `not_configured` placeholder (registered again once every

@@ -20,6 +20,11 @@ declare module '../../runtime/plugin.js' {
   }
 }
 
+/** The part of the retrieval plugin's `vector-index` service the `models` observer reads. */
+interface EmbedderInfoSource {
+  embedderInfo?(): { provider: string; model: string; dim: number };
+}
+
 export default definePlugin({
   name: 'system',
   version: VERSION,
@@ -117,8 +122,11 @@ export default definePlugin({
     const modelsComponent = (): ComponentStatus => {
       const e = host.config.embedding;
       const r = host.config.rerank;
+      // The running embedder (model version, adopted dimension) is only known to whoever loaded
+      // it; without the retrieval plugin only the configuration can be shown.
+      const live = host.optional<EmbedderInfoSource>('vector-index')?.embedderInfo?.();
       const rows = [
-        ['dense_embedding', e.provider, e.provider === 'local' ? 'ctx-lexical-v1' : (e.model ?? '-'), e.dim ?? 384, 'configured'],
+        live ? ['dense_embedding', live.provider, live.model, live.dim, 'loaded'] : ['dense_embedding', e.provider, e.model ?? '-', e.dim ?? '-', 'configured'],
         ['rerank', r.baseUrl ? 'http' : '-', r.model ?? '-', '-', r.baseUrl ? 'configured' : 'not_configured'],
         ['vlm', '-', '-', '-', 'not_configured'],
       ];

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinPlugins } from '../../plugins/index.js';
+import type { VectorIndexService } from '../../plugins/retrieval/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startFakeOpenAi } from '../models/fake-openai.js';
 
 let t: TestApp;
 let alice: Record<string, string>;
@@ -201,6 +204,41 @@ describe('wait and observers', () => {
   it('observer models lists dense_embedding, rerank and vlm', async () => {
     const status = (await t.req({ url: '/api/v1/observer/models', headers: alice })).json().result.status as string;
     for (const line of ['dense_embedding', 'rerank', 'vlm']) expect(status).toContain(line);
+  });
+
+  it('observer models shows the embedder the retrieval plugin runs, not a configured guess', async () => {
+    const info = t.app.service<VectorIndexService>('vector-index').embedderInfo();
+    const status = (await t.req({ url: '/api/v1/observer/models', headers: alice })).json().result.status as string;
+    const row = status.split('\n').find((l) => l.includes('dense_embedding'))!;
+    expect(row).toMatch(new RegExp(`${info.provider}\\s.*${info.model}\\s.*\\b${info.dim}\\b.*loaded`));
+    // The vectordb observer names the same model.
+    const v = (await t.req({ url: '/api/v1/observer/vectordb', headers: alice })).json().result.status as string;
+    expect(v).toContain(`${info.provider}/${info.model}`);
+  });
+
+  it('observer models shows a remote embedder\'s dimension adopted from its probe (none configured)', async () => {
+    const f = await startFakeOpenAi(12);
+    const other = await startTestApp({ config: { embedding: { provider: 'openai', baseUrl: f.url, model: 'fake-embed-12' } } });
+    try {
+      const status = (await other.req({ url: '/api/v1/observer/models', headers: other.root })).json().result.status as string;
+      const row = status.split('\n').find((l) => l.includes('dense_embedding'))!;
+      expect(row).toMatch(/openai\s.*fake-embed-12\s.*\b12\b.*loaded/);
+    } finally {
+      await other.close();
+      await f.close();
+    }
+  });
+
+  it('observer models falls back to the configuration when no plugin provides vector-index', async () => {
+    const bare = await startTestApp({ plugins: builtinPlugins.filter((p) => p.name !== 'retrieval') });
+    try {
+      const status = (await bare.req({ url: '/api/v1/observer/models', headers: bare.root })).json().result.status as string;
+      const row = status.split('\n').find((l) => l.includes('dense_embedding'))!;
+      expect(row).toMatch(/local\s.*configured/);
+      expect(row).not.toContain('ctx-lexical-v1');
+    } finally {
+      await bare.close();
+    }
   });
 
   it('observer lock shows a held lock', async () => {
