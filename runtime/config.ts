@@ -31,6 +31,8 @@ export interface CtxConfig {
   /** Completed, failed and cancelled tasks are kept this long. */
   taskRetentionHours: number;
   tempFileTtlMinutes: number;
+  /** Live vector records above which the index becomes an HNSW graph (docs/vector-index.md). */
+  vectorFlatThreshold: number;
   /** Extra plugins: paths (relative to the config file or cwd) or package names. */
   plugins: string[];
   shutdownTimeoutMs: number;
@@ -54,6 +56,7 @@ export const DEFAULTS: CtxConfig = {
   maxUploadBytes: 256 * 1024 * 1024,
   taskRetentionHours: 168,
   tempFileTtlMinutes: 60,
+  vectorFlatThreshold: 20_000,
   plugins: [],
   shutdownTimeoutMs: 10_000,
 };
@@ -85,6 +88,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     maxUploadBytes: int('CTX_MAX_UPLOAD_BYTES', env.CTX_MAX_UPLOAD_BYTES),
     taskRetentionHours: int('CTX_TASK_RETENTION_HOURS', env.CTX_TASK_RETENTION_HOURS),
     tempFileTtlMinutes: int('CTX_TEMP_FILE_TTL_MINUTES', env.CTX_TEMP_FILE_TTL_MINUTES),
+    vectorFlatThreshold: int('CTX_VECTOR_FLAT_THRESHOLD', env.CTX_VECTOR_FLAT_THRESHOLD),
     plugins: env.CTX_PLUGINS ? env.CTX_PLUGINS.split(',').map((p) => p.trim()).filter(Boolean) : undefined,
   };
   const nested = {

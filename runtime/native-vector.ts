@@ -113,10 +113,12 @@ export interface NativeVectorIndex {
   stats(): VectorIndexStats;
   needsCompaction(): boolean;
   compactAsync(): Promise<void>;
+  compacting(): boolean;
   saveAsync(path: string): Promise<void>;
   upsertText(ids: string[], texts: string[]): void;
   searchText(query: string, k: number, filter: VectorFilter): Hit[];
   hybridSearch(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Hit[];
+  hybridSearchAsync(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Promise<Hit[]>;
 }
 
 interface NativeVectorClass {
@@ -213,6 +215,13 @@ export class VectorIndex {
   compactAsync(): Promise<void> {
     return this.n.compactAsync();
   }
+  /**
+   * True while `compactAsync` builds the new store. It holds the index only at its two short ends,
+   * so searches and upserts go on meanwhile; changes made during the build are carried over.
+   */
+  compacting(): boolean {
+    return this.n.compacting();
+  }
   /** Atomic (temp file + fsync + rename), checksummed. */
   saveAsync(path: string): Promise<void> {
     return this.n.saveAsync(path);
@@ -225,6 +234,10 @@ export class VectorIndex {
   }
   hybridSearch(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Hit[] {
     return opts === undefined ? this.n.hybridSearch(query, text, k, filter) : this.n.hybridSearch(query, text, k, filter, opts);
+  }
+  /** `hybridSearch` on the libuv pool: for searches over many candidates (~20 µs of hop). */
+  hybridSearchAsync(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Promise<Hit[]> {
+    return opts === undefined ? this.n.hybridSearchAsync(query, text, k, filter) : this.n.hybridSearchAsync(query, text, k, filter, opts);
   }
 }
 

@@ -43,6 +43,17 @@ export interface Provenance {
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
 
+/** A filter as a string independent of key order and of keys set to undefined. */
+function canonical(f: VectorFilter): string {
+  const o = f as unknown as Record<string, unknown>;
+  return JSON.stringify(
+    Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
+}
+
 function withPrefix(f: VectorFilter, prefix: string): VectorFilter | null {
   if (!f.uriPrefixes) return { ...f, uriPrefixes: [prefix] };
   const keep = f.uriPrefixes.filter((p) => prefix === p || prefix.startsWith(p + '/') || p === 'ctx://');
@@ -63,8 +74,8 @@ export async function hierarchicalFind(
   const provenance: Provenance = { global_hits: 0, navigation_hits: 0, expanded: [], rounds: 0, stop_reason: 'no_hits', params: PARAMS };
   if (!scope.filters.length) return { candidates: [], provenance };
 
-  const searchAll = async (filters: VectorFilter[], k: number): Promise<Hit[]> => {
-    const lists = await Promise.all(filters.map((f) => store.search(vec, text, k, f)));
+  const searchAll = async (filters: VectorFilter[], k: number, offThread = false): Promise<Hit[]> => {
+    const lists = await Promise.all(filters.map((f) => store.search(vec, text, k, f, { offThread })));
     const best = new Map<string, number>();
     for (const l of lists) for (const h of l) best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
     return [...best].map(([id, score]) => ({ id, score }));
@@ -73,11 +84,13 @@ export async function hierarchicalFind(
   const navFilters = scope.navs.map((f) => ({ ...f, levels: [0, 1] }));
   // Without conditions beyond access and target, one subtree search per expansion serves both as
   // child candidates and as subdirectories to navigate (saves a search per round).
-  const plain = (f: VectorFilter) => JSON.stringify({ ...f, contextTypes: undefined, levels: undefined });
+  const plain = (f: VectorFilter) => canonical({ ...f, contextTypes: undefined, levels: undefined });
   const sameScope =
     scope.filters.length === scope.navs.length &&
     scope.filters.every((f, i) => !f.levels && (!f.contextTypes || f.contextTypes.length === 3) && plain(f) === plain(scope.navs[i]!));
-  const [globalHits, navHits] = await Promise.all([searchAll(scope.filters, globalK), searchAll(navFilters, globalK)]);
+  // The two searches over the whole scope run on the libuv pool, side by side; the subtree
+  // searches of the expansion rounds are small enough to stay on this thread.
+  const [globalHits, navHits] = await Promise.all([searchAll(scope.filters, globalK, true), searchAll(navFilters, globalK, true)]);
   provenance.global_hits = globalHits.length;
   provenance.navigation_hits = navHits.length;
 

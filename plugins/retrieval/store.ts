@@ -100,6 +100,12 @@ export class RecordStore {
   private readonly cache = new Map<string, RecordDoc>();
   static CACHE_MAX = 50_000;
   reembedQueued = 0;
+  private indexChain: Promise<void> = Promise.resolve();
+  private compaction: Promise<void> | null = null;
+  /** `flat` or `hnsw`; changes only through a compaction. */
+  indexKind = 'flat';
+  compactions = 0;
+  private closed = false;
   /** The vectors were dropped for an embedder change and the re-embed is not queued yet. */
   reembedPending = false;
 
@@ -175,6 +181,7 @@ export class RecordStore {
       else if (meta.backend !== this.backends.kind || meta.dim !== info.dim) reason = 'index file was written by another backend';
       else {
         this.index = await this.backends.loadIndex(this.file);
+        this.indexKind = this.index.stats().kind;
         this.savedSeq = this.seq;
         this.log.info('vector index loaded', { records: this.index.stats().size, file: this.file });
         return { embedderChanged: false };
@@ -224,8 +231,11 @@ export class RecordStore {
     await flush();
     this.rebuildInfo = { at: Date.now(), records: n, reason, ms: Date.now() - started };
     this.log.info('vector index rebuilt', { records: n, ms: Date.now() - started });
+    this.indexKind = this.index.stats().kind;
     this.savedSeq = -1;
     await this.save();
+    // Rebuilt through sync upserts, a large collection is still flat: its graph is built next.
+    this.maybeCompact();
   }
 
   /**
@@ -324,16 +334,19 @@ export class RecordStore {
     const dim = this.embedder.info.dim;
     const flat = new Float32Array(docs.length * dim);
     vectors.forEach((v, i) => flat.set(v, i * dim));
-    this.index.upsert(
-      docs.map((d) => d.id),
-      flat,
-      docs.map((d) => d.attrs),
-    );
-    this.index.upsertText?.(
-      docs.map((d) => d.id),
-      docs.map((d) => d.text),
-    );
+    const ids = docs.map((d) => d.id);
+    const attrs = docs.map((d) => d.attrs);
+    await this.mutateIndex(async () => {
+      // A graph insert costs ~1 ms of CPU per vector: off the JS thread, so finds keep flowing.
+      if (this.indexKind === 'hnsw' && this.index.upsertAsync) await this.index.upsertAsync(ids, flat, attrs);
+      else this.index.upsert(ids, flat, attrs);
+      this.index.upsertText?.(
+        ids,
+        docs.map((d) => d.text),
+      );
+    });
     this.scheduleSave();
+    this.maybeCompact();
   }
 
   /** Updates attributes (tags, times) without re-embedding. */
@@ -368,14 +381,15 @@ export class RecordStore {
     ops.push(this.kv.putJsonOp(`meta${S}seq`, ++this.seq));
     await this.kv.batch(ops);
     for (const d of victims) this.cache.delete(`${account}${S}${d.id}`);
-    this.index.remove(victims.map((d) => d.id));
+    await this.mutateIndex(() => void this.index.remove(victims.map((d) => d.id)));
     this.scheduleSave();
+    this.maybeCompact();
     return victims.length;
   }
 
   /** Drops every record of an account (account deletion). */
   async dropAccount(account: string): Promise<void> {
-    this.index.removeWhere({ account });
+    await this.mutateIndex(() => void this.index.removeWhere({ account }));
     for (const k of [...this.cache.keys()]) if (k.startsWith(account + S)) this.cache.delete(k);
     for (const kind of ['r', 'v', 'i', 'a']) {
       let ops: KvOp[] = [];
@@ -391,10 +405,60 @@ export class RecordStore {
     this.scheduleSave();
   }
 
-  /** Hybrid (dense + BM25, fused in the core) when the index has it, else dense. */
-  search(query: Float32Array, text: string, k: number, filter: VectorFilter): Promise<Hit[]> {
-    if (this.index.hybridSearch && text) return Promise.resolve(this.index.hybridSearch(query, text, k, filter));
+  /**
+   * Hybrid (dense + BM25, fused in the core) when the index has it, else dense. `offThread` runs
+   * it on the libuv pool: for searches over a whole account, where the scan outweighs the hop;
+   * subtree searches over a few hundred candidates are cheaper on this thread.
+   */
+  search(query: Float32Array, text: string, k: number, filter: VectorFilter, opts: { offThread?: boolean } = {}): Promise<Hit[]> {
+    if (this.index.hybridSearch && text) {
+      if (opts.offThread && this.index.hybridSearchAsync) return this.index.hybridSearchAsync(query, text, k, filter);
+      return Promise.resolve(this.index.hybridSearch(query, text, k, filter));
+    }
     return this.index.searchAsync(query, k, filter);
+  }
+
+  /**
+   * Applies index changes one at a time, in the order their RocksDB batches committed (a graph
+   * insert is asynchronous, and two changes of one record must not swap).
+   */
+  private mutateIndex(change: () => void | Promise<void>): Promise<void> {
+    const run = this.indexChain.then(change);
+    this.indexChain = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Starts a background compaction when the index asks for one: the flat store outgrew its
+   * threshold (it becomes an HNSW graph) or tombstones passed a quarter of the graph. The core
+   * holds the index only at the two ends, so searches and writes go on while the graph is built.
+   */
+  private maybeCompact(): void {
+    const index = this.index;
+    const compact = index.compactAsync?.bind(index);
+    if (this.compaction || !compact || !index.needsCompaction?.()) return;
+    const started = Date.now();
+    const before = index.stats();
+    this.log.info('vector index compaction started', { records: before.size, kind: before.kind });
+    this.compaction = compact()
+      .then(() => {
+        if (this.index !== index) return;
+        const after = index.stats();
+        this.indexKind = after.kind;
+        this.compactions++;
+        this.log.info('vector index compaction done', { records: after.size, kind: after.kind, ms: Date.now() - started });
+        this.savedSeq = -1;
+        this.scheduleSave();
+      })
+      .catch((err) => this.log.warn('vector index compaction failed', { error: err }))
+      .finally(() => {
+        this.compaction = null;
+      });
+  }
+
+  /** Resolves when no compaction is running (tests, shutdown). */
+  async compactionIdle(): Promise<void> {
+    while (this.compaction) await this.compaction;
   }
 
   /**
@@ -412,7 +476,7 @@ export class RecordStore {
   }
 
   private scheduleSave(): void {
-    if (this.saveTimer) return;
+    if (this.saveTimer || this.closed) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
       void this.save().catch((err) => this.log.warn('saving the vector index failed', { error: err }));
@@ -441,6 +505,7 @@ export class RecordStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     await this.save();

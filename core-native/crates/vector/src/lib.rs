@@ -10,7 +10,7 @@ pub mod ffi;
 pub mod kernels;
 mod persist;
 
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -340,6 +340,63 @@ pub struct VectorIndex {
     /// (account, uri) → level-2 records with exactly that uri.
     by_leaf_uri: HashMap<u64, Vec<u32>>,
     pub(crate) bm25: bm25::Bm25,
+    /// While a background compaction runs: the records whose vector or slot changed since its
+    /// snapshot (their slots in the new store are stale and get replaced when it is installed).
+    dirty: Option<HashSet<u32>>,
+}
+
+/// The live vectors copied out of the index for a background compaction.
+pub struct CompactionSnapshot {
+    dim: usize,
+    cfg: Config,
+    to_hnsw: bool,
+    /// Records in the order of `data` rows (their new slots).
+    order: Vec<u32>,
+    data: Vec<f32>,
+}
+
+/// A vector store built from a snapshot without holding the index, ready to be installed.
+pub struct CompactionBuilt {
+    order: Vec<u32>,
+    vectors: Vectors,
+    codes: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+/// Phase 2 of a background compaction: the expensive part (the HNSW graph build, the 8-bit
+/// codes), run while searches and updates go on against the old store.
+pub fn compaction_build(s: CompactionSnapshot) -> Result<CompactionBuilt> {
+    let d = s.dim;
+    let (codes, scales) = quantize_all(&s.data, d);
+    let vectors = if s.to_hnsw {
+        let mut h = FaissIndex::new_hnsw(d, s.cfg.hnsw_m, s.cfg.ef_construction, s.cfg.ef_search)?;
+        h.add(&s.data, s.cfg.build_threads)?;
+        h.shrink_to_fit()?;
+        Vectors::Hnsw(h)
+    } else {
+        Vectors::Flat(s.data)
+    };
+    Ok(CompactionBuilt { order: s.order, vectors, codes, scales })
+}
+
+/// 8-bit codes and scales of every row of `all`, on all cores.
+fn quantize_all(all: &[f32], d: usize) -> (Vec<i8>, Vec<f32>) {
+    let n = all.len() / d;
+    let mut codes = vec![0i8; n * d];
+    let mut scales = vec![0f32; n];
+    let threads = std::thread::available_parallelism().map(|t| t.get()).unwrap_or(1).min(8);
+    let per = n.div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        for ((cs, ss), start) in codes.chunks_mut(per * d).zip(scales.chunks_mut(per)).zip((0..n).step_by(per)) {
+            s.spawn(move || {
+                for (j, sc) in ss.iter_mut().enumerate() {
+                    let v = &all[(start + j) * d..(start + j + 1) * d];
+                    *sc = kernels::quantize(v, &mut cs[j * d..(j + 1) * d]);
+                }
+            });
+        }
+    });
+    (codes, scales)
 }
 
 impl VectorIndex {
@@ -374,6 +431,7 @@ impl VectorIndex {
             by_prefix: HashMap::new(),
             by_leaf_uri: HashMap::new(),
             bm25: bm25::Bm25::default(),
+            dirty: None,
         })
     }
 
@@ -677,6 +735,7 @@ impl VectorIndex {
         if slot == NONE {
             return;
         }
+        self.touch(self.slot_rec[slot as usize]);
         self.slot_rec[slot as usize] = NONE;
         match self.vectors {
             Vectors::Flat(_) => self.free_slots.push(slot),
@@ -728,6 +787,7 @@ impl VectorIndex {
                             data[old.slot as usize * d..(old.slot as usize + 1) * d].copy_from_slice(v);
                             rec.slot = old.slot;
                             self.set_code(old.slot, v);
+                            self.touch(r);
                         }
                     } else {
                         self.kill_slot(old.slot);
@@ -767,6 +827,7 @@ impl VectorIndex {
                     self.slot_rec[slot as usize] = r;
                     rec.slot = slot;
                     self.set_code(slot, v);
+                    self.touch(r);
                 } else {
                     pending.push((r, i));
                 }
@@ -795,9 +856,11 @@ impl VectorIndex {
                 self.slot_rec.push(*r);
                 self.recs[*r as usize].as_mut().unwrap().slot = slot;
                 self.set_code(slot, &buf[j * d..(j + 1) * d]);
+                self.touch(*r);
             }
         }
-        if convert && self.kind() == Kind::Flat && self.live > self.cfg.flat_threshold {
+        // A background compaction owns the conversion while it runs.
+        if convert && !self.compacting() && self.kind() == Kind::Flat && self.live > self.cfg.flat_threshold {
             self.rebuild(true)?;
         }
         Ok(())
@@ -838,13 +901,17 @@ impl VectorIndex {
     /// True when tombstones are a quarter of the graph (`compact` then pays for itself), or when a
     /// flat store grew past the threshold through `upsert_deferred`.
     pub fn needs_compaction(&self) -> bool {
-        (self.tombstones > 1000 && self.tombstones * 4 > self.slot_rec.len())
-            || (self.kind() == Kind::Flat && self.live > self.cfg.flat_threshold)
+        !self.compacting()
+            && ((self.tombstones > 1000 && self.tombstones * 4 > self.slot_rec.len())
+                || (self.kind() == Kind::Flat && self.live > self.cfg.flat_threshold))
     }
 
     /// Drops tombstones by rebuilding the vector store from live records (HNSW: a new graph; a
     /// collection that shrank below half the flat threshold goes back to flat).
     pub fn compact(&mut self) -> Result<()> {
+        if self.compacting() {
+            return Err(Error::InvalidArgument("a background compaction is running".into()));
+        }
         let to_hnsw = self.live > self.cfg.flat_threshold / 2 && self.kind() == Kind::Hnsw
             || self.live > self.cfg.flat_threshold;
         self.rebuild(to_hnsw)?;
@@ -881,25 +948,106 @@ impl VectorIndex {
     }
 
     pub(crate) fn recompute_codes(&mut self) {
-        let d = self.dim;
-        let n = self.slot_rec.len();
-        let mut codes = vec![0i8; n * d];
-        let mut scales = vec![0f32; n];
-        let all = self.all_vectors();
-        let threads = std::thread::available_parallelism().map(|t| t.get()).unwrap_or(1).min(8);
-        let per = n.div_ceil(threads).max(1);
-        std::thread::scope(|s| {
-            for ((cs, ss), start) in codes.chunks_mut(per * d).zip(scales.chunks_mut(per)).zip((0..n).step_by(per)) {
-                s.spawn(move || {
-                    for (j, sc) in ss.iter_mut().enumerate() {
-                        let v = &all[(start + j) * d..(start + j + 1) * d];
-                        *sc = kernels::quantize(v, &mut cs[j * d..(j + 1) * d]);
-                    }
-                });
-            }
-        });
+        let (codes, scales) = quantize_all(self.all_vectors(), self.dim);
         self.codes = codes;
         self.scales = scales;
+    }
+
+    // ---- background compaction ---------------------------------------------------------------
+    //
+    // `compact` holds the index for the whole rebuild (seconds to minutes with a graph). The
+    // background variant splits it so searches and updates only wait for the two short ends:
+    // 1. `compaction_begin` (exclusive, instant): start recording which records' vectors change;
+    // 2. `compaction_snapshot` (shared): copy the live vectors in slot order;
+    // 3. `compaction_build` (no access to the index): build the graph and the codes;
+    // 4. `compaction_finish` (exclusive): append the current vectors of the records changed
+    //    meanwhile, tombstone their stale rows, and swap the new store in.
+
+    /// True while a background compaction is between `compaction_begin` and its finish/abort.
+    pub fn compacting(&self) -> bool {
+        self.dirty.is_some()
+    }
+
+    pub fn compaction_begin(&mut self) -> Result<()> {
+        if self.dirty.is_some() {
+            return Err(Error::InvalidArgument("a compaction is already running".into()));
+        }
+        self.dirty = Some(HashSet::new());
+        Ok(())
+    }
+
+    pub fn compaction_snapshot(&self) -> CompactionSnapshot {
+        let d = self.dim;
+        let to_hnsw = self.live > self.cfg.flat_threshold / 2 && self.kind() == Kind::Hnsw || self.live > self.cfg.flat_threshold;
+        let mut order: Vec<u32> = self.slot_rec.iter().copied().filter(|r| *r != NONE).collect();
+        order.sort_unstable_by_key(|r| self.recs[*r as usize].as_ref().unwrap().slot);
+        let mut data = Vec::with_capacity(order.len() * d);
+        for r in &order {
+            data.extend_from_slice(self.vector(self.recs[*r as usize].as_ref().unwrap().slot));
+        }
+        CompactionSnapshot { dim: d, cfg: self.cfg.clone(), to_hnsw, order, data }
+    }
+
+    pub fn compaction_abort(&mut self) {
+        self.dirty = None;
+    }
+
+    pub fn compaction_finish(&mut self, built: CompactionBuilt) -> Result<()> {
+        let d = self.dim;
+        let dirty = self.dirty.take().unwrap_or_default();
+        let CompactionBuilt { mut order, mut vectors, mut codes, mut scales } = built;
+        let snapshot_rows = order.len();
+        // Current vectors of the records changed since the snapshot, read from the old store.
+        let mut changed: Vec<u32> = dirty
+            .iter()
+            .copied()
+            .filter(|&r| self.recs.get(r as usize).and_then(|x| x.as_ref()).is_some_and(|rec| rec.slot != NONE))
+            .collect();
+        changed.sort_unstable();
+        let mut buf = Vec::with_capacity(changed.len() * d);
+        for &r in &changed {
+            buf.extend_from_slice(self.vector(self.recs[r as usize].as_ref().unwrap().slot));
+        }
+        if !changed.is_empty() {
+            match &mut vectors {
+                Vectors::Hnsw(h) => h.add(&buf, self.cfg.build_threads)?,
+                Vectors::Flat(data) => data.extend_from_slice(&buf),
+            }
+            let (c, sc) = quantize_all(&buf, d);
+            codes.extend_from_slice(&c);
+            scales.extend_from_slice(&sc);
+            order.extend_from_slice(&changed);
+        }
+        // Nothing can fail from here on: install.
+        let flat = matches!(vectors, Vectors::Flat(_));
+        let mut stale = Vec::new();
+        for (slot, r) in order.iter_mut().enumerate() {
+            if slot < snapshot_rows && dirty.contains(r) {
+                *r = NONE;
+                stale.push(slot as u32);
+            } else {
+                self.recs[*r as usize].as_mut().unwrap().slot = slot as u32;
+            }
+        }
+        self.vectors = vectors;
+        self.slot_rec = order;
+        self.codes = codes;
+        self.scales = scales;
+        if flat {
+            self.free_slots = stale;
+            self.tombstones = 0;
+        } else {
+            self.free_slots.clear();
+            self.tombstones = stale.len();
+        }
+        self.bm25.compact();
+        Ok(())
+    }
+
+    fn touch(&mut self, r: u32) {
+        if let Some(d) = &mut self.dirty {
+            d.insert(r);
+        }
     }
 
     // ---- search -------------------------------------------------------------------------------

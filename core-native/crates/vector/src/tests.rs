@@ -325,3 +325,90 @@ fn invalid_input_is_rejected_without_changes() {
     assert!(idx.search(&[1.0, 0.0], 1, &Filter::account("a"), SearchOpts::default()).is_err());
     assert!(idx.search(&[1.0, 0.0, 0.0, 0.0], 0, &Filter::account("a"), SearchOpts::default()).is_err());
 }
+
+/// Every live record is found exactly by its own vector, with the expected account.
+fn assert_each_finds_itself(idx: &VectorIndex, vecs: &HashMap<String, (String, Vec<f32>)>) {
+    for (i, (acct, v)) in vecs {
+        let hits = idx.search(v, 1, &Filter::account(acct), SearchOpts { ef: Some(200), exact: true }).unwrap();
+        assert_eq!(&hits[0].0, i, "record {i} must be its own nearest neighbour");
+        assert!((hits[0].1 - 1.0).abs() < 1e-4);
+    }
+}
+
+#[test]
+fn background_compaction_keeps_changes_made_while_it_builds() {
+    let d = 16;
+    let cfg = Config { flat_threshold: 400, exact_max_candidates: 50, build_threads: 2, ..Config::default() };
+    let mut idx = VectorIndex::with_config(d, cfg).unwrap();
+    let v = random_vectors(600, d, 11);
+    let mut live: HashMap<String, (String, Vec<f32>)> = HashMap::new();
+    let ids: Vec<String> = (0..600).map(id).collect();
+    let at: Vec<RecordAttrs> = (0..600).map(|i| attrs(&format!("acct{}", i % 2), &format!("ctx://resources/c/{i}"), 2)).collect();
+    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+    // Deferred upserts keep the store flat past the threshold.
+    idx.upsert_deferred(&idr, &v, &at).unwrap();
+    for i in 0..600 {
+        live.insert(id(i), (format!("acct{}", i % 2), v[i * d..(i + 1) * d].to_vec()));
+    }
+    assert_eq!(idx.kind(), Kind::Flat);
+    assert!(idx.needs_compaction());
+
+    idx.compaction_begin().unwrap();
+    assert!(idx.compaction_begin().is_err(), "one compaction at a time");
+    assert!(!idx.needs_compaction());
+    let snap = idx.compaction_snapshot();
+    // Meanwhile: new records, new vectors for old ones, removals, an attribute-only update.
+    let nv = random_vectors(60, d, 12);
+    let new_ids: Vec<String> = (600..620).chain(0..20).chain(100..120).map(id).collect();
+    let new_at: Vec<RecordAttrs> = (600..620).chain(0..20).chain(100..120).map(|i| attrs(&format!("acct{}", i % 2), &format!("ctx://resources/c/{i}"), 2)).collect();
+    let nr: Vec<&str> = new_ids.iter().map(|s| s.as_str()).collect();
+    idx.upsert_deferred(&nr, &nv, &new_at).unwrap();
+    for (j, i) in (600..620).chain(0..20).chain(100..120).enumerate() {
+        live.insert(id(i), (format!("acct{}", i % 2), nv[j * d..(j + 1) * d].to_vec()));
+    }
+    let gone: Vec<String> = (200..230).map(id).collect();
+    let gr: Vec<&str> = gone.iter().map(|s| s.as_str()).collect();
+    assert_eq!(idx.remove(&gr).unwrap(), 30);
+    for g in &gone {
+        live.remove(g);
+    }
+    let mut tagged = attrs("acct1", "ctx://resources/c/301", 2);
+    tagged.tags = vec!["k=v".into()];
+    idx.upsert_deferred(&[id(301).as_str()], &v[301 * d..302 * d], &[tagged]).unwrap();
+    // Searches still answer from the old store while the new one is built.
+    assert_each_finds_itself(&idx, &live);
+
+    let built = compaction_build(snap).unwrap();
+    idx.compaction_finish(built).unwrap();
+    assert!(!idx.compacting());
+    assert_eq!(idx.kind(), Kind::Hnsw);
+    assert_eq!(idx.len(), live.len());
+    // 20 re-vectored + 20 re-vectored + 30 removed rows of the snapshot are tombstones.
+    assert_eq!(idx.stats().deleted, 70);
+    assert_each_finds_itself(&idx, &live);
+    let mut f = Filter::account("acct1");
+    f.tags = vec!["k=v".into()];
+    assert_eq!(idx.count(&f), 1);
+    for g in &gone {
+        assert!(idx.get(g).unwrap().is_none());
+    }
+    // Later changes go on against the installed graph, and a plain compaction still works.
+    idx.upsert(&[id(700).as_str()], &v[..d], &[attrs("acct0", "ctx://resources/c/700", 2)]).unwrap();
+    live.insert(id(700), ("acct0".into(), v[..d].to_vec()));
+    idx.compact().unwrap();
+    assert_eq!(idx.stats().deleted, 0);
+    assert_each_finds_itself(&idx, &live);
+}
+
+#[test]
+fn aborted_background_compaction_leaves_the_index_as_it_was() {
+    let d = 8;
+    let (mut idx, v) = build(300, d, 1, Config { flat_threshold: 100, build_threads: 1, ..Config::default() });
+    idx.compaction_begin().unwrap();
+    idx.remove(&[id(3).as_str()]).unwrap();
+    idx.compaction_abort();
+    assert!(!idx.compacting());
+    assert!(idx.get(&id(3)).unwrap().is_none());
+    let hits = idx.search(&v[5 * d..6 * d], 1, &Filter::account("acct0"), SearchOpts { ef: None, exact: true }).unwrap();
+    assert_eq!(hits[0].0, id(5));
+}
