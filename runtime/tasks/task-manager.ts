@@ -76,6 +76,8 @@ export class TaskManager {
   private readonly types = new Map<string, TaskTypeDef>();
   private readonly running = new Map<string, Running>();
   private sweepTimer?: NodeJS.Timeout;
+  /** Polls of tasks in `cancelling` waiting for their in-flight queue messages (cleared by `drain`). */
+  private readonly settlePolls = new Set<NodeJS.Timeout>();
   private workBlocked = false;
 
   constructor(
@@ -264,17 +266,30 @@ export class TaskManager {
     const inFlight = await this.queues.cancelOwned(t.task_id);
     if (inFlight > 0) {
       if (t.status !== 'cancelling') await this.transition(t, 'cancelling');
-      // Owned queue work still settling: poll briefly until it drains.
-      const poll = setInterval(async () => {
-        if (this.queues.ownedCount(t.task_id) > 0) return;
-        clearInterval(poll);
-        const latest = await this.load(t.task_id);
-        if (latest && latest.status === 'cancelling') await this.transition(latest, 'cancelled');
-      }, 50);
-      poll.unref();
+      this.pollUntilSettled(t.task_id);
       return;
     }
     await this.transition(t, 'cancelled');
+  }
+
+  /**
+   * Owned queue messages still in flight: poll briefly until they settle, then `cancelled`. A failed
+   * save leaves the task `cancelling`; the next start settles it (its queue work stays blocked).
+   */
+  private pollUntilSettled(id: string): void {
+    const poll = setInterval(() => {
+      if (this.queues.ownedCount(id) > 0) return;
+      clearInterval(poll);
+      this.settlePolls.delete(poll);
+      void this.finishCancel(id).catch((err) => this.log.warn('cancelled task could not be settled', { task_id: id, error: err }));
+    }, 50);
+    poll.unref();
+    this.settlePolls.add(poll);
+  }
+
+  private async finishCancel(id: string): Promise<void> {
+    const latest = await this.load(id);
+    if (latest && latest.status === 'cancelling') await this.transition(latest, 'cancelled');
   }
 
   async load(id: string): Promise<TaskRecord | undefined> {
@@ -359,6 +374,9 @@ export class TaskManager {
     await Promise.race([Promise.all(all.map((r) => r.done)), timeout]);
     for (const r of this.running.values()) r.controller.abort(SHUTDOWN);
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    // Their tasks stay `cancelling` on disk; the next start settles them.
+    for (const poll of this.settlePolls) clearInterval(poll);
+    this.settlePolls.clear();
   }
 }
 

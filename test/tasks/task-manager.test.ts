@@ -304,6 +304,8 @@ describe('tasks over HTTP (plugins/tasks)', () => {
 });
 
 describe('TaskManager (direct)', () => {
+  const warnings: string[] = [];
+  const log = createLogger('warn', (line) => warnings.push(line));
   let dir: string;
   let kv: Kv;
   let qm: QueueManager;
@@ -447,6 +449,52 @@ describe('TaskManager (direct)', () => {
     await qm.waitIdle();
     expect(consumed).toEqual([{ i: 0 }]);
     await expect(tm.cancel(rec.task_id, ME)).resolves.toMatchObject({ status: 'cancelled' });
+  });
+
+  /** Cancels a test_queue task while its first owned message is parked in the consumer. */
+  async function cancelWithMessageInFlight(): Promise<{ id: string; release: () => void }> {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let started = false;
+    qm.consume('Owned', async () => {
+      started = true;
+      await held;
+    });
+    const rec = await tm.create('test_queue', ME, { input: { key: newKey() } });
+    for (const end = Date.now() + 20_000; Date.now() < end && !started; ) await new Promise((r) => setTimeout(r, 2));
+    await tm.cancel(rec.task_id, ME);
+    await until(rec.task_id, 'cancelling');
+    return { id: rec.task_id, release };
+  }
+
+  it('a cancelling task whose settle cannot be saved logs a warning (no unhandled rejection) and is settled by the next start', async () => {
+    const { id, release } = await cancelWithMessageInFlight();
+    // The store goes away under the settle poll: the message's ack and the task's save both fail.
+    await kv.close();
+    release();
+    for (const end = Date.now() + 20_000; Date.now() < end && !warnings.some((w) => w.includes('cancelled task could not be settled')); )
+      await new Promise((r) => setTimeout(r, 5));
+    const warning = JSON.parse(warnings.find((w) => w.includes('cancelled task could not be settled'))!);
+    expect(warning).toMatchObject({ level: 'warn', task_id: id });
+    await tm.drain(0);
+    qm.close();
+    await open();
+    expect((await until(id, 'cancelled')).status).toBe('cancelled');
+    expect(qm.ownedCount(id)).toBe(0);
+  });
+
+  it('drain stops the settle poll: the task stays cancelling on disk until the next start settles it', async () => {
+    const { id, release } = await cancelWithMessageInFlight();
+    await tm.drain(0);
+    release();
+    await qm.waitIdle();
+    // Several poll periods (50 ms) pass: a poll still running would have saved `cancelled` by now.
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await kv.sub('tasks').getJson<TaskRecord>(`t\x00${id}`))!.status).toBe('cancelling');
+    qm.close();
+    await kv.close();
+    await open();
+    expect((await until(id, 'cancelled')).status).toBe('cancelled');
   });
 
   it('list returns at most 50 by default, newest first; limit and filters apply before the cut', async () => {
