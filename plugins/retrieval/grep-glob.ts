@@ -13,11 +13,24 @@ export interface NativeGrep {
   searchAsync(pattern: string, buffers: Buffer[], opts: { caseInsensitive: boolean; maxMatches: number }): Promise<{ matches: Array<{ index: number; line: number; text: string }>; truncated: boolean }>;
 }
 
-/** The native grep kernel of runtime/native-text.ts when it exists and is built (loaded lazily). */
-export function loadNativeGrep(): { current: NativeGrep | null } {
-  const holder: { current: NativeGrep | null } = { current: null };
+export interface NativeGrepHolder {
+  current: NativeGrep | null;
+  /** Settles once the kernel is loaded and warmed up, or known to be missing (never rejects). */
+  ready: Promise<void>;
+}
+
+let shared: NativeGrepHolder | undefined;
+
+/**
+ * The native grep kernel of runtime/native-text.ts when it exists and is built. One load per
+ * process; the plugin awaits `ready` in setup, because a request served before it settles would
+ * take the JavaScript RegExp path, which backtracks and accepts patterns the kernel refuses.
+ */
+export function loadNativeGrep(): NativeGrepHolder {
+  if (shared) return shared;
+  const holder: NativeGrepHolder = { current: null, ready: Promise.resolve() };
   const spec = '../../runtime/native-text.js';
-  void import(spec)
+  holder.ready = import(spec)
     .then(async (m: Record<string, unknown>) => {
       const g = m.grep as NativeGrep | undefined;
       if (!g || typeof g.searchAsync !== 'function') return;
@@ -25,6 +38,7 @@ export function loadNativeGrep(): { current: NativeGrep | null } {
       holder.current = g;
     })
     .catch(() => {});
+  shared = holder;
   return holder;
 }
 

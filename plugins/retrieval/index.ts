@@ -8,6 +8,7 @@ import { createLlm } from '../../runtime/models/llm.js';
 import { EMBEDDING_QUEUE } from '../../runtime/queues/indexing.js';
 import { VERSION } from '../../runtime/version.js';
 import { loadBackends } from './backends.js';
+import { loadNativeGrep } from './grep-glob.js';
 import { Indexer } from './indexer.js';
 import { registerRoutes, type RerankerLike } from './routes.js';
 import { RecordStore } from './store.js';
@@ -68,6 +69,7 @@ export default definePlugin({
     host.onReady(() => host.readyCheck('vectordb', vectordbReady));
     const rr = (await import('../../runtime/models/reranker.js').catch(() => null)) as { createReranker?: (c: unknown) => RerankerLike | null } | null;
     const reranker = rr?.createReranker ? rr.createReranker(host.config.rerank) : null;
+    await loadNativeGrep().ready;
     registerRoutes(host, store, indexer, llm, reranker);
 
     // Re-embedding after an embedder change: an Embedding message per stored record is queued

@@ -272,8 +272,13 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
       const matches: string[] = [];
       const base = u.path === '' ? '' : u.path + '/';
       const node = await host.vfs.stat(ctx.identity.accountId, u.path);
-      if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
-      if (node.kind === 'dir') {
+      if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
+      if (node.kind === 'file') {
+        // A file is the only candidate, matched by its name as if the pattern were relative to its
+        // directory (so `*.md` and `**/*.md` both match `ctx://.../a.md`); a caller narrowing a glob
+        // to one file gets it back or an empty list, never an error for a valid request.
+        if (!SIDECARS.has(node.name) && regex.test(node.name) && (await readable(ctx.identity, u.uri))) matches.push(u.uri);
+      } else {
         for await (const e of host.vfs.walk(ctx.identity.accountId, u.path, { maxDepth, descend: (d) => canReadPath(d.path, ctx.identity) })) {
           if (SIDECARS.has(e.name) || !canReadPath(e.path, ctx.identity)) continue;
           if (!regex.test(e.path.slice(base.length))) continue;

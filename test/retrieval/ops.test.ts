@@ -78,6 +78,27 @@ describe('glob', () => {
   });
 });
 
+describe('glob with a file uri', () => {
+  const GLOB = '/api/v1/search/glob';
+  it('matches that file when the pattern matches its name, else an empty list; sidecars and denied files never', async () => {
+    const file = 'ctx://resources/code/src/main.ts';
+    for (const pattern of ['*.ts', '**/*.ts', 'main.*', '{main,other}.ts', 'm?in.ts', '**']) {
+      const r = await post(c.t, c.admin, GLOB, { pattern, uri: file });
+      expect(r.status, pattern).toBe(200);
+      expect(r.body.result, pattern).toEqual({ matches: [file], count: 1 });
+    }
+    for (const pattern of ['*.md', 'src/main.ts', 'other.ts']) {
+      const r = await post(c.t, c.admin, GLOB, { pattern, uri: file });
+      expect(r.body.result, pattern).toEqual({ matches: [], count: 0 });
+    }
+    const side = await post(c.t, c.admin, GLOB, { pattern: '*.md', uri: 'ctx://resources/code/.abstract.md' });
+    expect(side.body.result.count).toBe(0);
+    // Another user's file is refused before the match; a missing file is 404.
+    expect((await post(c.t, c.bob, GLOB, { pattern: '*.md', uri: 'ctx://user/alice/memories/todo.md' })).status).toBe(403);
+    expect((await post(c.t, c.admin, GLOB, { pattern: '*.md', uri: 'ctx://resources/code/nope.md' })).status).toBe(404);
+  });
+});
+
 describe('consistency', () => {
   const CONS = '/api/v1/system/consistency';
   it('reports ok when every record exists, and lists missing ones', async () => {
