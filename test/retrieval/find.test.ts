@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, setup, uris, wait, write, type Ctx } from './helpers.js';
 
 let c: Ctx;
+let globex: { admin: Record<string, string>; carol: Record<string, string> };
 const FIND = '/api/v1/search/find';
 
 beforeAll(async () => {
@@ -17,8 +18,11 @@ beforeAll(async () => {
   await write(t, alice, 'ctx://user/alice/peers/p2/memories/notes.md', 'Peer p2 remembers the solarized terminal setup.');
   await wait(t);
   const other = await t.account('globex', ['carol']);
+  globex = { admin: other.admin, carol: other.users.carol! };
   await write(t, other.admin, 'ctx://resources/kb/postgres-secret.md', 'Globex secret: autovacuum tuning for postgres tables at globex.');
   await write(t, other.users.carol!, 'ctx://user/alice/memories/x.md', 'should fail').catch(() => {});
+  // Same words as acme's memories, so only the account boundary keeps them apart.
+  await write(t, other.users.carol!, 'ctx://user/carol/memories/preferences/globex-carol.md', 'Carol at Globex prefers the vim editor with a dark solarized theme too.');
   await wait(t);
 });
 afterAll(async () => {
@@ -172,6 +176,77 @@ describe('isolation', () => {
     expect(JSON.stringify(r.body.result)).not.toContain('globex');
     const g = await c.t.req({ method: 'POST', url: FIND, headers: c.t.root, body: { query: 'globex secret' } });
     expect(g.status).toBe(200);
+  });
+});
+
+describe('isolation across accounts and users (find, search, grep, glob)', () => {
+  const Q = 'globex secret autovacuum postgres vim editor dark solarized theme carol alice';
+  /** Every retrieval operation a caller can run over everything it may read. */
+  async function everything(h: Record<string, string>) {
+    const out: Array<[string, any]> = [];
+    const run = async (name: string, url: string, body: unknown) => {
+      const r = await post(c.t, h, url, body);
+      expect(r.status, `${name}: ${JSON.stringify(r.body)}`).toBe(200);
+      // The plan echoes the query (which names both accounts); only the hits are data.
+      const { query_plan: _plan, ...hits } = r.body.result;
+      out.push([name, hits]);
+    };
+    await run('find', FIND, { query: Q, limit: 100 });
+    await run('find target ctx://', FIND, { query: Q, limit: 100, target_uri: 'ctx://' });
+    await run('find filter level+prefix', FIND, { query: Q, limit: 100, filter: { level: 2, uri: { $prefix: 'ctx://user' } } });
+    await run('find filter $or', FIND, { query: Q, limit: 100, filter: { $or: [{ context_type: 'memory' }, { uri: { $prefix: 'ctx://resources' } }] } });
+    await run('find memories since', FIND, { query: Q, limit: 100, context_type: 'memory', since: '1d' });
+    await run('search', '/api/v1/search/search', { query: Q, limit: 100 });
+    await run('grep', '/api/v1/search/grep', { uri: 'ctx://', pattern: 'globex|postgres|vim|solarized|emacs|palette', case_insensitive: true, level_limit: 10 });
+    await run('glob', '/api/v1/search/glob', { pattern: '**/*.md' });
+    return out;
+  }
+  const ACME = ['vacuuming postgres', 'postgres-vacuum', 'redis-eviction', 'react-hooks', 'emacs', 'alice', 'bob', 'palette', 'deploy-app'];
+  const GLOBEX = ['globex', 'carol', 'postgres-secret'];
+  const leaks = (result: unknown, marks: string[]) => marks.filter((m) => JSON.stringify(result).toLowerCase().includes(m));
+
+  it('an account never returns another account\'s data, in both directions, filtered or not', async () => {
+    const sides: Array<[string, Record<string, string>, string[], string[]]> = [
+      ['acme admin', c.admin, GLOBEX, ['vacuuming postgres', 'alice', 'bob']],
+      ['acme user alice', c.alice, GLOBEX, ['vacuuming postgres', 'alice']],
+      ['ROOT as acme', { ...c.t.root, 'x-ctx-account': 'acme' }, GLOBEX, ['vacuuming postgres', 'alice', 'bob']],
+      ['globex admin', globex.admin, ACME, ['globex', 'carol']],
+      ['globex user carol', globex.carol, ACME, ['globex', 'carol']],
+      ['ROOT as globex', { ...c.t.root, 'x-ctx-account': 'globex' }, ACME, ['globex', 'carol']],
+    ];
+    for (const [who, h, foreign, own] of sides) {
+      const results = await everything(h);
+      for (const [op, result] of results) expect(leaks(result, foreign), `${who} ${op}`).toEqual([]);
+      // Not vacuous: the same requests do return the caller's own account.
+      const seen = results.map(([, r]) => JSON.stringify(r).toLowerCase()).join(' ');
+      for (const m of own) expect(seen, `${who} sees its own ${m}`).toContain(m);
+    }
+  });
+
+  it('a USER never sees another user\'s memories through find, search, grep or glob', async () => {
+    for (const [who, h, other] of [
+      ['bob', c.bob, '/user/alice'],
+      ['alice', c.alice, '/user/bob'],
+    ] as const) {
+      for (const [op, result] of await everything(h)) {
+        const text = JSON.stringify(result);
+        expect(text.includes(other), `${who} ${op}`).toBe(false);
+      }
+    }
+  });
+
+  it('ROOT with X-Ctx-Account and an empty target sees every user of that account (and only that account)', async () => {
+    const root = { ...c.t.root, 'x-ctx-account': 'acme' };
+    const r = await post(c.t, root, FIND, { query: 'editor solarized theme', context_type: 'memory', limit: 50 });
+    expect(r.status).toBe(200);
+    const got = uris(r.body.result);
+    expect(got).toEqual(expect.arrayContaining(['ctx://user/alice/memories/preferences/editor.md', 'ctx://user/bob/memories/preferences/editor.md']));
+    expect(got.some((u) => u.includes('/peers/p1/'))).toBe(true);
+    expect(got.some((u) => u.includes('carol'))).toBe(false);
+    const g = await post(c.t, { ...c.t.root, 'x-ctx-account': 'globex' }, FIND, { query: 'editor solarized theme', context_type: 'memory', limit: 50 });
+    const gu = uris(g.body.result);
+    expect(gu).toContain('ctx://user/carol/memories/preferences/globex-carol.md');
+    expect(gu.every((u) => u.startsWith('ctx://user/carol/'))).toBe(true);
   });
 });
 
