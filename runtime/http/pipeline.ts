@@ -65,27 +65,51 @@ export class Pipeline {
   async handle(req: HttpRequestData, sink: ResponseSink): Promise<void> {
     this.inFlight++;
     const started = performance.now();
-    const id = REQUEST_ID.test(req.headers['x-request-id'] ?? '') ? req.headers['x-request-id']! : randomUUID();
+    const id = requestId(req.headers);
     let status = 500;
     let identity: Identity | undefined;
     const isHead = req.method === 'HEAD';
     try {
-      const out = await this.run(req, sink, id, isHead, started, (i) => (identity = i));
-      status = out;
+      status = await this.run(req, sink, id, isHead, started, (i) => (identity = i));
+    } catch (err) {
+      // run() renders every error itself; this is rendering that error failing too (details that do
+      // not serialize, a sink that throws). The client still gets a 500 carrying the request id.
+      this.opts.log.error('response failed', { req_id: id, error: err, stack: err instanceof Error ? err.stack : undefined });
+      if (!sink.aborted) this.sendError(sink, new CtxError('INTERNAL', `internal error (request id ${id})`), id, started, isHead);
     } finally {
       this.inFlight--;
       if (this.inFlight === 0 && this.idleWaiters.length) for (const w of this.idleWaiters.splice(0)) w();
-      if (this.opts.accessLog)
-        this.opts.log.trusted('request', {
-          req_id: id,
-          method: req.method,
-          path: req.path,
-          status,
-          ms: Math.round((performance.now() - started) * 100) / 100,
-          account: identity?.accountId,
-          user: identity?.userId,
-        });
+      this.accessLine(req, id, status, started, identity);
     }
+  }
+
+  /**
+   * An error the transport answers without running the pipeline (a body over the route's limit,
+   * refused before it is read), with what every response carries: the request id, the envelope's
+   * `time` and an access-log line. `started` is when the transport saw the request.
+   */
+  reject(req: Pick<HttpRequestData, 'method' | 'path' | 'headers'>, sink: ResponseSink, err: CtxError, started: number): void {
+    const id = requestId(req.headers);
+    if (!sink.aborted) this.sendError(sink, err, id, started, req.method === 'HEAD');
+    this.accessLine(req, id, ERROR_STATUS[err.code], started);
+  }
+
+  private sendError(sink: ResponseSink, e: CtxError, id: string, started: number, isHead: boolean): void {
+    const envelope = { status: 'error', error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, time: elapsed(started) };
+    this.sendJson(sink, ERROR_STATUS[e.code], { 'x-request-id': id }, envelope, isHead);
+  }
+
+  private accessLine(req: Pick<HttpRequestData, 'method' | 'path'>, id: string, status: number, started: number, identity?: Identity): void {
+    if (!this.opts.accessLog) return;
+    this.opts.log.trusted('request', {
+      req_id: id,
+      method: req.method,
+      path: req.path,
+      status,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+      account: identity?.accountId,
+      user: identity?.userId,
+    });
   }
 
   private async run(req: HttpRequestData, sink: ResponseSink, id: string, isHead: boolean, started: number, setIdentity: (i: Identity) => void): Promise<number> {
@@ -264,6 +288,11 @@ export class Pipeline {
     sink.end();
     return reply.status;
   }
+}
+
+function requestId(headers: Record<string, string>): string {
+  const given = headers['x-request-id'];
+  return given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 function elapsed(started: number): number {
