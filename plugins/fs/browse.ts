@@ -8,9 +8,11 @@ import type { Identity } from '../../runtime/identity/types.js';
 import type { PluginHost } from '../../runtime/plugin.js';
 import { authorize, parseUri, uriFromPath } from '../../runtime/uri/index.js';
 import type { Entry } from '../../runtime/vfs/types.js';
-import { assertEntryAccess, deniedNode, namespaceVisible, needsNamespaceFilter } from './access.js';
+import { assertEntryAccess, deniedNode, namespaceVisible, needsNamespaceFilter, readAccessOf } from './access.js';
+import { countsFor } from './count.js';
 import { abstractText, entry, placeholder, type DirectoryEntry, type ExtraField } from './entries.js';
 import type { ListingCache, SortBy, SortOrder } from './listing.js';
+import type { RestrictedIndex } from './restricted.js';
 
 export interface BrowseQuery {
   uri: string;
@@ -30,11 +32,6 @@ export interface BrowseQuery {
   level_limit?: number;
 }
 
-/** The retrieval plugin's index, when loaded: the estimated number of records under a path. */
-export interface VectorCount {
-  countUnder(account: string, path: string): Promise<number> | number;
-}
-
 /** Subdirectory listings started ahead of the walk. */
 const PREFETCH = 16;
 /** Most nodes one subtree scan reads ahead of a recursive walk. */
@@ -46,7 +43,7 @@ interface Row {
   denied: boolean;
 }
 
-export async function browse(host: PluginHost, cache: ListingCache, identity: Identity, q: BrowseQuery, mode: 'ls' | 'tree'): Promise<Array<DirectoryEntry | string>> {
+export async function browse(host: PluginHost, cache: ListingCache, restricted: RestrictedIndex, identity: Identity, q: BrowseQuery, mode: 'ls' | 'tree'): Promise<Array<DirectoryEntry | string>> {
   const u = parseUri(q.uri, identity);
   authorize(u, identity, 'read');
   const account = identity.accountId;
@@ -125,15 +122,56 @@ export async function browse(host: PluginHost, cache: ListingCache, identity: Id
   }
 
   if (q.simple) return rows.map((r) => uriFromPath(r.node.path));
-  return format(host, identity, rows, q);
+  return format(host, restricted, identity, rows, q);
 }
 
 async function visibleChildren(cache: ListingCache, identity: Identity, dir: string, view: Parameters<ListingCache['view']>[2]): Promise<Entry[]> {
   const all = await cache.view(identity.accountId, dir, view);
-  return needsNamespaceFilter(dir) ? all.filter((e) => namespaceVisible(identity, e.path)) : all;
+  if (needsNamespaceFilter(dir)) return all.filter((e) => namespaceVisible(identity, e.path));
+  if (view.sortBy === 'mtime' && identity.role === 'USER' && (dir === 'resources' || dir.startsWith('resources/'))) return placeDeniedNeutrally(all, identity, view.order);
+  return all;
 }
 
-async function format(host: PluginHost, identity: Identity, rows: Row[], q: BrowseQuery): Promise<DirectoryEntry[]> {
+/** Entries of a cached mtime view that carry a reader list; found once per view (views are rebuilt after any change). */
+const restrictedOfView = new WeakMap<Entry[], Entry[]>();
+
+/**
+ * A placeholder's mtime is hidden, so `sort_by=mtime` places it as if it were 0 (the epoch, what
+ * unwritten scope roots show): first of its group ascending, last descending, ties by name.
+ * Otherwise its position among its siblings would tell when it was last changed.
+ */
+function placeDeniedNeutrally(rows: Entry[], identity: Identity, order: SortOrder): Entry[] {
+  let restricted = restrictedOfView.get(rows);
+  if (!restricted) {
+    restricted = rows.filter((e) => readAccessOf(e) !== null);
+    restrictedOfView.set(rows, restricted);
+  }
+  if (restricted.length === 0) return rows;
+  const denied = new Set(restricted.filter((e) => deniedNode(e, identity)));
+  if (denied.size === 0) return rows;
+  const out = rows.filter((e) => !denied.has(e));
+  const sign = order === 'asc' ? 1 : -1;
+  const mtime = (e: Entry) => (denied.has(e) ? 0 : e.mtime);
+  // The order of deriveView: directories first, then mtime, then name (UTF-8 bytes), in `order`.
+  const precedes = (a: Entry, b: Entry) => {
+    if (a.kind !== b.kind) return a.kind === 'dir';
+    if (mtime(a) !== mtime(b)) return (mtime(a) - mtime(b)) * sign < 0;
+    return Buffer.compare(Buffer.from(a.name, 'utf8'), Buffer.from(b.name, 'utf8')) * sign < 0;
+  };
+  for (const e of denied) {
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (precedes(e, out[mid]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    out.splice(lo, 0, e);
+  }
+  return out;
+}
+
+async function format(host: PluginHost, restricted: RestrictedIndex, identity: Identity, rows: Row[], q: BrowseQuery): Promise<DirectoryEntry[]> {
   const account = identity.accountId;
   const extra = new Set(q.extra_fields ?? []);
   const readable = rows.filter((r) => !r.denied);
@@ -143,10 +181,9 @@ async function format(host: PluginHost, identity: Identity, rows: Row[], q: Brow
     const raw = dirs.length ? await host.vfs.readMany(account, dirs.map((d) => (d === '' ? '' : d + '/') + '.abstract.md')) : [];
     dirs.forEach((d, i) => abstracts.set(d, abstractText(raw[i], q.abs_limit)));
   }
-  const counts = new Map<string, number>();
-  const index = extra.has('count') ? host.optional<VectorCount>('vector-index') : undefined;
-  if (index)
-    for (const r of readable) if (r.node.kind === 'dir') counts.set(r.node.path, await index.countUnder(account, r.node.path));
+  const counts = extra.has('count')
+    ? await countsFor(host, restricted, identity, readable.filter((r) => r.node.kind === 'dir').map((r) => r.node.path))
+    : undefined;
   return rows.map((r) =>
     r.denied
       ? placeholder(r.node, r.relPath)
@@ -156,7 +193,7 @@ async function format(host: PluginHost, identity: Identity, rows: Row[], q: Brow
           abstract: abstracts.get(r.node.path),
           isLocked: extra.has('locked') ? host.vfs.locks.isLocked(account, r.node.path) : undefined,
           withId: extra.has('id'),
-          count: counts.get(r.node.path),
+          count: counts?.get(r.node.path),
         }),
   );
 }

@@ -15,6 +15,7 @@ import { browse, type BrowseQuery } from './browse.js';
 import { entry, placeholder, type DirectoryEntry, type EntryOptions } from './entries.js';
 import { ListingCache } from './listing.js';
 import { attrs, mkdir, mv, resolve, rm, rootUriOf, stat } from './ops.js';
+import { RestrictedIndex } from './restricted.js';
 import { checkTags, setTags, type SetTagsOptions, type SetTagsOutcome } from './tags.js';
 
 export interface FsService {
@@ -56,6 +57,7 @@ export default definePlugin({
   version: VERSION,
   setup(host) {
     const cache = new ListingCache(host.vfs);
+    const restricted = new RestrictedIndex(host.kv, host.vfs);
 
     host.provide('fs', {
       setTags: (identity, uri, tags, opts) => setTags(host, cache, identity, uri, tags, opts),
@@ -79,7 +81,7 @@ export default definePlugin({
         sort_by: s.enum(['name', 'mtime'] as const).default('name'),
         sort_order: s.enum(['asc', 'desc'] as const).default('asc'),
       }),
-      handler: (ctx) => browse(host, cache, ctx.identity, ctx.query as BrowseQuery, 'ls'),
+      handler: (ctx) => browse(host, cache, restricted, ctx.identity, ctx.query as BrowseQuery, 'ls'),
     });
 
     host.route({
@@ -91,14 +93,14 @@ export default definePlugin({
         sort_by: s.enum(['name', 'mtime'] as const).default('name'),
         sort_order: s.enum(['asc', 'desc'] as const).default('asc'),
       }),
-      handler: (ctx) => browse(host, cache, ctx.identity, ctx.query as BrowseQuery, 'tree'),
+      handler: (ctx) => browse(host, cache, restricted, ctx.identity, ctx.query as BrowseQuery, 'tree'),
     });
 
     host.route({
       method: 'GET',
       path: '/api/v1/fs/stat',
       query: s.object({ uri: s.string({ min: 1 }) }),
-      handler: (ctx) => stat(host, ctx.identity, ctx.query.uri),
+      handler: (ctx) => stat(host, restricted, ctx.identity, ctx.query.uri),
     });
 
     host.route({
@@ -174,7 +176,10 @@ export default definePlugin({
         readers?.forEach((r, i) => {
           if (!isValidId(r)) throw invalidArgument(`readers[${i}] is not a valid user id: ${JSON.stringify(r)}`, { field: `readers[${i}]` });
         });
+        // The index entry goes first when restricting and last when lifting: it stays a superset.
+        if (readers !== null) await restricted.add(ctx.identity.accountId, u.path);
         await host.vfs.setMeta(ctx.identity.accountId, u.path, { meta: { [READ_ACCESS_KEY]: readers === null ? null : { users: [...new Set(readers)] } } });
+        if (readers === null) await restricted.remove(ctx.identity.accountId, u.path);
         return { uri: uriFromPath(u.path), readers };
       },
     });

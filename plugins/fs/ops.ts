@@ -8,7 +8,8 @@ import { splitHeader, withHeader } from '../../runtime/vfs/headers.js';
 import { SIDECARS } from '../../runtime/vfs/types.js';
 import { assertEntryAccess, deniedError, deniedNode } from './access.js';
 import { isoTime } from './entries.js';
-import type { VectorCount } from './browse.js';
+import { countsFor } from './count.js';
+import type { RestrictedIndex } from './restricted.js';
 
 /** Parses and authorizes a public URI, then applies the per-entry rules (403 on denied entries). */
 export async function resolve(host: PluginHost, identity: Identity, input: unknown, access: 'read' | 'write', field = 'uri'): Promise<CtxUri> {
@@ -44,7 +45,7 @@ export interface StatResult {
   count?: number;
 }
 
-export async function stat(host: PluginHost, identity: Identity, input: string): Promise<StatResult> {
+export async function stat(host: PluginHost, restricted: RestrictedIndex, identity: Identity, input: string): Promise<StatResult> {
   const account = identity.accountId;
   let u: CtxUri;
   if (isRecordId(input)) {
@@ -63,8 +64,8 @@ export async function stat(host: PluginHost, identity: Identity, input: string):
   const base = { name: node.name, size: node.size, mode: node.mode, modTime: isoTime(node.mtime), isDir: node.kind === 'dir', isLocked: host.vfs.locks.isLocked(account, u.path) };
   if (node.kind === 'file') return { ...base, id: node.id, uri: u.uri };
   const out: StatResult = { ...base, uri: u.uri };
-  const index = host.optional<VectorCount>('vector-index');
-  if (index) out.count = await index.countUnder(account, u.path);
+  const count = (await countsFor(host, restricted, identity, [u.path]))?.get(u.path);
+  if (count !== undefined) out.count = count;
   return out;
 }
 

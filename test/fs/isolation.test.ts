@@ -298,6 +298,31 @@ describe('access: denied placeholders under ctx://resources', () => {
     expect((await t.app.vfs.stat('acme', 'resources/team/secret/plan.md'))!.tags).toEqual(['lvl=1']);
   });
 
+  it('sort_by=mtime places a placeholder as if its mtime were 0, not by its hidden time', async () => {
+    const pause = () => new Promise((r) => setTimeout(r, 3));
+    for (const d of ['d1', 'sec', 'd3']) {
+      await post('mkdir', { uri: `ctx://resources/order/${d}` }, acmeAdmin);
+      await pause();
+    }
+    for (const f of ['f1.md', 'f2.md', 'f3.md']) {
+      await put(t, 'acme', `resources/order/${f}`, f);
+      await pause();
+    }
+    await post('access', { uri: 'ctx://resources/order/sec', readers: ['bob'] }, acmeAdmin);
+    await post('access', { uri: 'ctx://resources/order/f2.md', readers: [] }, acmeAdmin);
+    const order = async (h: Headers, sort_order: string, route = 'ls') =>
+      (await get(route, { uri: 'ctx://resources/order', sort_by: 'mtime', sort_order, ...(route === 'tree' ? { level_limit: 1 } : {}) }, h)).json().result.map((e: { name: string }) => e.name);
+    expect(await order(acmeAdmin, 'asc')).toEqual(['d1', 'sec', 'd3', 'f1.md', 'f2.md', 'f3.md']);
+    expect(await order(alice, 'asc')).toEqual(['sec', 'd1', 'd3', 'f2.md', 'f1.md', 'f3.md']);
+    expect(await order(alice, 'desc')).toEqual(['d3', 'd1', 'sec', 'f3.md', 'f1.md', 'f2.md']);
+    expect(await order(alice, 'asc', 'tree')).toEqual(['sec', 'd1', 'd3', 'f2.md', 'f1.md', 'f3.md']);
+    // bob reads sec (real position) but not f2.
+    expect(await order(bob, 'asc')).toEqual(['d1', 'sec', 'd3', 'f2.md', 'f1.md', 'f3.md']);
+    // Name order is unaffected, and the cached views stay as they were for the next caller.
+    expect((await get('ls', { uri: 'ctx://resources/order' }, alice)).json().result.map((e: { name: string }) => e.name)).toEqual(['d1', 'd3', 'sec', 'f1.md', 'f2.md', 'f3.md']);
+    expect(await order(acmeAdmin, 'desc')).toEqual(['d3', 'sec', 'd1', 'f3.md', 'f2.md', 'f1.md']);
+  });
+
   it('only ADMIN/ROOT set read access, only inside resources; clearing it lifts the restriction', async () => {
     expect((await post('access', { uri: 'ctx://resources/team/open.md', readers: [] }, alice)).status).toBe(403);
     expect((await post('access', { uri: 'ctx://resources', readers: [] }, acmeAdmin)).status).toBe(400);

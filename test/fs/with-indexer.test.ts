@@ -31,3 +31,75 @@ describe('fs with the retrieval plugin', () => {
     expect((await stat('ctx://resources/moved')).count).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('count and access: denied subtrees', () => {
+  let admin: Record<string, string>;
+  let bob: Record<string, string>;
+  let carol: Record<string, string>;
+  const statAs = async (uri: string, h: Record<string, string>) => (await t.req({ url: `/api/v1/fs/stat?${qs({ uri })}`, headers: h })).json().result;
+  const lsCount = async (uri: string, name: string, h: Record<string, string>) =>
+    (await t.req({ url: `/api/v1/fs/ls?${qs({ uri, extra_fields: 'count' })}`, headers: h })).json().result.find((e: { name: string }) => e.name === name).count;
+  const write = (uri: string, h = admin) => t.req({ method: 'POST', url: '/api/v1/content/write', headers: h, body: { uri, content: `text of ${uri}` } });
+  const access = (uri: string, readers: string[] | null) => t.req({ method: 'POST', url: '/api/v1/fs/access', headers: admin, body: { uri, readers } });
+
+  beforeAll(async () => {
+    const initech = await t.account('initech', ['bob', 'carol']);
+    admin = initech.admin;
+    bob = initech.users.bob!;
+    carol = initech.users.carol!;
+    for (const p of ['open.md', 'secret/plan.md', 'secret/inner/deep.md', 'secret/inner/deeper.md', 'secret/inner/more/x.md']) expect((await write(`ctx://resources/team/${p}`)).status).toBe(200);
+    expect((await access('ctx://resources/team/secret', ['bob'])).status).toBe(200);
+    expect(await t.app.queues.waitIdle(30_000)).toBe(true);
+  });
+
+  it("an ancestor's count leaves out what lies inside a subtree the caller may not read", async () => {
+    const full = (await statAs('ctx://resources/team', admin)).count;
+    const inside = (await statAs('ctx://resources/team/secret', admin)).count;
+    expect(inside).toBeGreaterThanOrEqual(5); // plan.md, inner, deep.md, deeper.md, more, x.md
+    expect(full).toBeGreaterThan(inside);
+    expect((await statAs('ctx://resources/team', bob)).count).toBe(full);
+    expect((await statAs('ctx://resources/team', carol)).count).toBe(full - inside);
+    expect(await lsCount('ctx://resources', 'team', carol)).toBe(full - inside);
+    expect(await lsCount('ctx://resources', 'team', bob)).toBe(full);
+    // The scope root above it too.
+    const root = (await statAs('ctx://resources', admin)).count;
+    expect((await statAs('ctx://resources', carol)).count).toBe(root - inside);
+  });
+
+  it('nested restrictions subtract the outermost subtree the caller cannot read', async () => {
+    expect((await access('ctx://resources/team/secret/inner', [])).status).toBe(200);
+    const full = (await statAs('ctx://resources/team', admin)).count;
+    const secret = (await statAs('ctx://resources/team/secret', admin)).count;
+    const inner = (await statAs('ctx://resources/team/secret/inner', admin)).count;
+    expect((await statAs('ctx://resources/team', carol)).count).toBe(full - secret);
+    expect((await statAs('ctx://resources/team', bob)).count).toBe(full - inner);
+    expect((await statAs('ctx://resources/team/secret', bob)).count).toBe(secret - inner);
+    expect((await access('ctx://resources/team/secret/inner', null)).status).toBe(200);
+    expect((await statAs('ctx://resources/team', bob)).count).toBe(full);
+  });
+
+  it('the restriction follows a move and survives a restart', async () => {
+    expect((await t.req({ method: 'POST', url: '/api/v1/fs/mv', headers: admin, body: { from_uri: 'ctx://resources/team/secret', to_uri: 'ctx://resources/team/hidden' } })).status).toBe(200);
+    expect(await t.app.queues.waitIdle(30_000)).toBe(true);
+    const check = async () => {
+      const full = (await statAs('ctx://resources/team', admin)).count;
+      const inside = (await statAs('ctx://resources/team/hidden', admin)).count;
+      expect(inside).toBeGreaterThanOrEqual(5);
+      expect((await statAs('ctx://resources/team', carol)).count).toBe(full - inside);
+    };
+    await check();
+    await t.restart();
+    await check();
+  });
+
+  it('a reader list stored without the access route (older data) is found by a one-time walk', async () => {
+    const other = await t.account('umbrella', ['dave']);
+    for (const p of ['pub.md', 'vault/a.md', 'vault/b.md']) expect((await write(`ctx://resources/lab/${p}`, other.admin)).status).toBe(200);
+    await t.app.vfs.setMeta('umbrella', 'resources/lab/vault', { meta: { read_access: { users: [] } } });
+    expect(await t.app.queues.waitIdle(30_000)).toBe(true);
+    const full = (await statAs('ctx://resources/lab', other.admin)).count;
+    const inside = (await statAs('ctx://resources/lab/vault', other.admin)).count;
+    expect(inside).toBeGreaterThanOrEqual(2);
+    expect((await statAs('ctx://resources/lab', other.users.dave!)).count).toBe(full - inside);
+  });
+});
