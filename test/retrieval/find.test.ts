@@ -136,6 +136,110 @@ describe('find', () => {
   });
 });
 
+describe('spec rows: target arrays, level lists, time_field, read_content failure, telemetry, peer view, image_url', () => {
+  it('target_uri as an array: hits come from every listed prefix and nowhere else', async () => {
+    const r = await post(c.t, c.alice, FIND, { query: 'react hooks editor solarized theme', target_uri: ['ctx://resources/kb/frontend', 'ctx://~/memories/preferences'], limit: 50 });
+    expect(r.status).toBe(200);
+    const got = uris(r.body.result);
+    expect(got).toEqual(expect.arrayContaining(['ctx://resources/kb/frontend/react-hooks.md', 'ctx://user/alice/memories/preferences/editor.md']));
+    expect(got.every((u) => u.startsWith('ctx://resources/kb/frontend') || u.startsWith('ctx://user/alice/memories/preferences')), got.join(' ')).toBe(true);
+    const p = await post(c.t, c.alice, FIND, { query: 'react', target_uri: ['ctx://resources/kb/frontend', 'ctx://~/memories'], include_provenance: true });
+    expect(p.body.result.provenance.targets).toEqual(['ctx://resources/kb/frontend', 'ctx://user/alice/memories']);
+  });
+
+  it('level "0,1,2" returns files and directories; "0,1" only directories; a list equals no level restriction', async () => {
+    const body = { query: 'databases postgres redis', target_uri: 'ctx://resources/kb', limit: 20 };
+    const all = await post(c.t, c.admin, FIND, { ...body, level: '0,1,2' });
+    expect(all.status).toBe(200);
+    const levels = all.body.result.resources.map((m: any) => m.level);
+    expect(levels).toContain(2);
+    expect(levels.some((l: number) => l === 0 || l === 1)).toBe(true);
+    expect(uris(all.body.result).sort()).toEqual(uris((await post(c.t, c.admin, FIND, body)).body.result).sort());
+    const dirs = await post(c.t, c.admin, FIND, { ...body, level: '0, 1' });
+    expect(dirs.body.result.total).toBeGreaterThan(0);
+    expect(dirs.body.result.resources.every((m: any) => m.level !== 2 && m.is_leaf === false)).toBe(true);
+  });
+
+  it('time_field tells created_at from updated_at (a file rewritten after `since`)', async () => {
+    const uri = 'ctx://resources/kb/timed/lemur.md';
+    await write(c.t, c.admin, uri, 'Ring-tailed lemurs sunbathe in the morning.');
+    await wait(c.t);
+    await new Promise((r) => setTimeout(r, 30));
+    const between = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 30));
+    await write(c.t, c.admin, uri, 'Ring-tailed lemurs sunbathe in the morning and forage at dusk.');
+    await wait(c.t);
+    const q = { query: 'ring-tailed lemurs sunbathe', level: 2, target_uri: 'ctx://resources/kb/timed', since: between };
+    expect(uris((await post(c.t, c.admin, FIND, { ...q, time_field: 'updated_at' })).body.result)).toEqual([uri]);
+    expect(uris((await post(c.t, c.admin, FIND, q)).body.result)).toEqual([uri]);
+    expect((await post(c.t, c.admin, FIND, { ...q, time_field: 'created_at' })).body.result.total).toBe(0);
+    const { since: _s, ...noSince } = q;
+    expect(uris((await post(c.t, c.admin, FIND, { ...noSince, until: between, time_field: 'created_at' })).body.result)).toEqual([uri]);
+    expect((await post(c.t, c.admin, FIND, { ...noSince, until: between, time_field: 'updated_at' })).body.result.total).toBe(0);
+  });
+
+  it('read_content: a hit whose read fails is returned unchanged, the others get content', async () => {
+    await write(c.t, c.admin, 'ctx://resources/kb/vanishing/okapi.md', 'The okapi is a forest giraffe with striped legs.');
+    await write(c.t, c.admin, 'ctx://resources/kb/vanishing/okapi-diet.md', 'The okapi eats leaves, buds and fungi in the forest.');
+    await wait(c.t);
+    // The node disappears from the VFS behind the indexer's back (its record stays), as when a
+    // file is removed between retrieval and the read.
+    await c.t.app.kv.sub('vfs').del('m\x00acme\x00resources/kb/vanishing\x00okapi.md');
+    const r = await post(c.t, c.admin, FIND, { query: 'okapi forest', level: 2, target_uri: 'ctx://resources/kb/vanishing', read_content: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const byUri = Object.fromEntries(r.body.result.resources.map((m: any) => [m.uri, m]));
+    const gone = byUri['ctx://resources/kb/vanishing/okapi.md'];
+    expect(gone).toBeDefined();
+    expect(gone).not.toHaveProperty('content');
+    expect(Object.keys(gone).sort()).toEqual(['abstract', 'category', 'context_type', 'is_leaf', 'level', 'match_reason', 'overview', 'relations', 'score', 'uri'].sort());
+    expect(gone.abstract).toContain('okapi');
+    expect(byUri['ctx://resources/kb/vanishing/okapi-diet.md'].content).toBe('The okapi eats leaves, buds and fungi in the forest.');
+  });
+
+  it('telemetry on find: true and {summary: true}; a bad telemetry value is 400', async () => {
+    let r = await c.t.req({ method: 'POST', url: FIND, headers: c.alice, body: { query: 'postgres', telemetry: true } });
+    expect(r.status).toBe(200);
+    expect(r.json().telemetry).toEqual({ operation_id: expect.any(String) });
+    expect(r.json().result.total).toBeGreaterThan(0);
+    r = await c.t.req({ method: 'POST', url: FIND, headers: c.alice, body: { query: 'postgres', telemetry: { summary: true } } });
+    expect(r.json().telemetry).toMatchObject({ operation_id: expect.any(String), summary: { duration_ms: expect.any(Number) } });
+    r = await c.t.req({ method: 'POST', url: FIND, headers: c.alice, body: { query: 'postgres' } });
+    expect(r.json().telemetry).toBeUndefined();
+    r = await c.t.req({ method: 'POST', url: FIND, headers: c.alice, body: { query: 'postgres', telemetry: 'yes' } });
+    expect(r.status).toBe(400);
+  });
+
+  it('X-Ctx-Actor-Peer without a target keeps the other data and only that peer (find, search, grep, glob)', async () => {
+    const p1 = { ...c.alice, 'x-ctx-actor-peer': 'p1' };
+    const f = uris((await post(c.t, p1, FIND, { query: 'solarized palette terminal editor theme', limit: 50 })).body.result);
+    expect(f).toContain('ctx://user/alice/peers/p1/memories/notes.md');
+    expect(f).toContain('ctx://user/alice/memories/preferences/editor.md');
+    expect(f.filter((u) => u.includes('/peers/p2'))).toEqual([]);
+    const s = uris((await post(c.t, p1, '/api/v1/search/search', { query: 'solarized terminal setup', limit: 50 })).body.result);
+    expect(s).toContain('ctx://user/alice/peers/p1/memories/notes.md');
+    expect(s.filter((u) => u.includes('/peers/p2'))).toEqual([]);
+    const g = await post(c.t, p1, '/api/v1/search/grep', { uri: 'ctx://user/alice', pattern: 'solarized', level_limit: 10 });
+    const gu = g.body.result.matches.map((m: any) => m.uri);
+    expect(gu).toEqual(expect.arrayContaining(['ctx://user/alice/peers/p1/memories/notes.md', 'ctx://user/alice/memories/preferences/editor.md']));
+    expect(gu.filter((u: string) => u.includes('/peers/p2'))).toEqual([]);
+    const gl = await post(c.t, p1, '/api/v1/search/glob', { pattern: '**/*.md', uri: 'ctx://user/alice' });
+    expect(gl.body.result.matches).toEqual(expect.arrayContaining(['ctx://user/alice/peers/p1/memories/notes.md', 'ctx://user/alice/memories/preferences/editor.md']));
+    expect(gl.body.result.matches.filter((u: string) => u.includes('/peers/p2'))).toEqual([]);
+    // Without the header both peers are there.
+    const all = await post(c.t, c.alice, '/api/v1/search/glob', { pattern: '**/notes.md', uri: 'ctx://user/alice' });
+    expect(all.body.result.matches.sort()).toEqual(['ctx://user/alice/peers/p1/memories/notes.md', 'ctx://user/alice/peers/p2/memories/notes.md']);
+  });
+
+  it('image_url together with query is still an image query: 400 on a text-only embedder (find and search)', async () => {
+    for (const url of [FIND, '/api/v1/search/search']) {
+      const r = await post(c.t, c.alice, url, { query: 'a cat', image_url: 'data:image/png;base64,AAAA' });
+      expect(r.status, url).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'image_url' } });
+      expect(r.body.error!.message).toMatch(/text-only/);
+    }
+  });
+});
+
 describe('isolation', () => {
   it('another user never sees private memories, with or without filters', async () => {
     for (const body of [

@@ -123,6 +123,22 @@ describe('consistency', () => {
     r = await post(c.t, c.admin, CONS, { uri: 'ctx://resources/code' });
     expect(r.body.result.ok).toBe(true);
   });
+  it('more than 20 missing: the count is exact, 20 are listed, truncated is true', async () => {
+    for (let i = 0; i < 25; i++) await write(c.t, c.admin, `ctx://resources/many/f${String(i).padStart(2, '0')}.md`, `file number ${i}`);
+    await wait(c.t);
+    let r = await post(c.t, c.admin, CONS, { uri: 'ctx://resources/many' });
+    expect(r.body.result).toMatchObject({ ok: true, expected_count: 25 + 2, missing_record_count: 0 });
+    const kv = c.t.app.kv.sub('p:retrieval');
+    for (let i = 0; i < 25; i++) await kv.del(`r\x00acme\x00resources/many/f${String(i).padStart(2, '0')}.md\x002`);
+    r = await post(c.t, c.admin, CONS, { uri: 'ctx://resources/many' });
+    expect(r.body.result).toMatchObject({ ok: false, expected_count: 27, missing_record_count: 25, missing_records_truncated: true });
+    expect(r.body.result.missing_records).toHaveLength(20);
+    for (const m of r.body.result.missing_records) {
+      expect(m).toEqual({ uri: expect.stringMatching(/^ctx:\/\/resources\/many\/f\d\d\.md$/), path: m.uri.slice('ctx://'.length), level: 2, key: recordId('acme', m.uri, 2) });
+    }
+    expect(new Set(r.body.result.missing_records.map((m: any) => m.uri)).size).toBe(20);
+  });
+
   it('errors', async () => {
     expect((await post(c.t, c.admin, CONS, {})).status).toBe(400);
     expect((await post(c.t, c.admin, CONS, { uri: 'ctx://resources/none' })).status).toBe(404);
