@@ -35,8 +35,13 @@ export interface RouteContext<B = unknown, Q = unknown> {
   params: Record<string, string>;
   query: Q;
   body: B;
-  /** Set unless the route has `auth: 'none'` (or `optional` without credentials). */
+  /** Set unless the route has `auth: 'none'` (or `optional` without valid credentials). */
   identity: Identity;
+  /**
+   * The request presented credentials (a key, or identity headers in trusted mode), valid or not:
+   * lets an `auth: 'optional'` route tell a bad key from none without reading auth headers.
+   */
+  readonly credentialsSupplied: boolean;
   signal: AbortSignal;
   log: Logger;
   /** HTTP status for the envelope response (default 200). */

@@ -70,7 +70,8 @@ export default definePlugin({
           healthy = false;
         }
         const body: Record<string, unknown> = { status: 'ok', healthy, version: VERSION };
-        if (ctx.identity) body.auth_mode = host.authMode;
+        // Spec: auth_mode appears when credentials are supplied; bad ones never fail liveness.
+        if (ctx.credentialsSupplied) body.auth_mode = host.authMode;
         return Reply.json(body);
       },
     });

@@ -141,7 +141,8 @@ export class Pipeline {
 
       let identity: Identity | undefined;
       const auth = def.auth ?? 'required';
-      if (auth === 'required' || (auth === 'optional' && credentialsSupplied(req.headers))) {
+      const authMode = this.opts.auth.authMode;
+      if (auth === 'required' || (auth === 'optional' && credentialsSupplied(req.headers, authMode))) {
         try {
           identity = await this.opts.auth.resolve(req.headers);
           setIdentity(identity);
@@ -188,6 +189,9 @@ export class Pipeline {
         query,
         body,
         identity: identity as Identity,
+        get credentialsSupplied() {
+          return credentialsSupplied(req.headers, authMode);
+        },
         get signal() {
           if (!abort) {
             abort = new AbortController();

@@ -24,8 +24,14 @@ export function presentedKey(headers: Record<string, string>): string | undefine
   return undefined;
 }
 
-export function credentialsSupplied(headers: Record<string, string>): boolean {
-  return presentedKey(headers) !== undefined || headers['x-ctx-account'] !== undefined || headers['x-ctx-user'] !== undefined;
+/**
+ * Whether the request presents credentials, valid or not: a key (any mode), or the identity headers
+ * in trusted mode, where they are the credentials. Elsewhere those headers only pick the account
+ * and user a key acts as (or, in dev mode, the identity of a keyless request).
+ */
+export function credentialsSupplied(headers: Record<string, string>, mode: AuthMode): boolean {
+  if (presentedKey(headers) !== undefined) return true;
+  return mode === 'trusted' && (headers['x-ctx-account'] !== undefined || headers['x-ctx-user'] !== undefined);
 }
 
 function headerId(headers: Record<string, string>, name: string): string | undefined {

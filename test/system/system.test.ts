@@ -29,10 +29,37 @@ describe('health and readiness', () => {
     expect(res.json().auth_mode).toBe('api_key');
   });
 
-  it('GET /health with bad credentials still answers, without auth_mode', async () => {
-    const res = await t.req({ url: '/health', headers: { 'x-api-key': 'wrong-key' } });
+  it('GET /health with bad credentials still answers, with auth_mode (credentials were supplied)', async () => {
+    const supplied: Record<string, string>[] = [{ 'x-api-key': 'wrong-key' }, { authorization: 'Bearer wrong-key' }, { 'x-api-key': 'wrong-key', 'x-ctx-account': 'bad id!' }];
+    for (const headers of supplied) {
+      const res = await t.req({ url: '/health', headers });
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect(res.json()).toEqual({ status: 'ok', healthy: true, version: '0.4.0', auth_mode: 'api_key' });
+    }
+    expect((await t.req({ url: '/health', headers: { authorization: 'Bearer ' + t.root['x-api-key'] } })).json().auth_mode).toBe('api_key');
+  });
+
+  it('GET /health: identity headers alone are no credentials in api_key mode', async () => {
+    const res = await t.req({ url: '/health', headers: { 'x-ctx-account': 'acme', 'x-ctx-user': 'alice' } });
     expect(res.status).toBe(200);
     expect(res.json().auth_mode).toBeUndefined();
+    // An Authorization header that is not a bearer token presents no key.
+    expect((await t.req({ url: '/health', headers: { authorization: 'Basic YTpi' } })).json().auth_mode).toBeUndefined();
+  });
+
+  it('GET /health in trusted mode: identity headers are the credentials, valid or not', async () => {
+    const tt = await startTestApp({ config: { authMode: 'trusted' } });
+    try {
+      expect((await tt.req({ url: '/health' })).json().auth_mode).toBeUndefined();
+      const supplied: Record<string, string>[] = [{ 'x-ctx-account': 'gw', 'x-ctx-user': 'zed' }, { 'x-ctx-account': 'gw' }, { 'x-ctx-user': 'not valid!' }, { 'x-api-key': 'wrong-key' }];
+      for (const headers of supplied) {
+        const res = await tt.req({ url: '/health', headers });
+        expect(res.status, JSON.stringify(headers)).toBe(200);
+        expect(res.json().auth_mode, JSON.stringify(headers)).toBe('trusted');
+      }
+    } finally {
+      await tt.close();
+    }
   });
 
   it('HEAD /health has headers and no body', async () => {
