@@ -1,5 +1,6 @@
 /**
- * Every error code the service emits, with its HTTP status, in one table (spec Part 1, "Errors").
+ * Every error code the service emits, with its HTTP status, in one table (spec Part 1, "Errors";
+ * the codes beyond the spec are listed in docs/architecture.md "Errors", kept in step by a test).
  * Codes are stable API; messages are free to change. Handlers throw `CtxError`; the runtime renders
  * the envelope `{status:'error', error:{code, message, details?}}`.
  */
