@@ -14,6 +14,7 @@ import { READ_ACCESS_KEY, deniedOnPath } from './access.js';
 import { browse, type BrowseQuery } from './browse.js';
 import { entry, placeholder, type DirectoryEntry, type EntryOptions } from './entries.js';
 import { ListingCache } from './listing.js';
+import { queueMkdirIndexing } from './mkdir-indexing.js';
 import { attrs, mkdir, mv, resolve, rm, rootUriOf, stat } from './ops.js';
 import { RestrictedIndex } from './restricted.js';
 import { checkTags, setTags, type SetTagsOptions, type SetTagsOutcome } from './tags.js';
@@ -58,6 +59,7 @@ export default definePlugin({
   setup(host) {
     const cache = new ListingCache(host.vfs);
     const restricted = new RestrictedIndex(host.kv, host.vfs);
+    queueMkdirIndexing(host);
 
     host.provide('fs', {
       setTags: (identity, uri, tags, opts) => setTags(host, cache, identity, uri, tags, opts),

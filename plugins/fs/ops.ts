@@ -9,6 +9,7 @@ import { SIDECARS } from '../../runtime/vfs/types.js';
 import { assertEntryAccess, deniedError, deniedNode } from './access.js';
 import { isoTime } from './entries.js';
 import { countsFor } from './count.js';
+import { MKDIR_HINT } from './mkdir-indexing.js';
 import type { RestrictedIndex } from './restricted.js';
 
 /** Parses and authorizes a public URI, then applies the per-entry rules (403 on denied entries). */
@@ -114,9 +115,9 @@ export async function mkdir(host: PluginHost, identity: Identity, body: { uri: s
     if (existing?.kind === 'file') throw conflict(`a file exists at ${u.uri}`, u.uri);
     if (existing) throw conflict(`directory exists: ${u.uri}`, u.uri);
     const text = withHeader('meta', { uri: u.uri, level: 0, generator: 'mkdir' }, body.description ?? u.name);
-    // One atomic batch creates the directory, its missing ancestors and its L0; the indexer sees
-    // the `.abstract.md` write and queues the L0 vector.
-    await host.vfs.writeFile(account, `${u.path}/.abstract.md`, Buffer.from(text, 'utf8'), { mode: 'create', hint: { source: 'fs.mkdir' } });
+    // One atomic batch creates the directory, its missing ancestors, its L0 and (mkdir-indexing.ts)
+    // the Semantic message that gets the L0 vectorized.
+    await host.vfs.writeFile(account, `${u.path}/.abstract.md`, Buffer.from(text, 'utf8'), { mode: 'create', hint: { ...MKDIR_HINT } });
   } finally {
     lock.release();
   }

@@ -32,6 +32,23 @@ describe('fs with the retrieval plugin', () => {
   });
 });
 
+describe('mkdir and the indexer', () => {
+  it("queues the new directory's L0 summary: after the queues settle, find returns the directory by its description", async () => {
+    const mk = await t.req({ method: 'POST', url: '/api/v1/fs/mkdir', headers: alice, body: { uri: 'ctx://resources/plans', description: 'Quarterly budget planning for the municipal aquarium' } });
+    expect(mk.status).toBe(200);
+    const waited = await t.req({ method: 'POST', url: '/api/v1/system/wait', headers: t.root, body: { timeout: 30 } });
+    expect(waited.status).toBe(200);
+    const find = await t.req({ method: 'POST', url: '/api/v1/search/find', headers: alice, body: { query: 'aquarium budget planning', level: 0 } });
+    expect(find.status).toBe(200);
+    const hit = find.json().result.resources.find((r: { uri: string }) => r.uri === 'ctx://resources/plans');
+    expect(hit).toMatchObject({ uri: 'ctx://resources/plans', level: 0 });
+    // The description is the author's L0: processing vectorizes it and keeps it.
+    expect((await t.req({ url: `/api/v1/content/abstract?${qs({ uri: 'ctx://resources/plans' })}`, headers: alice })).json().result).toBe('Quarterly budget planning for the municipal aquarium');
+    const consistency = await t.req({ method: 'POST', url: '/api/v1/system/consistency', headers: alice, body: { uri: 'ctx://resources/plans' } });
+    expect(consistency.json().result).toMatchObject({ ok: true, missing_record_count: 0 });
+  });
+});
+
 describe('count and access: denied subtrees', () => {
   let admin: Record<string, string>;
   let bob: Record<string, string>;
