@@ -214,6 +214,22 @@ describe('read', () => {
     expect((await read(otherAdmin, `uri=${id}`)).status).toBe(404);
   });
 
+  it('reads session files through the ctx://session/{id} alias of the caller', async () => {
+    const w = await write(alice, { uri: 'ctx://~/sessions/s1/messages.jsonl', content: '{"role":"user","text":"hi"}\n{"role":"assistant","text":"hello"}\n' });
+    expect(w.status).toBe(200);
+    expect(w.json().result.context_type).toBe('session');
+    expect((await read(alice, q('ctx://session/s1/messages.jsonl'))).json().result).toBe('{"role":"user","text":"hi"}\n{"role":"assistant","text":"hello"}\n');
+    expect((await read(alice, `${q('ctx://session/s1/messages.jsonl')}&offset=1&limit=1`)).json().result).toBe('{"role":"assistant","text":"hello"}');
+    const dl = await t.req({ url: `/api/v1/content/download?${q('ctx://session/s1/messages.jsonl')}`, headers: alice });
+    expect(dl.status).toBe(200);
+    expect(dl.text).toContain('"hello"');
+    // The alias is the caller's own session: for bob it names bob's (absent) session.
+    const asBob = await read(bob, q('ctx://session/s1/messages.jsonl'));
+    expect(asBob.status).toBe(404);
+    expect(asBob.json().error.details.resource).toBe('ctx://user/bob/sessions/s1/messages.jsonl');
+    expect(asBob.text).not.toContain('hello');
+  });
+
   it('large whole-file reads (pre-encoded JSON) return exactly what the string path returns', async () => {
     const text = 'naïve "quotes" \\ back\tslash\u0001\u2028 😀 line\n'.repeat(4000);
     await t.app.vfs.writeFile('acme', 'resources/large.md', Buffer.from(text));
@@ -261,6 +277,29 @@ describe('isolation and hostile input', () => {
     expect((await t.req({ url: `/api/v1/content/abstract?${q('ctx://resources/side')}`, headers: otherAdmin })).status).toBe(404);
     await write(otherAdmin, { uri: 'ctx://resources/lines.txt', content: 'globex' });
     expect((await read(alice, q('ctx://resources/lines.txt'))).json().result).toBe('l0\nl1\nl2\nl3\n');
+  });
+
+  it('download, overview, batch-write, set_tags and reindex of another account are 404 and change nothing', async () => {
+    const h = otherAdmin;
+    const before = await t.app.vfs.stat('acme', 'resources/docs/guide/intro.md');
+    const calls: Array<[string, () => Promise<{ status: number; text: string }>]> = [
+      ['download', () => t.req({ url: `/api/v1/content/download?${q('ctx://resources/docs/guide/intro.md')}`, headers: h })],
+      ['download by id', () => t.req({ url: `/api/v1/content/download?uri=${recordId('acme', 'ctx://resources/docs/guide/intro.md', 2)}`, headers: h })],
+      ['overview', () => t.req({ url: `/api/v1/content/overview?${q('ctx://resources/docs/guide')}`, headers: h })],
+      ['batch-write', () => t.req({ method: 'POST', url: '/api/v1/content/batch-write', headers: h, body: { root_uri: 'ctx://resources/docs', operations: [{ uri: 'ctx://resources/docs/guide/intro.md', content: 'globex was here', mode: 'upsert' }] } })],
+      ['set_tags', () => t.req({ method: 'POST', url: '/api/v1/content/set_tags', headers: h, body: { uri: 'ctx://resources/docs/guide/intro.md', tags: ['owner=globex'] } })],
+      ['set_tags recursive', () => t.req({ method: 'POST', url: '/api/v1/content/set_tags', headers: h, body: { uri: 'ctx://resources/docs', tags: ['owner=globex'], recursive: true } })],
+      ['reindex', () => t.req({ method: 'POST', url: '/api/v1/content/reindex', headers: h, body: { uri: 'ctx://resources/docs', recursive: true } })],
+    ];
+    for (const [name, call] of calls) {
+      const res = await call();
+      expect(res.status, name).toBe(404);
+      expect(res.text, name).not.toContain('hello');
+    }
+    const after = await t.app.vfs.stat('acme', 'resources/docs/guide/intro.md');
+    expect(after).toEqual(before);
+    expect((await read(alice, q('ctx://resources/docs/guide/intro.md'))).json().result).toBe('# Intro\nhello\n');
+    expect(await t.app.vfs.stat('globex', 'resources/docs')).toBeNull();
   });
 
   it('path traversal and encoded tricks are INVALID_URI; internal scopes are refused', async () => {

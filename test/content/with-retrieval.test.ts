@@ -48,3 +48,30 @@ describe('with the retrieval plugin', () => {
     expect(r.queue_status.Semantic.processed).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('set_tags and the search records', () => {
+  const settle = async () => expect((await t.req({ method: 'POST', url: '/api/v1/system/wait', headers: t.root, body: { timeout: 30 } })).status).toBe(200);
+  const found = async (tags: string[]) =>
+    (await post('/api/v1/search/find', { query: 'redis eviction maxmemory policy', tags, limit: 20 })).json().result.resources.map((r: { uri: string }) => r.uri);
+  const FILE = 'ctx://resources/tagged/cache/redis.md';
+
+  it('content/set_tags re-tags the file record: find by the new tag finds it, by the old one no longer', async () => {
+    expect((await post('/api/v1/content/write', { uri: FILE, content: '# Redis eviction\nThe maxmemory policy allkeys-lru evicts least recently used keys.', tags: ['team=cache'] })).status).toBe(200);
+    await settle();
+    expect(await found(['team=cache'])).toContain(FILE);
+    expect(await found(['team=db'])).not.toContain(FILE);
+    const res = await post('/api/v1/content/set_tags', { uri: FILE, tags: ['team=db'] });
+    expect(res.json().result).toMatchObject({ updated_uris: [FILE], success_count: 1 });
+    await settle();
+    expect(await found(['team=db'])).toContain(FILE);
+    expect(await found(['team=cache'])).not.toContain(FILE);
+  });
+
+  it('recursive set_tags on a directory (fs route) reaches the records below it; append keeps the other keys', async () => {
+    const res = await post('/api/v1/fs/attrs/set_tags', { uri: 'ctx://resources/tagged', tags: ['area=ops'], mode: 'append', recursive: true });
+    expect(res.json().result.updated_uris).toContain(FILE);
+    await settle();
+    expect(await found(['area=ops', 'team=db'])).toContain(FILE);
+    expect(await found(['area=dev'])).not.toContain(FILE);
+  });
+});

@@ -158,6 +158,36 @@ describe('GET /api/v1/fs/tree', () => {
     expect(names(await get('tree', { uri: 'ctx://resources/lib', tags: ['lang=fr'] }))).toEqual(['c.txt']);
   });
 
+  it('extra_fields and include_tags apply to tree entries as to ls entries', async () => {
+    f.counts.set('resources/lib/alpha', 3);
+    f.counts.set('resources/lib/alpha/deep', 2);
+    const lock = await t.app.vfs.locks.acquire('acme', 'resources/lib/zeta', 'tree');
+    try {
+      const res = (await get('tree', { uri: 'ctx://resources/lib', extra_fields: ['locked', 'id', 'count'], include_tags: true, output: 'original' })).json().result;
+      const by = (rel: string) => res.find((e: { rel_path: string }) => e.rel_path === rel);
+      expect(by('alpha')).toEqual({ name: 'alpha', size: 0, mode: 0o40755, modTime: expect.any(String), isDir: true, uri: 'ctx://resources/lib/alpha', rel_path: 'alpha', isLocked: false, count: 3, meta: { tags: [] } });
+      expect(by('alpha/deep')).toMatchObject({ count: 2, isLocked: false });
+      expect(by('zeta')).toMatchObject({ isLocked: true });
+      expect(by('b.md')).toEqual({
+        name: 'b.md',
+        size: 3,
+        mode: 0o100644,
+        modTime: expect.any(String),
+        isDir: false,
+        uri: 'ctx://resources/lib/b.md',
+        rel_path: 'b.md',
+        isLocked: false,
+        id: recordId('acme', 'ctx://resources/lib/b.md', 2),
+        meta: { tags: ['lang=en', 'kind=doc'] },
+      });
+      expect(by('b.md').count).toBeUndefined();
+      const plain = (await get('tree', { uri: 'ctx://resources/lib', output: 'original' })).json().result;
+      expect(Object.keys(plain.find((e: { rel_path: string }) => e.rel_path === 'b.md')).sort()).toEqual(['isDir', 'modTime', 'mode', 'name', 'rel_path', 'size', 'uri']);
+    } finally {
+      lock.release();
+    }
+  });
+
   it('rejects level_limit 0 and unknown parameters', async () => {
     expect((await get('tree', { uri: 'ctx://resources/lib', level_limit: 0 })).status).toBe(400);
     expect((await get('tree', { uri: 'ctx://resources/lib', recursive: true })).json().error.details.field).toBe('recursive');
