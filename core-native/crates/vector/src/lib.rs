@@ -1206,7 +1206,22 @@ impl VectorIndex {
     }
 
     fn text_scores(&self, query: &str, cand: &RoaringBitmap) -> Vec<(f32, u32)> {
-        self.bm25.search(query, &|r| cand.contains(r)).into_iter().map(|(r, s)| (s, r)).collect()
+        let qterms = self.bm25.query_terms(query);
+        if qterms.is_empty() {
+            return Vec::new();
+        }
+        // Walking the postings costs their length; scoring the candidates one by one costs a
+        // binary search per term and candidate. A subtree of a few hundred records in a large
+        // account is the common case of the second.
+        let per_candidate = cand.len() as usize * qterms.len() * 12;
+        let scored = if per_candidate < self.bm25.postings_len(&qterms) {
+            let mut docs: Vec<u32> = cand.iter().filter_map(|r| self.recs[r as usize].as_ref().map(|x| x.doc)).filter(|d| *d != NONE).collect();
+            docs.sort_unstable();
+            self.bm25.score_docs(&qterms, &docs)
+        } else {
+            self.bm25.search_terms(&qterms, &|r| cand.contains(r))
+        };
+        scored.into_iter().map(|(r, s)| (s, r)).collect()
     }
 
     pub fn search_text(&self, query: &str, k: usize, f: &Filter) -> Result<Vec<(String, f32)>> {

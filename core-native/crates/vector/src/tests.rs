@@ -412,3 +412,42 @@ fn aborted_background_compaction_leaves_the_index_as_it_was() {
     let hits = idx.search(&v[5 * d..6 * d], 1, &Filter::account("acct0"), SearchOpts { ef: None, exact: true }).unwrap();
     assert_eq!(hits[0].0, id(5));
 }
+
+#[test]
+fn bm25_candidate_scoring_matches_the_posting_walk() {
+    let d = 4;
+    let n = 3000;
+    let mut idx = VectorIndex::new(d).unwrap();
+    let v = random_vectors(n, d, 5);
+    let ids: Vec<String> = (0..n).map(id).collect();
+    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+    let at: Vec<RecordAttrs> = (0..n).map(|i| attrs("a", &format!("ctx://resources/d{}/f{i}", i % 100), 2)).collect();
+    idx.upsert(&idr, &v, &at).unwrap();
+    let texts: Vec<String> = (0..n).map(|i| format!("common words everywhere w{} w{} common", i % 7, i % 11)).collect();
+    let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+    idx.upsert_text(&idr, &tr).unwrap();
+    // Churn: a re-written text leaves a dead document behind.
+    idx.upsert_text(&[idr[3]], &["w3 only now"]).unwrap();
+    let mut f = Filter::account("a");
+    f.uri_prefixes = Some(vec!["ctx://resources/d3".into()]);
+    let cand = idx.candidates(&f);
+    assert_eq!(cand.len(), 30);
+    for q in ["common w3", "w5 w8 everywhere", "w3", "nothing"] {
+        let qterms = idx.bm25.query_terms(q);
+        // The index picks the per-candidate path for 30 candidates against thousands of postings.
+        assert!(cand.len() as usize * qterms.len() * 12 < idx.bm25.postings_len(&qterms) || qterms.is_empty());
+        let mut walked = idx.bm25.search_terms(&qterms, &|r| cand.contains(r));
+        let mut docs: Vec<u32> = cand.iter().map(|r| idx.recs[r as usize].as_ref().unwrap().doc).collect();
+        docs.sort_unstable();
+        let mut scored = idx.bm25.score_docs(&qterms, &docs);
+        walked.sort_by_key(|x| x.0);
+        scored.sort_by_key(|x| x.0);
+        assert_eq!(walked.len(), scored.len(), "query {q}");
+        for (a, b) in walked.iter().zip(&scored) {
+            assert_eq!(a.0, b.0);
+            assert!((a.1 - b.1).abs() < 1e-5, "query {q}: {} vs {}", a.1, b.1);
+        }
+        let top = idx.search_text(q, 5, &f).unwrap();
+        assert!(top.iter().all(|(i, _)| idx.get(i).unwrap().unwrap().0.uri.starts_with("ctx://resources/d3/")));
+    }
+}
