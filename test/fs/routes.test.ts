@@ -79,6 +79,17 @@ describe('GET /api/v1/fs/ls', () => {
     expect(withTags[0].meta).toEqual({ tags: [] });
   });
 
+  it('one tags= value is split at every comma; repeated tags= or tags[]= keep commas inside values', async () => {
+    await put(t, 'acme', 'resources/commas/x.md', 'x', ['k=a,b', 'lang=en']);
+    const ls = (query: string) => t.req({ url: `/api/v1/fs/ls?uri=${encodeURIComponent('ctx://resources/commas')}&${query}`, headers: alice });
+    const namesOf = async (query: string) => (await ls(query)).json().result.map((e: { name: string }) => e.name);
+    // Split: k=a and b, which no entry carries.
+    expect(await namesOf(`tags=${encodeURIComponent('k=a,b')}`)).toEqual([]);
+    expect(await namesOf(`tags[]=${encodeURIComponent('k=a,b')}`)).toEqual(['x.md']);
+    expect(await namesOf(`tags=${encodeURIComponent('k=a,b')}&tags=${encodeURIComponent('lang=en')}`)).toEqual(['x.md']);
+    expect(await namesOf(`tags[]=${encodeURIComponent('k=a,b')}&tags[]=${encodeURIComponent('lang=fr')}`)).toEqual([]);
+  });
+
   it('extra_fields locked, id and count', async () => {
     const lock = await t.app.vfs.locks.acquire('acme', 'resources/lib/alpha', 'tree');
     f.counts.set('resources/lib/alpha', 7);
