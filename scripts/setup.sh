@@ -14,8 +14,12 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 # --- apt packages -------------------------------------------------------------------------------
 # libfaiss-dev + libopenblas-dev + libomp-dev: FAISS (static) with BLAS/LAPACK and OpenMP, linked
-# into core-native. chromium: the relation-graph browser test (headless).
-APT_PACKAGES=(libfaiss-dev libopenblas-dev libomp-dev chromium)
+# into core-native. g++: the cc crate compiles core-native's C++ FAISS shim with it (with gcc's
+# OpenMP, which libfaiss.a calls), and it brings gcc, the `cc` Rust links with; rustup installs no
+# linker. g++, make and python3: node-gyp, which `npm ci` runs for hnswlib-node (a benchmark
+# baseline with no prebuilt binary). chromium: the relation-graph browser test (headless).
+# Not needed: pkg-config (no build here asks it for anything).
+APT_PACKAGES=(g++ make python3 libfaiss-dev libopenblas-dev libomp-dev chromium)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
