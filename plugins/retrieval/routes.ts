@@ -11,7 +11,7 @@ import { splitHeader } from '../../runtime/vfs/headers.js';
 import { SIDECARS } from '../../runtime/vfs/types.js';
 import type { ComponentStatus, ObserverRegistry } from '../system/observers.js';
 import { table } from '../system/observers.js';
-import { hierarchicalFind, matchReason, round4, type Candidate, type Provenance } from './find.js';
+import { hierarchicalFind, matchReason, queryTermMatcher, round4, type Candidate, type Provenance } from './find.js';
 import { compileGlob, grepFiles, loadNativeGrep } from './grep-glob.js';
 import type { Indexer } from './indexer.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
@@ -123,6 +123,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
     const others = await store.getMany(identity.accountId, otherIds.filter(Boolean));
     let oi = 0;
     const dirDocs = otherIds.map((id) => (id ? others[oi++] : undefined));
+    const sharedTerms = queryTermMatcher(query);
     for (const [i, c] of chosen.entries()) {
       const d = c.doc;
       const place = placement(d.path);
@@ -135,7 +136,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
         overview: d.kind === 'dir' ? (d.overview || other?.overview || null) : null,
         category: place ? categoryOf(place) : '',
         score: round4(c.score),
-        match_reason: matchReason(c, query),
+        match_reason: matchReason(c, query, sharedTerms),
         is_leaf: d.kind === 'file',
         relations: [],
       };
