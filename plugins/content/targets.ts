@@ -2,6 +2,7 @@
 import { CtxError, invalidArgument } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/uri/index.js';
+import { SIDECARS } from '../../runtime/vfs/types.js';
 import type { Vfs } from '../../runtime/vfs/vfs.js';
 
 // Re-exported: the write paths of this plugin import them from here.
@@ -10,10 +11,20 @@ export const ABSTRACT = '.abstract.md';
 export const OVERVIEW = '.overview.md';
 export const RELATIONS = '.relations.json';
 
-/** Parses and authorizes a public URI. */
+/**
+ * Parses and authorizes a public URI. A write target may be a sidecar itself (content/write edits
+ * one; the callers apply the sidecar rules) but never lie below one: the write would create a
+ * directory with a sidecar's name, and a directory called `.relations.json` blocks the relations
+ * of its parent (fs/mkdir and fs/mv refuse the same).
+ */
 export function resolveUri(input: unknown, identity: Identity, access: 'read' | 'write', field = 'uri'): CtxUri {
   const u = parseUri(input, identity, { field });
   authorize(u, identity, access);
+  if (access === 'write') {
+    const bad = u.segments.slice(0, -1).find((seg) => SIDECARS.has(seg));
+    if (bad !== undefined)
+      throw invalidArgument(`${field} ${u.uri}: ${bad} is a sidecar file name and cannot be a directory`, { field, resource: u.uri, sidecar: bad });
+  }
   return u;
 }
 

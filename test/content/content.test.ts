@@ -302,6 +302,20 @@ describe('isolation and hostile input', () => {
     expect(await t.app.vfs.stat('globex', 'resources/docs')).toBeNull();
   });
 
+  it('write and batch-write refuse a sidecar name as a directory of the target; nothing is created', async () => {
+    for (const uri of ['ctx://resources/sc/.relations.json/x.md', 'ctx://resources/sc/.abstract.md/x.md', 'ctx://resources/sc/.overview.md/deeper/x.md']) {
+      const res = await write(alice, { uri, content: 'x' });
+      expect(res.status, uri).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'uri', sidecar: uri.split('/')[4] } });
+    }
+    expect(await t.app.vfs.stat('acme', 'resources/sc')).toBeNull();
+    await t.app.vfs.mkdir('acme', 'resources/sc');
+    const batch = await t.req({ method: 'POST', url: '/api/v1/content/batch-write', headers: alice, body: { root_uri: 'ctx://resources/sc', operations: [{ uri: 'ctx://resources/sc/.overview.md/y.md', content: 'y', mode: 'upsert' }] } });
+    expect(batch.status).toBe(400);
+    expect(batch.json().error.details).toMatchObject({ field: 'operations[0].uri', sidecar: '.overview.md' });
+    expect(await t.app.vfs.stat('acme', 'resources/sc/.overview.md')).toBeNull();
+  });
+
   it('path traversal and encoded tricks are INVALID_URI; internal scopes are refused', async () => {
     for (const uri of ['ctx://resources/../user/alice/memories/x.md', 'ctx://resources/%2e%2e/x.md', 'ctx://resources/a%2fb.md', 'ctx://resources/a\\b.md', 'ctx://temp/x.md', 'ctx://queue/x', 'ctx://resources/./x.md', 'file:///etc/passwd']) {
       const res = await write(alice, { uri, content: 'x' });
