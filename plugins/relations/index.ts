@@ -34,6 +34,9 @@ async function existing(host: PluginHost, account: string, u: CtxUri, field: str
 
 function refuseSidecar(u: CtxUri, field: string): void {
   if (SIDECARS.has(u.name)) throw invalidArgument(`${field} must not be a sidecar (${u.name}): relate the directory instead`, { field, resource: u.uri });
+  // Below a sidecar name, a written graph would create a directory with that name.
+  const bad = u.segments.find((seg) => SIDECARS.has(seg));
+  if (bad !== undefined) throw invalidArgument(`${field} ${u.uri}: ${bad} is a sidecar file name and cannot be a directory`, { field, resource: u.uri, sidecar: bad });
 }
 
 const toUris = s.custom<string[]>((v, field) => {

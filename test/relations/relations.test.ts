@@ -235,6 +235,8 @@ describe('build_graph', () => {
       [{ space_uris: ['ctx://resources'], output_uri: 'ctx://resources/docs' }, 400, 'INVALID_ARGUMENT'],
       [{ space_uris: ['ctx://resources'], output_uri: 'ctx://resources' }, 400, 'INVALID_ARGUMENT', 'output_uri'],
       [{ space_uris: ['ctx://resources'], output_uri: 'ctx://resources/docs/.relations.json' }, 400, 'INVALID_ARGUMENT', 'output_uri'],
+      [{ space_uris: ['ctx://resources'], output_uri: 'ctx://resources/docs/.relations.json/g.html' }, 400, 'INVALID_ARGUMENT', 'output_uri'],
+      [{ space_uris: ['ctx://resources'], output_uri: 'ctx://resources/gone/.abstract.md/g.html' }, 400, 'INVALID_ARGUMENT', 'output_uri'],
       [{ space_uris: ['ctx://resources'], output_uri: 'ctx://~/memories/graph.html' }, 400, 'INVALID_ARGUMENT', 'output_uri'],
       [{ space_uris: ['ctx://temp/x'], output_uri: 'ctx://resources/g.html' }, 400, 'INVALID_URI'],
       [{ space_uris: ['ctx://resources'], output_uri: 'ctx://resources/../x.html' }, 400, 'INVALID_URI'],
@@ -245,6 +247,7 @@ describe('build_graph', () => {
       expect(res.json().error.code, JSON.stringify(body)).toBe(code);
       if (field) expect(res.json().error.details.field, JSON.stringify(body)).toBe(field);
     }
+    expect(await r.t.app.vfs.stat('acme', 'resources/gone')).toBeNull();
   });
 });
 
