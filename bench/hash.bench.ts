@@ -50,7 +50,7 @@ bench
   });
 
 await bench.run();
-const mean = (name: string) => (bench.tasks.find((t) => t.name === name)!.result as { latency: { mean: number } }).latency.mean;
+const mean = (name: string) => (bench.tasks.find((t) => t.name === name)!.result as unknown as { latency: { mean: number } }).latency.mean;
 console.table(bench.table());
 const ratios = {
   'small buffers: node / native sync': mean('node:crypto 10k x 1 KB') / mean('native sha256Many 10k x 1 KB'),
