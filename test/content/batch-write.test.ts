@@ -49,6 +49,28 @@ describe('batch-write, mode form', () => {
     expect((await t.app.vfs.stat('acme', 'resources/proj/src'))?.kind).toBe('dir');
   });
 
+  it('stores the UTF-8 bytes of every content (ASCII, multi-byte, lone surrogates, empty) next to base64 ones', async () => {
+    const contents = ['plain ascii\n', 'héllo wörld ✓ 日本語', 'emoji 😀 pair', 'lone \ud800 high and \udc00 low', '', 'x'.repeat(5000)];
+    const res = await batch({
+      root_uri: 'ctx://resources/proj',
+      operations: [
+        ...contents.map((content, i) => ({ uri: `ctx://resources/proj/enc/t${i}.txt`, content, mode: 'upsert' })),
+        { uri: 'ctx://resources/proj/enc/bin.dat', content_base64: Buffer.from([0, 255, 1, 254]).toString('base64'), mode: 'upsert' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.json().result.created).toHaveLength(contents.length + 1);
+    for (const [i, content] of contents.entries()) {
+      const stored = await t.app.vfs.readFile('acme', `resources/proj/enc/t${i}.txt`);
+      expect(stored.equals(Buffer.from(content, 'utf8'))).toBe(true);
+      expect((await t.app.vfs.stat('acme', `resources/proj/enc/t${i}.txt`))!.sha256).toBe(sha(Buffer.from(content, 'utf8')));
+    }
+    expect([...(await t.app.vfs.readFile('acme', 'resources/proj/enc/bin.dat'))]).toEqual([0, 255, 1, 254]);
+    // The same bytes again are unchanged, whatever their encoding in the request.
+    const again = await batch({ root_uri: 'ctx://resources/proj', operations: contents.map((content, i) => ({ uri: `ctx://resources/proj/enc/t${i}.txt`, content, mode: 'upsert' })) });
+    expect(again.json().result.unchanged).toHaveLength(contents.length);
+  });
+
   it('append appends; replace of a missing file is 404 and writes nothing; create of an existing one is 409', async () => {
     await t.app.vfs.writeFile('acme', 'resources/proj/log.txt', Buffer.from('1\n'));
     const ok = await batch({ root_uri: 'ctx://resources/proj', operations: [{ uri: 'ctx://resources/proj/log.txt', content: '2\n', mode: 'append' }] });

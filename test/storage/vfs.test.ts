@@ -5,7 +5,7 @@ import { RocksDbBackend } from '../../runtime/storage/rocksdb.js';
 import { recordId } from '../../runtime/vfs/record-id.js';
 import type { ChangeEvent, Entry } from '../../runtime/vfs/types.js';
 import { DIR_MODE, FILE_MODE } from '../../runtime/vfs/types.js';
-import { Vfs, mergeTags, sha256Of } from '../../runtime/vfs/vfs.js';
+import { Vfs, ancestorDirs, fileMetaJson, mergeTags, sha256Of } from '../../runtime/vfs/vfs.js';
 import { tempDir } from '../helpers/app.js';
 
 const A = 'acme';
@@ -414,6 +414,41 @@ describe('Vfs on RocksDB', () => {
       expect((await vfs.stat(A, 'resources/batch/old.md'))!.tags).toEqual(['keep=1']);
       expect((await vfs.readFile(A, 'resources/batch/x/y.md')).toString()).toBe('y');
       expect(await vfs.pathOfRecordId(A, recordId(A, 'ctx://resources/batch/x/y.md', 2))).toBe('resources/batch/x/y.md');
+    });
+
+    it('takes targets and ancestors read by the caller (one multi-get), reading only the ancestors it was not given', async () => {
+      await vfs.writeFile(A, 'resources/pre/a.md', b('a'), { tags: ['t=1'], meta: { src: 'x' } });
+      const lock = await vfs.locks.acquire(A, 'resources/pre', 'tree');
+      const paths = ['resources/pre/a.md', 'resources/pre/new/deep/b.md'];
+      const dirs = ancestorDirs(paths);
+      expect(dirs).toEqual(['resources', 'resources/pre', 'resources/pre/new', 'resources/pre/new/deep']);
+      try {
+        const read = await vfs.statMany(A, [...paths, ...dirs]);
+        // 'resources/pre/new' left out of the map: writeFiles reads it itself.
+        const ancestors = new Map(dirs.map((d, i) => [d, read[paths.length + i]!] as const).filter(([d]) => d !== 'resources/pre/new'));
+        const out = await vfs.writeFiles(A, paths.map((path) => ({ path, content: b(path) })), { lock, existing: read.slice(0, paths.length), ancestors });
+        expect(out.map((o) => o.created)).toEqual([false, true]);
+      } finally {
+        lock.release();
+      }
+      for (const d of ['resources/pre/new', 'resources/pre/new/deep']) expect((await vfs.stat(A, d))?.kind).toBe('dir');
+      const a = await vfs.stat(A, 'resources/pre/a.md');
+      expect([a!.tags, a!.meta, a!.size]).toEqual([['t=1'], { src: 'x' }, 18]);
+      expect((await vfs.readFile(A, 'resources/pre/new/deep/b.md')).toString()).toBe('resources/pre/new/deep/b.md');
+    });
+
+    it('stores metadata as JSON.stringify would (fileMetaJson)', () => {
+      const base = { kind: 'file' as const, size: 3, mode: FILE_MODE, mtime: 1700000000123, ctime: 1600000000000, sha256: 'sha256:' + 'ab'.repeat(32), id: '0f'.repeat(16) };
+      const cases = [
+        base,
+        { ...base, tags: ['a=1', 'q="x"\\\u2028'] },
+        { ...base, meta: { nested: { 'k"': [1, null, 'é'] } } },
+        { ...base, tags: ['a=1'], meta: { x: 1 } },
+        { ...base, sha256: 'weird"\n' },
+        { ...base, size: 1.5 },
+        { ...base, mtime: Number.NaN },
+      ];
+      for (const m of cases) expect(fileMetaJson(m)).toBe(JSON.stringify(m));
     });
   });
 
