@@ -61,6 +61,11 @@ export interface RouteDef<B = unknown, Q = unknown> {
   query?: Schema<Q>;
   /** Skip JSON parsing (multipart, raw uploads). */
   rawBody?: boolean;
+  /**
+   * Parses the JSON body in place of `JSON.parse` (a route with bulk payloads, e.g. batch-write
+   * keeping file contents as slices of `req.rawBody`); must throw what `JSON.parse` throws.
+   */
+  parseJson?: (raw: Buffer) => unknown;
   bodyLimit?: number;
   summary?: string;
   handler(ctx: RouteContext<B, Q>): Promise<unknown | Reply> | unknown | Reply;

@@ -13,6 +13,7 @@ import { s } from '../../runtime/schema.js';
 import { isAncestorOrSelf, type CtxUri } from '../../runtime/uri/index.js';
 import { SIDECARS, type Entry } from '../../runtime/vfs/types.js';
 import { ancestorDirs } from '../../runtime/vfs/vfs.js';
+import { contentBytes } from './batch-body.js';
 import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
 import { TEXT_EXTENSIONS, hasTextExtension, resolveUri } from './targets.js';
 
@@ -69,7 +70,8 @@ interface Planned {
 const limitError = (message: string, limit: string, value: number, extra: Record<string, unknown> = {}) =>
   invalidArgument(message, { limit, limit_value: value, ...extra });
 
-export async function batchWrite(host: PluginHost, identity: Identity, body: Body, check: (uri: string) => Promise<void>, signal?: AbortSignal): Promise<BatchResult> {
+/** `raw`: the request body, when `body` came from `parseBatchBody` (contents may be slices of it). */
+export async function batchWrite(host: PluginHost, identity: Identity, body: Body, check: (uri: string) => Promise<void>, signal?: AbortSignal, raw?: Buffer): Promise<BatchResult> {
   const account = identity.accountId;
   const ops = body.operations;
   if (ops.length === 0) throw invalidArgument('operations must contain at least one operation', { field: 'operations' });
@@ -92,8 +94,9 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
 
   const seen = new Set<string>();
   let total = 0;
-  // UTF-8 contents are encoded after validation into one buffer (one allocation per batch instead of
-  // one per file, and nothing allocated for a refused batch); their sizes come from byteLength.
+  // Contents parsed as slices of the request body are used as they are. Other UTF-8 contents are
+  // encoded after validation into one buffer (one allocation per batch instead of one per file, and
+  // nothing allocated for a refused batch); their sizes come from byteLength.
   const texts: Array<{ p: Planned; text: string; size: number }> = [];
   const planned: Planned[] = ops.map((o, i) => {
     const field = `operations[${i}]`;
@@ -124,7 +127,10 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
         throw invalidArgument(`${field}.content_base64 is not valid base64`, { field: `${field}.content_base64` });
       data = Buffer.from(o.content_base64, 'base64');
       size = data.length;
-    } else size = Buffer.byteLength(o.content!, 'utf8');
+    } else {
+      data = contentBytes(o.content!, raw);
+      size = data ? data.length : Buffer.byteLength(o.content!, 'utf8');
+    }
     if (size > LIMITS.fileBytes)
       throw limitError(`${field} carries ${size} bytes; a file holds at most ${LIMITS.fileBytes} bytes (8 MiB, limit max_file_bytes)`, 'max_file_bytes', LIMITS.fileBytes, { field, resource: u.uri });
     total += size;

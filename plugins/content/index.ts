@@ -9,6 +9,7 @@ import { s } from '../../runtime/schema.js';
 import type { ChangeEvent } from '../../runtime/vfs/types.js';
 import { splitPath } from '../../runtime/vfs/vfs.js';
 import { VERSION } from '../../runtime/version.js';
+import { parseBatchBody } from './batch-body.js';
 import { LIMITS, batchWrite, batchWriteBody } from './batch-write.js';
 import { download, readContent, readSidecar } from './read.js';
 import { registerReindex } from './reindex.js';
@@ -107,7 +108,9 @@ export default definePlugin({
       // Room for 16 MiB of content sent as base64 or escaped JSON; the content limits are checked
       // after parsing, with messages naming them.
       bodyLimit: LIMITS.totalBytes * 3,
-      handler: (ctx) => batchWrite(host, ctx.identity, ctx.body, accessCheck(ctx.identity), ctx.signal),
+      // Long plain contents stay in the request body and are written from slices of it.
+      parseJson: parseBatchBody,
+      handler: (ctx) => batchWrite(host, ctx.identity, ctx.body, accessCheck(ctx.identity), ctx.signal, ctx.req.rawBody),
     });
 
     host.route({

@@ -50,7 +50,8 @@ describe('batch-write, mode form', () => {
   });
 
   it('stores the UTF-8 bytes of every content (ASCII, multi-byte, lone surrogates, empty) next to base64 ones', async () => {
-    const contents = ['plain ascii\n', 'héllo wörld ✓ 日本語', 'emoji 😀 pair', 'lone \ud800 high and \udc00 low', '', 'x'.repeat(5000)];
+    // Long plain ones are written from slices of the request body (batch-body.ts), the others encoded.
+    const contents = ['plain ascii\n', 'héllo wörld ✓ 日本語', 'emoji 😀 pair', 'lone \ud800 high and \udc00 low', '', 'x'.repeat(5000), 'ünïcödé 😀 '.repeat(100), 'long "quoted" \\ text\n'.repeat(60), 'lone \udc00 '.repeat(80)];
     const res = await batch({
       root_uri: 'ctx://resources/proj',
       operations: [

@@ -41,4 +41,18 @@ describe('content over HTTP', () => {
     const res = await fetch(`${base}/api/v1/content/batch-write`, { method: 'POST', headers: { ...alice, 'content-type': 'application/json' }, body: Buffer.alloc(49 * 1024 * 1024, 0x20) });
     expect(res.status).toBe(413);
   });
+
+  it('a 2 MB batch-write body (many socket chunks) stores every content byte for byte', async () => {
+    await t.app.vfs.mkdir('acme', 'resources/wire');
+    const contents = Array.from({ length: 256 }, (_, i) => (i % 3 === 0 ? `ü ${i} 😀 `.repeat(900) : i % 3 === 1 ? `plain ${i} `.repeat(900) : `esc "${i}" \\\n`.repeat(600)));
+    const res = await fetch(`${base}/api/v1/content/batch-write`, {
+      method: 'POST',
+      headers: { ...alice, 'content-type': 'application/json' },
+      body: JSON.stringify({ root_uri: 'ctx://resources/wire', operations: contents.map((content, i) => ({ uri: `ctx://resources/wire/f${i}.txt`, content, mode: 'upsert' })) }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).result.created).toHaveLength(256);
+    const stored = await t.app.vfs.readMany('acme', contents.map((_, i) => `resources/wire/f${i}.txt`));
+    stored.forEach((b, i) => expect(b!.equals(Buffer.from(contents[i]!, 'utf8')), `f${i}`).toBe(true));
+  });
 });
