@@ -119,6 +119,30 @@ export interface NativeVectorIndex {
   searchText(query: string, k: number, filter: VectorFilter): Hit[];
   hybridSearch(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Hit[];
   hybridSearchAsync(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Promise<Hit[]>;
+  hierarchicalSearch(query: Float32Array, text: string, limit: number, filters: VectorFilter[], navs: VectorFilter[], params?: HierarchicalParams): HierarchicalResult;
+  hierarchicalSearchAsync(query: Float32Array, text: string, limit: number, filters: VectorFilter[], navs: VectorFilter[], params?: HierarchicalParams): Promise<HierarchicalResult>;
+}
+
+/** Tunables of `hierarchicalSearch`; defaults in parentheses (docs/retrieval.md). */
+export interface HierarchicalParams {
+  /** final = max(s, propagation·s + (1−propagation)·parent) (0.7). */
+  propagation?: number;
+  maxExpansions?: number;
+  stableRounds?: number;
+  globalKMin?: number;
+  navK?: number;
+  /** Dense weight of the hybrid score (0.6). */
+  alpha?: number;
+}
+
+export interface HierarchicalResult {
+  /** Every scored record, best first. */
+  hits: Array<{ id: string; score: number; raw: number; viaUri?: string | null; viaScore?: number | null }>;
+  globalHits: number;
+  navigationHits: number;
+  expanded: Array<{ uri: string; score: number; childHits: number; round: number }>;
+  rounds: number;
+  stopReason: 'stable' | 'max_expansions' | 'frontier_exhausted' | 'frontier_below_topk' | 'no_hits';
 }
 
 interface NativeVectorClass {
@@ -234,6 +258,17 @@ export class VectorIndex {
   }
   hybridSearch(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Hit[] {
     return opts === undefined ? this.n.hybridSearch(query, text, k, filter) : this.n.hybridSearch(query, text, k, filter, opts);
+  }
+  /**
+   * A whole hierarchical find in the core: global + navigation searches, then subtree expansions
+   * with score propagation until the top-k is stable (`filters` OR'ed into the scope, `navs`
+   * bounding navigation). One call instead of one per search.
+   */
+  hierarchicalSearch(query: Float32Array, text: string, limit: number, filters: VectorFilter[], navs: VectorFilter[], params?: HierarchicalParams): HierarchicalResult {
+    return params === undefined ? this.n.hierarchicalSearch(query, text, limit, filters, navs) : this.n.hierarchicalSearch(query, text, limit, filters, navs, params);
+  }
+  hierarchicalSearchAsync(query: Float32Array, text: string, limit: number, filters: VectorFilter[], navs: VectorFilter[], params?: HierarchicalParams): Promise<HierarchicalResult> {
+    return params === undefined ? this.n.hierarchicalSearchAsync(query, text, limit, filters, navs) : this.n.hierarchicalSearchAsync(query, text, limit, filters, navs, params);
   }
   /** `hybridSearch` on the libuv pool: for searches over many candidates (~20 µs of hop). */
   hybridSearchAsync(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Promise<Hit[]> {

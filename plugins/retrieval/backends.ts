@@ -59,6 +59,22 @@ export interface VectorBackend {
   upsertAsync?(ids: string[], vectors: Float32Array, attrs: RecordAttrs[]): Promise<void>;
   needsCompaction?(): boolean;
   compactAsync?(): Promise<void>;
+  /** The whole hierarchical find in the core (the native index); find.ts falls back to its own loop. */
+  hierarchicalSearchAsync?(
+    query: Float32Array,
+    text: string,
+    limit: number,
+    filters: VectorFilter[],
+    navs: VectorFilter[],
+    params?: { propagation?: number; maxExpansions?: number; stableRounds?: number; globalKMin?: number; navK?: number },
+  ): Promise<{
+    hits: Array<{ id: string; score: number; raw: number; viaUri?: string | null; viaScore?: number | null }>;
+    globalHits: number;
+    navigationHits: number;
+    expanded: Array<{ uri: string; score: number; childHits: number; round: number }>;
+    rounds: number;
+    stopReason: string;
+  }>;
 }
 
 export interface EmbedderLike {

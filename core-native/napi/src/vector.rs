@@ -216,6 +216,98 @@ impl Task for HybridSearchTask {
     }
 }
 
+/// Parameters of `hierarchicalSearch` (docs/retrieval.md); every field has the plugin's default.
+#[napi(object)]
+pub struct HierarchicalParams {
+    pub propagation: Option<f64>,
+    pub max_expansions: Option<u32>,
+    pub stable_rounds: Option<u32>,
+    pub global_k_min: Option<u32>,
+    pub nav_k: Option<u32>,
+    pub alpha: Option<f64>,
+}
+
+#[napi(object)]
+pub struct HierarchicalHit {
+    pub id: String,
+    pub score: f64,
+    pub raw: f64,
+    pub via_uri: Option<String>,
+    pub via_score: Option<f64>,
+}
+
+#[napi(object)]
+pub struct HierarchicalExpansion {
+    pub uri: String,
+    pub score: f64,
+    pub child_hits: u32,
+    pub round: u32,
+}
+
+#[napi(object)]
+pub struct HierarchicalResult {
+    pub hits: Vec<HierarchicalHit>,
+    pub global_hits: u32,
+    pub navigation_hits: u32,
+    pub expanded: Vec<HierarchicalExpansion>,
+    pub rounds: u32,
+    pub stop_reason: String,
+}
+
+fn to_hier_params(p: Option<HierarchicalParams>) -> cv::HierParams {
+    let p = p.unwrap_or(HierarchicalParams { propagation: None, max_expansions: None, stable_rounds: None, global_k_min: None, nav_k: None, alpha: None });
+    cv::HierParams {
+        propagation: p.propagation.unwrap_or(0.7) as f32,
+        max_expansions: p.max_expansions.unwrap_or(6).min(64) as usize,
+        stable_rounds: p.stable_rounds.unwrap_or(2) as usize,
+        global_k_min: p.global_k_min.unwrap_or(20).min(10_000) as usize,
+        nav_k: p.nav_k.unwrap_or(8).min(1_000) as usize,
+        alpha: p.alpha.unwrap_or(DEFAULT_ALPHA) as f32,
+    }
+}
+
+fn hier_out(r: cv::HierResult) -> HierarchicalResult {
+    HierarchicalResult {
+        hits: r
+            .hits
+            .into_iter()
+            .map(|h| {
+                let (via_uri, via_score) = match h.via {
+                    Some((u, s)) => (Some(u), Some(s as f64)),
+                    None => (None, None),
+                };
+                HierarchicalHit { id: h.id, score: h.score as f64, raw: h.raw as f64, via_uri, via_score }
+            })
+            .collect(),
+        global_hits: r.global_hits as u32,
+        navigation_hits: r.navigation_hits as u32,
+        expanded: r.expanded.into_iter().map(|e| HierarchicalExpansion { uri: e.uri, score: e.score as f64, child_hits: e.child_hits as u32, round: e.round as u32 }).collect(),
+        rounds: r.rounds as u32,
+        stop_reason: r.stop_reason.to_string(),
+    }
+}
+
+pub struct HierarchicalTask {
+    inner: Shared,
+    q: Vec<f32>,
+    text: String,
+    limit: usize,
+    filters: Vec<cv::Filter>,
+    navs: Vec<cv::Filter>,
+    params: cv::HierParams,
+}
+
+impl Task for HierarchicalTask {
+    type Output = cv::HierResult;
+    type JsValue = HierarchicalResult;
+    fn compute(&mut self) -> Result<Self::Output> {
+        read(&self.inner).hierarchical_search(&self.q, &self.text, self.limit, &self.filters, &self.navs, &self.params).map_err(err)
+    }
+    fn resolve(&mut self, _env: Env, out: Self::Output) -> Result<Self::JsValue> {
+        Ok(hier_out(out))
+    }
+}
+
 pub struct SearchManyTask {
     inner: Shared,
     q: Vec<f32>,
@@ -529,6 +621,23 @@ impl VectorIndex {
         let f = to_filter(filter)?;
         let alpha = opts.and_then(|o| o.alpha).unwrap_or(DEFAULT_ALPHA) as f32;
         Ok(AsyncTask::new(HybridSearchTask { inner: self.inner.clone(), q: query.to_vec(), text, k: k as usize, filter: f, alpha }))
+    }
+
+    /// A whole hierarchical `find` in one call (docs/retrieval.md): global and navigation
+    /// searches, then subtree expansions with score propagation until the top-k is stable.
+    #[napi]
+    pub fn hierarchical_search(&self, query: Float32Array, text: String, limit: u32, filters: Vec<VectorFilter>, navs: Vec<VectorFilter>, params: Option<HierarchicalParams>) -> Result<HierarchicalResult> {
+        let filters = filters.into_iter().map(to_filter).collect::<Result<Vec<_>>>()?;
+        let navs = navs.into_iter().map(to_filter).collect::<Result<Vec<_>>>()?;
+        read(&self.inner).hierarchical_search(&query, &text, limit as usize, &filters, &navs, &to_hier_params(params)).map(hier_out).map_err(err)
+    }
+
+    /// `hierarchicalSearch` on the libuv pool: one hop per find.
+    #[napi(ts_return_type = "Promise<HierarchicalResult>")]
+    pub fn hierarchical_search_async(&self, query: Float32Array, text: String, limit: u32, filters: Vec<VectorFilter>, navs: Vec<VectorFilter>, params: Option<HierarchicalParams>) -> Result<AsyncTask<HierarchicalTask>> {
+        let filters = filters.into_iter().map(to_filter).collect::<Result<Vec<_>>>()?;
+        let navs = navs.into_iter().map(to_filter).collect::<Result<Vec<_>>>()?;
+        Ok(AsyncTask::new(HierarchicalTask { inner: self.inner.clone(), q: query.to_vec(), text, limit: limit as usize, filters, navs, params: to_hier_params(params) }))
     }
 
     /// True while a `compactAsync` is building a new store in the background.

@@ -7,8 +7,11 @@
 pub mod bm25;
 pub mod error;
 pub mod ffi;
+mod hier;
 pub mod kernels;
 mod persist;
+
+pub use hier::{Expansion, HierHit, HierParams, HierResult};
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::cmp::Ordering;
@@ -1206,22 +1209,30 @@ impl VectorIndex {
     }
 
     fn text_scores(&self, query: &str, cand: &RoaringBitmap) -> Vec<(f32, u32)> {
-        let qterms = self.bm25.query_terms(query);
-        if qterms.is_empty() {
+        self.text_scores_terms(&self.bm25.query_terms(query), cand)
+    }
+
+    fn text_scores_terms(&self, qterms: &[u32], cand: &RoaringBitmap) -> Vec<(f32, u32)> {
+        if qterms.is_empty() || cand.is_empty() {
             return Vec::new();
         }
         // Walking the postings costs their length; scoring the candidates one by one costs a
         // binary search per term and candidate. A subtree of a few hundred records in a large
         // account is the common case of the second.
         let per_candidate = cand.len() as usize * qterms.len() * 12;
-        let scored = if per_candidate < self.bm25.postings_len(&qterms) {
+        let scored = if per_candidate < self.bm25.postings_len(qterms) {
             let mut docs: Vec<u32> = cand.iter().filter_map(|r| self.recs[r as usize].as_ref().map(|x| x.doc)).filter(|d| *d != NONE).collect();
             docs.sort_unstable();
-            self.bm25.score_docs(&qterms, &docs)
+            self.bm25.score_docs(qterms, &docs)
         } else {
-            self.bm25.search_terms(&qterms, &|r| cand.contains(r))
+            self.bm25.search_terms(qterms, &|r| cand.contains(r))
         };
         scored.into_iter().map(|(r, s)| (s, r)).collect()
+    }
+
+    #[inline]
+    pub(crate) fn rec(&self, r: u32) -> &Rec {
+        self.recs[r as usize].as_ref().expect("a candidate is a live record")
     }
 
     pub fn search_text(&self, query: &str, k: usize, f: &Filter) -> Result<Vec<(String, f32)>> {
@@ -1246,9 +1257,19 @@ impl VectorIndex {
             return Err(Error::InvalidArgument(format!("alpha must be in [0, 1], got {alpha}")));
         }
         let cand = self.candidates(f);
+        let qterms = self.bm25.query_terms(text);
+        let top = self.hybrid_cand(q, &qterms, k, &cand, alpha)?;
+        Ok(self.named(top))
+    }
+
+    /// `hybrid_search` over a candidate bitmap with the query terms already looked up.
+    pub(crate) fn hybrid_cand(&self, q: &[f32], qterms: &[u32], k: usize, cand: &RoaringBitmap, alpha: f32) -> Result<Vec<(f32, u32)>> {
+        if cand.is_empty() {
+            return Ok(Vec::new());
+        }
         let pool_k = (k * 4).max(40);
-        let (dense, _) = self.search_cand(q, pool_k, &cand, SearchOpts::default())?;
-        let sparse = self.text_scores(text, &cand);
+        let (dense, _) = self.search_cand(q, pool_k, cand, SearchOpts::default())?;
+        let sparse = self.text_scores_terms(qterms, cand);
         let max_b = sparse.iter().fold(0f32, |m, (s, _)| m.max(*s));
         let bm: HashMap<u32, f32> = sparse.iter().map(|(s, r)| (*r, *s)).collect();
         let mut pool: Vec<u32> = dense.iter().map(|x| x.1).collect();
@@ -1266,7 +1287,7 @@ impl VectorIndex {
             let bn = if max_b > 0.0 { bm.get(&r).copied().unwrap_or(0.0) / max_b } else { 0.0 };
             top.push((alpha * dn + (1.0 - alpha) * bn).clamp(0.0, 1.0), r);
         }
-        Ok(self.named(top.into_sorted()))
+        Ok(top.into_sorted())
     }
 
     // ---- stats ---------------------------------------------------------------------------------

@@ -451,3 +451,84 @@ fn bm25_candidate_scoring_matches_the_posting_walk() {
         assert!(top.iter().all(|(i, _)| idx.get(i).unwrap().unwrap().0.uri.starts_with("ctx://resources/d3/")));
     }
 }
+
+fn hier_params() -> HierParams {
+    HierParams { propagation: 0.7, max_expansions: 6, stable_rounds: 2, global_k_min: 20, nav_k: 8, alpha: 0.6 }
+}
+
+#[test]
+fn hierarchical_search_expands_directories_and_stays_in_scope() {
+    let d = 16;
+    let mut idx = VectorIndex::new(d).unwrap();
+    let mut rng_v = random_vectors(400, d, 21);
+    // Two accounts with the same tree: 8 directories x 20 files, plus each directory's L0 record,
+    // whose vector is the mean of its files (as an abstract summarizes its children).
+    let mut ids = Vec::new();
+    let mut at = Vec::new();
+    let mut vs: Vec<f32> = Vec::new();
+    for acct in ["a", "b"] {
+        for dir in 0..8 {
+            let mut mean = vec![0f32; d];
+            for f in 0..20 {
+                let i = ids.len();
+                let v: Vec<f32> = rng_v[(i % 400) * d..(i % 400 + 1) * d].to_vec();
+                mean.iter_mut().zip(&v).for_each(|(m, x)| *m += x);
+                ids.push(format!("{:032x}", ids.len() + 1));
+                at.push(attrs(acct, &format!("ctx://resources/d{dir}/f{f}.md"), 2));
+                vs.extend_from_slice(&v);
+            }
+            normalized(&mut mean);
+            ids.push(format!("{:032x}", ids.len() + 1));
+            at.push(attrs(acct, &format!("ctx://resources/d{dir}"), 0));
+            vs.extend_from_slice(&mean);
+        }
+    }
+    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+    idx.upsert(&idr, &vs, &at).unwrap();
+    let texts: Vec<String> = at.iter().map(|a| format!("note {}", a.uri.rsplit('/').next().unwrap())).collect();
+    let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+    idx.upsert_text(&idr, &tr).unwrap();
+    rng_v.truncate(0);
+
+    // Query: a file of account a's d3.
+    let target = 3 * 21 + 5; // d3/f5 in account a
+    let q = vs[target * d..(target + 1) * d].to_vec();
+    let scope = Filter::account("a");
+    let r = idx.hierarchical_search(&q, "note f5.md", 5, &[scope.clone()], &[scope.clone()], &hier_params()).unwrap();
+    assert_eq!(r.hits[0].id, ids[target], "the file itself ranks first");
+    assert!(r.hits.windows(2).all(|w| w[0].score >= w[1].score));
+    assert!(r.hits.iter().all(|h| (0.0..=1.0).contains(&h.score) && h.score >= h.raw - 1e-6));
+    assert!(r.global_hits > 0 && r.navigation_hits > 0);
+    assert!(!r.expanded.is_empty() && r.rounds == r.expanded.len());
+    assert!(["stable", "max_expansions", "frontier_exhausted", "frontier_below_topk"].contains(&r.stop_reason));
+    for h in &r.hits {
+        let (a, _) = idx.get(&h.id).unwrap().unwrap();
+        assert_eq!(a.account, "a", "never another account");
+        if let Some((via, s)) = &h.via {
+            // A directory's own records are in its subtree: they can be lifted through it too.
+            assert!(a.uri == *via || a.uri.starts_with(&format!("{via}/")), "lifted only through itself or an ancestor");
+            assert!(h.score > h.raw && (0.0..=1.0).contains(s));
+        }
+    }
+    // A target restricts both the hits and the directories expanded.
+    let mut sub = Filter::account("a");
+    sub.uri_prefixes = Some(vec!["ctx://resources/d6".into()]);
+    let r = idx.hierarchical_search(&q, "note f5.md", 5, &[sub.clone()], &[sub], &hier_params()).unwrap();
+    assert!(!r.hits.is_empty());
+    for h in &r.hits {
+        assert!(idx.get(&h.id).unwrap().unwrap().0.uri.starts_with("ctx://resources/d6"));
+    }
+    assert!(r.expanded.iter().all(|e| e.uri.starts_with("ctx://resources/d6")));
+    // Leaves only (level 2) with navigation over the whole account: directories are expanded
+    // but never returned.
+    let mut leaves = Filter::account("b");
+    leaves.levels = Some(vec![2]);
+    let r = idx.hierarchical_search(&q, "note", 10, &[leaves], &[Filter::account("b")], &hier_params()).unwrap();
+    assert_eq!(r.hits.len().min(10), 10);
+    assert!(r.hits.iter().all(|h| idx.get(&h.id).unwrap().unwrap().0.level == 2));
+    // An unknown account or an empty scope finds nothing.
+    let none = idx.hierarchical_search(&q, "note", 5, &[Filter::account("zz")], &[Filter::account("zz")], &hier_params()).unwrap();
+    assert!(none.hits.is_empty() && none.stop_reason == "no_hits");
+    let bad = HierParams { alpha: 1.5, ..hier_params() };
+    assert!(idx.hierarchical_search(&q, "x", 5, &[scope.clone()], &[scope], &bad).is_err());
+}
