@@ -207,12 +207,16 @@ async function nativeFind(
     globalKMin: PARAMS.GLOBAL_K_MIN,
     navK: PARAMS.NAV_K,
   });
+  // Only the head can reach the results: present() keeps `limit` of them after collapsing a
+  // directory's L0/L1 and skipping unreadable ones, and the reranker reads max(2·limit, 20). Loading
+  // every scored record (~100 per find) missed the record cache on large collections.
+  const head = r.hits.slice(0, Math.max(4 * limit, 40));
   const docs = await store.getMany(
     account,
-    r.hits.map((h) => h.id),
+    head.map((h) => h.id),
   );
   const candidates: Candidate[] = [];
-  r.hits.forEach((h, i) => {
+  head.forEach((h, i) => {
     const doc = docs[i];
     if (doc) candidates.push({ doc, score: h.score, raw: h.raw, via: h.viaUri ? { uri: h.viaUri, score: h.viaScore ?? 0 } : undefined });
   });
