@@ -71,7 +71,13 @@ const limitError = (message: string, limit: string, value: number, extra: Record
   invalidArgument(message, { limit, limit_value: value, ...extra });
 
 /** `raw`: the request body, when `body` came from `parseBatchBody` (contents may be slices of it). */
-export async function batchWrite(host: PluginHost, identity: Identity, body: Body, check: (uri: string) => Promise<void>, signal?: AbortSignal, raw?: Buffer): Promise<BatchResult> {
+/** Per-entry access checks (the fs service): one URI, or many at once (one storage read). */
+export interface AccessCheck {
+  (uri: string): Promise<void>;
+  many?: (uris: string[]) => Promise<void>;
+}
+
+export async function batchWrite(host: PluginHost, identity: Identity, body: Body, check: AccessCheck, signal?: AbortSignal, raw?: Buffer): Promise<BatchResult> {
   const account = identity.accountId;
   const ops = body.operations;
   if (ops.length === 0) throw invalidArgument('operations must contain at least one operation', { field: 'operations' });
@@ -219,13 +225,14 @@ async function applyUnderLock(
   ancestors: Map<string, Entry | null>,
   lock: Parameters<PluginHost['vfs']['writeFiles']>[2]['lock'],
   hashing: Promise<string[]>,
-  check: (uri: string) => Promise<void>,
+  check: AccessCheck,
 ) {
   // Per-entry access (fs): a new file has no rules of its own, so its parent's check covers it;
-  // existing targets are checked themselves. Concurrently, and under the lock, so existence is settled.
+  // existing targets are checked themselves. Under the lock, so existence is settled; all at once.
   const uris = new Set<string>();
   planned.forEach((p, i) => uris.add(nodes[i] || p.u.parent === null ? p.uri : p.u.parent));
-  await Promise.all([...uris].map((uri) => check(uri)));
+  if (check.many) await check.many([...uris]);
+  else await Promise.all([...uris].map((uri) => check(uri)));
   const dataHashes = await hashing;
   planned.forEach((p, i) => (p.sha = dataHashes[i]!));
   const appendPaths = planned.filter((p, i) => (p.op.mode ?? 'replace') === 'append' && nodes[i]?.kind === 'file').map((p) => p.path);

@@ -10,7 +10,7 @@ import type { ChangeEvent } from '../../runtime/vfs/types.js';
 import { splitPath } from '../../runtime/vfs/vfs.js';
 import { VERSION } from '../../runtime/version.js';
 import { parseBatchBody } from './batch-body.js';
-import { LIMITS, batchWrite, batchWriteBody } from './batch-write.js';
+import { LIMITS, batchWrite, batchWriteBody, type AccessCheck } from './batch-write.js';
 import { download, readContent, readSidecar } from './read.js';
 import { registerReindex } from './reindex.js';
 import { checkTags, resolveUri, rootUriOf } from './targets.js';
@@ -26,6 +26,9 @@ export default definePlugin({
   setup(host) {
     const fs = host.use('fs');
     const accessCheck = (identity: Identity) => (uri: string) => fs.assertContentAccess(identity, uri);
+    // Many targets in one storage read, when the fs service offers it (a stand-in may not).
+    const batchAccessCheck = (identity: Identity): AccessCheck =>
+      typeof fs.assertContentAccessMany === 'function' ? Object.assign(accessCheck(identity), { many: (uris: string[]) => fs.assertContentAccessMany(identity, uris) }) : accessCheck(identity);
 
     // A user edit of a sidecar rebuilds only that directory's L0/L1 vectors: one non-recursive
     // vectors_only refresh, committed in the same batch as the edit. Messages are queued only when
@@ -110,7 +113,7 @@ export default definePlugin({
       bodyLimit: LIMITS.totalBytes * 3,
       // Long plain contents stay in the request body and are written from slices of it.
       parseJson: parseBatchBody,
-      handler: (ctx) => batchWrite(host, ctx.identity, ctx.body, accessCheck(ctx.identity), ctx.signal, ctx.req.rawBody),
+      handler: (ctx) => batchWrite(host, ctx.identity, ctx.body, batchAccessCheck(ctx.identity), ctx.signal, ctx.req.rawBody),
     });
 
     host.route({

@@ -61,6 +61,23 @@ export async function deniedOnPath(vfs: Vfs, identity: Identity, path: string): 
   return null;
 }
 
+/**
+ * `deniedOnPath` of each path, with ONE multi-get of the union of their chains (a batch of files
+ * below one directory shares most of it): 256 checks were 256 thread-pool round trips.
+ */
+export async function deniedOnPaths(vfs: Vfs, identity: Identity, paths: string[]): Promise<(string | null)[]> {
+  if (identity.role !== 'USER') return paths.map(() => null);
+  const chains = paths.map(resourceChain);
+  const union = [...new Set(chains.flat())];
+  if (union.length === 0) return paths.map(() => null);
+  const nodes = await vfs.statMany(identity.accountId, union);
+  const denied = new Set<string>();
+  nodes.forEach((node, i) => {
+    if (node && deniedNode(node, identity)) denied.add(union[i]!);
+  });
+  return chains.map((chain) => chain.find((p) => denied.has(p)) ?? null);
+}
+
 export function deniedError(uri: string, identity: Identity, blockedAt: string): CtxError {
   const at = uriFromPath(blockedAt);
   const why = at === uri ? `${uri} is not readable by ${identity.userId}` : `${uri} is inside ${at}, which is not readable by ${identity.userId}`;

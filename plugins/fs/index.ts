@@ -7,10 +7,10 @@ import { invalidArgument } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import { definePlugin } from '../../runtime/plugin.js';
 import { s } from '../../runtime/schema.js';
-import { isValidId, uriFromPath } from '../../runtime/uri/index.js';
+import { authorize, isValidId, parseUri, uriFromPath } from '../../runtime/uri/index.js';
 import type { Entry } from '../../runtime/vfs/types.js';
 import { VERSION } from '../../runtime/version.js';
-import { READ_ACCESS_KEY, deniedOnPath } from './access.js';
+import { READ_ACCESS_KEY, deniedError, deniedOnPath, deniedOnPaths } from './access.js';
 import { browse, type BrowseQuery } from './browse.js';
 import { entry, placeholder, type DirectoryEntry, type EntryOptions } from './entries.js';
 import { ListingCache } from './listing.js';
@@ -24,6 +24,8 @@ export interface FsService {
   setTags(identity: Identity, uri: string, tags: string[], opts: SetTagsOptions): Promise<SetTagsOutcome>;
   /** Throws 403 PERMISSION_DENIED when `uri` is, or lies below, an entry the caller may not read. */
   assertContentAccess(identity: Identity, uri: string): Promise<void>;
+  /** The same for many URIs with one storage read (batch-write); the first failing URI in order is reported. */
+  assertContentAccessMany(identity: Identity, uris: string[]): Promise<void>;
   /** Whether `path` (internal, no scheme) is readable by the caller under the per-entry rules (search filters). */
   canReadPath(identity: Identity, path: string): Promise<boolean>;
   /** A node as a spec directory entry. */
@@ -65,6 +67,18 @@ export default definePlugin({
       setTags: (identity, uri, tags, opts) => setTags(host, cache, identity, uri, tags, opts),
       async assertContentAccess(identity, uri) {
         await resolve(host, identity, uri, 'read');
+      },
+      async assertContentAccessMany(identity, uris) {
+        // What `resolve(..., 'read')` checks for each URI, with the entry rules read in one go.
+        const parsed = uris.map((uri) => {
+          const u = parseUri(uri, identity, { field: 'uri' });
+          authorize(u, identity, 'read');
+          return u;
+        });
+        const blocked = await deniedOnPaths(host.vfs, identity, parsed.map((u) => u.path));
+        blocked.forEach((at, i) => {
+          if (at !== null) throw deniedError(uriFromPath(parsed[i]!.path), identity, at);
+        });
       },
       async canReadPath(identity, path) {
         return (await deniedOnPath(host.vfs, identity, path)) === null;

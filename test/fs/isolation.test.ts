@@ -257,6 +257,24 @@ describe('access: denied placeholders under ctx://resources', () => {
     expect(ok.json().result).toBe('top secret');
   });
 
+  it('batch-write with a target in it (existing or new) is 403 for the non-reader and writes nothing; the reader writes', async () => {
+    const batch = (headers: Record<string, string>, uris: string[]) =>
+      t.req({ method: 'POST', url: '/api/v1/content/batch-write', headers, body: { root_uri: 'ctx://resources/team', operations: uris.map((uri) => ({ uri, content: `by batch ${uri}`, mode: 'upsert' })) } });
+    for (const target of ['ctx://resources/team/secret/plan.md', 'ctx://resources/team/secret/inner/new.md', 'ctx://resources/team/secret/brand-new.md']) {
+      const res = await batch(alice, ['ctx://resources/team/batch-ok.md', target]);
+      expect(res.status, target).toBe(403);
+      expect(res.json().error).toMatchObject({ code: 'PERMISSION_DENIED', details: { access: 'denied' } });
+    }
+    expect(await t.app.vfs.stat('acme', 'resources/team/batch-ok.md')).toBeNull();
+    expect((await t.app.vfs.readFile('acme', 'resources/team/secret/plan.md')).toString()).toBe('top secret');
+    const ok = await batch(bob, ['ctx://resources/team/secret/batch-bob.md', 'ctx://resources/team/batch-bob.md']);
+    expect(ok.status).toBe(200);
+    expect(ok.json().result.created).toEqual(['ctx://resources/team/secret/batch-bob.md', 'ctx://resources/team/batch-bob.md']);
+    const mine = await batch(alice, ['ctx://resources/team/batch-alice.md']);
+    expect(mine.json().result.created).toEqual(['ctx://resources/team/batch-alice.md']);
+    for (const p of ['resources/team/secret/batch-bob.md', 'resources/team/batch-bob.md', 'resources/team/batch-alice.md']) await t.app.vfs.rm('acme', p);
+  });
+
   it('removing a tree that holds a denied entry is 403 for the non-reader; nothing is removed', async () => {
     const res = await del({ uri: 'ctx://resources/team', recursive: true }, alice);
     expect(res.status).toBe(403);
