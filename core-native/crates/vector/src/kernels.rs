@@ -152,9 +152,79 @@ pub fn dot_q8(q: &[f32], c: &[i8]) -> f32 {
     dot_q8_portable(q, c)
 }
 
+fn dot_i8_portable(a: &[i8], b: &[i8]) -> i32 {
+    a.iter().zip(b).map(|(x, y)| *x as i32 * *y as i32).sum()
+}
+
+/// `|a|·(b·sign a)` pairs summed by `maddubs` (unsigned × signed bytes → i16, no overflow since codes
+/// stay within ±127), widened by `madd` against ones: 7 instructions per 32 components, against ~18
+/// for converting the codes to floats. Exact integer result.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_i8_avx2(a: &[i8], b: &[i8]) -> i32 {
+    use std::arch::x86_64::*;
+    let n = a.len();
+    let (pa, pb) = (a.as_ptr(), b.as_ptr());
+    let ones = _mm256_set1_epi16(1);
+    let mut acc0 = _mm256_setzero_si256();
+    let mut acc1 = _mm256_setzero_si256();
+    let mut i = 0;
+    while i + 64 <= n {
+        let a0 = _mm256_loadu_si256(pa.add(i) as *const __m256i);
+        let b0 = _mm256_loadu_si256(pb.add(i) as *const __m256i);
+        let a1 = _mm256_loadu_si256(pa.add(i + 32) as *const __m256i);
+        let b1 = _mm256_loadu_si256(pb.add(i + 32) as *const __m256i);
+        let p0 = _mm256_maddubs_epi16(_mm256_sign_epi8(a0, a0), _mm256_sign_epi8(b0, a0));
+        let p1 = _mm256_maddubs_epi16(_mm256_sign_epi8(a1, a1), _mm256_sign_epi8(b1, a1));
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(p0, ones));
+        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(p1, ones));
+        i += 64;
+    }
+    while i + 32 <= n {
+        let a0 = _mm256_loadu_si256(pa.add(i) as *const __m256i);
+        let b0 = _mm256_loadu_si256(pb.add(i) as *const __m256i);
+        let p0 = _mm256_maddubs_epi16(_mm256_sign_epi8(a0, a0), _mm256_sign_epi8(b0, a0));
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(p0, ones));
+        i += 32;
+    }
+    let acc = _mm256_add_epi32(acc0, acc1);
+    let s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+    let mut r = _mm_cvtsi128_si32(s);
+    while i < n {
+        r += *pa.add(i) as i32 * *pb.add(i) as i32;
+        i += 1;
+    }
+    r
+}
+
+/// Inner product of two 8-bit code vectors (multiply by both scales afterwards). Codes must lie in
+/// ±127, as `quantize` makes them.
+#[inline]
+pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2 (checked once above).
+        return unsafe { dot_i8_avx2(a, b) };
+    }
+    dot_i8_portable(a, b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dot_i8_is_exact_at_the_extremes() {
+        for n in [31usize, 64, 65, 384, 1000] {
+            let a: Vec<i8> = (0..n).map(|i| if i % 3 == 0 { -127 } else { 127 }).collect();
+            let b: Vec<i8> = (0..n).map(|i| if i % 2 == 0 { -127 } else { 127 }).collect();
+            assert_eq!(dot_i8(&a, &b), dot_i8_portable(&a, &b), "n={n}");
+            assert_eq!(dot_i8(&a, &a), 127 * 127 * n as i32);
+        }
+    }
 
     #[test]
     fn kernels_agree_with_portable_code() {
@@ -168,6 +238,11 @@ mod tests {
             let approx = dot_q8(&a, &codes) * scale;
             assert!((dot_q8_portable(&a, &codes) - dot_q8(&a, &codes)).abs() < 1e-2 * n as f32);
             assert!((approx as f64 - exact).abs() < 0.02 * (n as f64).sqrt(), "n={n} {approx} {exact}");
+            let mut qa = vec![0i8; n];
+            let qs = quantize(&a, &mut qa);
+            assert_eq!(dot_i8(&qa, &codes), dot_i8_portable(&qa, &codes), "n={n}");
+            let both = dot_i8(&qa, &codes) as f32 * qs * scale;
+            assert!((both as f64 - exact).abs() < 0.04 * (n as f64).sqrt(), "n={n} {both} {exact}");
         }
     }
 }
