@@ -11,7 +11,7 @@ import { inject, type InjectRequest, type InjectResponse } from './http/inject.j
 import { Pipeline } from './http/pipeline.js';
 import { Authenticator, DEFAULT_ACCOUNT, DEFAULT_USER } from './identity/auth.js';
 import { IdentityRegistry } from './identity/registry.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, flushLogs, type Logger } from './logger.js';
 import { PluginError, orderPlugins, type PluginDefinition, type PluginHost, type RouteDef } from './plugin.js';
 import { QueueManager } from './queues/queue.js';
 import type { KvBackend } from './storage/backend.js';
@@ -248,6 +248,7 @@ async function assemble(
         }
       }
       await kv.close();
+      flushLogs();
     },
   };
   return app;

@@ -1,4 +1,9 @@
-/** The real service in its own process, on a free port, with a fresh data dir; prints its port. */
+/**
+ * The real service in its own process, on a free port, with a fresh data dir; prints its port and a
+ * user key as one JSON line: on stdout, or on the file descriptor named by BENCH_INFO_FD. With
+ * BENCH_LOG=1 the logs (access log included) go to stdout as in production, so the bench measures
+ * their real cost (point stdout at a file or a pipe that is read); otherwise logging is off.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,13 +13,14 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-'));
 const app = await createApp({
   env: {},
   config: { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: process.env.BENCH_LOG === '1' ? 'info' : 'silent', accessLog: process.env.BENCH_LOG === '1' },
-  logSink: () => {},
 });
 const created = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': 'bench-root-key-0123456789' }, body: { account_id: 'bench', admin_user_id: 'alice' } });
 const key = created.json().result.user_key as string;
 await app.vfs.writeFile('bench', 'resources/docs/readme.md', Buffer.from('# bench\n'.repeat(64)));
 const server = await app.listen(0, '127.0.0.1');
-process.stdout.write(JSON.stringify({ port: server.port, key }) + '\n');
+const info = JSON.stringify({ port: server.port, key }) + '\n';
+if (process.env.BENCH_INFO_FD) fs.writeSync(Number(process.env.BENCH_INFO_FD), info);
+else process.stdout.write(info);
 const stop = async () => {
   await app.close();
   fs.rmSync(dir, { recursive: true, force: true });
