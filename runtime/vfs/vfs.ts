@@ -82,9 +82,49 @@ export class Vfs extends EventEmitter {
 
   async stat(account: string, path: string): Promise<Entry | null> {
     if (path === '') return implicitDir('');
-    const b = await this.kv.get(this.metaKey(account, path));
+    const b = await this.readMeta(this.metaKey(account, path));
     if (b) return entryOf(b, path);
     return IMPLICIT_DIRS.has(path) ? implicitDir(path) : null;
+  }
+
+  /**
+   * Recently read node metadata, raw (each stat parses its own copy, so callers may mutate what they
+   * get). A stat that had to go to RocksDB cost a libuv round trip: most of an authenticated
+   * `fs/stat` and of every content read. Cannot go stale: every change of a meta key passes through
+   * `commit`, which drops the key before and after its batch, and a read only fills the cache when
+   * no commit happened while it was in flight.
+   */
+  private readonly metaCache = new Map<string, Buffer | null>();
+  private commitSeq = 0;
+  static META_CACHE_MAX = 100_000;
+
+  private async readMeta(key: string): Promise<Buffer | null> {
+    const hit = this.metaCache.get(key);
+    if (hit !== undefined) return hit;
+    const seq = this.commitSeq;
+    const b = (await this.kv.get(key)) ?? null;
+    if (seq === this.commitSeq) {
+      this.metaCache.set(key, b);
+      if (this.metaCache.size > Vfs.META_CACHE_MAX) this.metaCache.delete(this.metaCache.keys().next().value!);
+    }
+    return b;
+  }
+
+  /**
+   * Forgets every cached read. For code that changes the VFS keyspace without going through this
+   * class (a restore writing keys in bulk, a repair tool): call it after such a change.
+   */
+  dropCaches(): void {
+    this.commitSeq++;
+    this.metaCache.clear();
+  }
+
+  private forgetMeta(ops: KvOp[]): void {
+    this.commitSeq++;
+    if (!this.metaCache.size) return;
+    const prefix = this.kv.prefix + 'm' + S;
+    const skip = this.kv.prefix.length;
+    for (const op of ops) if (op.key.startsWith(prefix)) this.metaCache.delete(op.key.slice(skip));
   }
 
   async statMany(account: string, paths: string[]): Promise<(Entry | null)[]> {
@@ -220,7 +260,12 @@ export class Vfs extends EventEmitter {
 
   private async commit(ops: KvOp[], events: ChangeEvent[]): Promise<void> {
     for (const hook of this.hooks) ops.push(...hook(events));
-    await this.kv.batch(ops);
+    this.forgetMeta(ops);
+    try {
+      await this.kv.batch(ops);
+    } finally {
+      this.forgetMeta(ops);
+    }
     for (const ev of events) this.emit('change', ev);
   }
 
@@ -436,6 +481,7 @@ export class Vfs extends EventEmitter {
   /** Deletes every node of an account (account deletion). Returns the number of keys removed. */
   async dropAccount(account: string): Promise<number> {
     let removed = 0;
+    this.dropCachedAccount(account);
     for (const kind of ['m', 'c', 'i']) {
       let ops: KvOp[] = [];
       for await (const [key] of this.kv.scanPrefix(`${kind}${S}${account}${S}`)) {
@@ -449,9 +495,16 @@ export class Vfs extends EventEmitter {
       await this.kv.batch(ops);
       removed += ops.length;
     }
+    this.dropCachedAccount(account);
     // No per-node change events here; caches keyed by account (fs listings) drop on this one.
     this.emit('drop', account);
     return removed;
+  }
+
+  private dropCachedAccount(account: string): void {
+    this.commitSeq++;
+    const prefix = `m${S}${account}${S}`;
+    for (const k of this.metaCache.keys()) if (k.startsWith(prefix)) this.metaCache.delete(k);
   }
 
   /** Moves a file or subtree atomically with its metadata and tags; record ids follow the new URIs. */

@@ -183,8 +183,10 @@ describe('spec rows: target arrays, level lists, time_field, read_content failur
     await write(c.t, c.admin, 'ctx://resources/kb/vanishing/okapi-diet.md', 'The okapi eats leaves, buds and fungi in the forest.');
     await wait(c.t);
     // The node disappears from the VFS behind the indexer's back (its record stays), as when a
-    // file is removed between retrieval and the read.
+    // file is removed between retrieval and the read. The restart drops the VFS's metadata cache,
+    // which only ever sees changes made through the VFS.
     await c.t.app.kv.sub('vfs').del('m\x00acme\x00resources/kb/vanishing\x00okapi.md');
+    await c.t.restart();
     const r = await post(c.t, c.admin, FIND, { query: 'okapi forest', level: 2, target_uri: 'ctx://resources/kb/vanishing', read_content: true });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const byUri = Object.fromEntries(r.body.result.resources.map((m: any) => [m.uri, m]));

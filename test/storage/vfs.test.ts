@@ -486,6 +486,56 @@ describe('Vfs on RocksDB', () => {
     });
   });
 
+  describe('metadata cache (stat never stale)', () => {
+    it('every change through the VFS is seen by the next stat', async () => {
+      expect(await vfs.stat(A, 'resources/c/a.md')).toBeNull(); // a cached miss
+      await vfs.writeFile(A, 'resources/c/a.md', b('one'));
+      expect((await vfs.stat(A, 'resources/c/a.md'))!.size).toBe(3);
+      await vfs.writeFile(A, 'resources/c/a.md', b('three'));
+      expect((await vfs.stat(A, 'resources/c/a.md'))!.size).toBe(5);
+      await vfs.setMeta(A, 'resources/c/a.md', { tags: ['k=v'] });
+      expect((await vfs.stat(A, 'resources/c/a.md'))!.tags).toEqual(['k=v']);
+      const lock = await vfs.locks.acquire(A, 'resources/c', 'tree');
+      try {
+        await vfs.writeFiles(A, [{ path: 'resources/c/a.md', content: b('four') }], { lock });
+      } finally {
+        lock.release();
+      }
+      expect((await vfs.stat(A, 'resources/c/a.md'))!.size).toBe(4);
+      await vfs.mv(A, 'resources/c', 'resources/d');
+      expect(await vfs.stat(A, 'resources/c/a.md')).toBeNull();
+      expect((await vfs.stat(A, 'resources/d/a.md'))!.size).toBe(4);
+      await vfs.rm(A, 'resources/d', { recursive: true });
+      expect(await vfs.stat(A, 'resources/d/a.md')).toBeNull();
+      expect(await vfs.stat(A, 'resources/d')).toBeNull();
+      await vfs.writeFile(B, 'resources/x.md', b('x'));
+      expect(await vfs.stat(B, 'resources/x.md')).not.toBeNull();
+      await vfs.dropAccount(B);
+      expect(await vfs.stat(B, 'resources/x.md')).toBeNull();
+    });
+
+    it('a caller mutating what stat returned does not change the next stat', async () => {
+      await vfs.writeFile(A, 'resources/m.md', b('m'), { tags: ['a=1'] });
+      const first = (await vfs.stat(A, 'resources/m.md'))!;
+      first.tags?.push('b=2');
+      first.size = 999;
+      const again = (await vfs.stat(A, 'resources/m.md'))!;
+      expect(again.size).toBe(1);
+      expect(again.tags).toEqual(first.tags!.slice(0, -1));
+    });
+
+    it('stats racing with writes never keep an old value once the write is acknowledged', async () => {
+      await vfs.writeFile(A, 'resources/race.md', b('0'));
+      for (let i = 1; i <= 60; i++) {
+        const body = 'x'.repeat(i);
+        vfs.dropCaches(); // so the readers go to RocksDB while the write is in flight
+        const readers = Array.from({ length: 4 }, () => vfs.stat(A, 'resources/race.md'));
+        await Promise.all([vfs.writeFile(A, 'resources/race.md', b(body)), ...readers]);
+        expect((await vfs.stat(A, 'resources/race.md'))!.size).toBe(i);
+      }
+    });
+  });
+
   it('concurrent writers to one file are serialized by its path lock (appends are not lost)', async () => {
     await Promise.all(Array.from({ length: 40 }, (_, i) => vfs.writeFile(A, 'resources/c.log', b(`${i}\n`), { mode: 'append' })));
     const lines = (await vfs.readFile(A, 'resources/c.log')).toString().trim().split('\n');
