@@ -1,4 +1,5 @@
 /** The content routes over the real uWS socket: streamed download, large reads, batch bodies on the wire. */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UwsServer } from '../../runtime/adapters/uws/server.js';
 import type { TestApp } from '../helpers/app.js';
@@ -54,5 +55,8 @@ describe('content over HTTP', () => {
     expect((await res.json()).result.created).toHaveLength(256);
     const stored = await t.app.vfs.readMany('acme', contents.map((_, i) => `resources/wire/f${i}.txt`));
     stored.forEach((b, i) => expect(b!.equals(Buffer.from(contents[i]!, 'utf8')), `f${i}`).toBe(true));
+    // Over 2 MiB, so hashed on the thread pool (smaller batches are hashed on the JS thread).
+    const nodes = await t.app.vfs.statMany('acme', contents.map((_, i) => `resources/wire/f${i}.txt`));
+    nodes.forEach((n, i) => expect(n!.sha256, `f${i}`).toBe('sha256:' + createHash('sha256').update(contents[i]!, 'utf8').digest('hex')));
   });
 });
