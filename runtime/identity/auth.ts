@@ -8,7 +8,7 @@
  */
 import { CtxError } from '../errors.js';
 import type { AuthMode } from '../config.js';
-import type { IdentityRegistry } from './registry.js';
+import { hashKey, type IdentityRegistry, type UserRecord } from './registry.js';
 import { ID_PATTERN, type Identity } from './types.js';
 
 export const DEFAULT_ACCOUNT = 'default';
@@ -48,27 +48,43 @@ export class Authenticator {
     return this.mode;
   }
 
-  async resolve(headers: Record<string, string>): Promise<Identity> {
+  /**
+   * The request's identity. Synchronous (no promise) when nothing has to be read: the ROOT key, a
+   * user key whose hash the registry has cached, dev mode; a promise otherwise. Throws or rejects
+   * UNAUTHENTICATED / INVALID_ARGUMENT. The presented key is hashed once per request.
+   */
+  resolve(headers: Record<string, string>): Identity | Promise<Identity> {
     const actorPeerId = headerId(headers, 'x-ctx-actor-peer');
     const key = presentedKey(headers);
-    let identity: Identity;
-    if (key !== undefined && this.registry.isRootKey(key)) {
-      identity = { accountId: headerId(headers, 'x-ctx-account') ?? DEFAULT_ACCOUNT, userId: headerId(headers, 'x-ctx-user') ?? DEFAULT_USER, role: 'ROOT' };
-    } else if (this.mode === 'api_key' || (key !== undefined && this.mode !== 'dev')) {
-      if (key === undefined) throw unauthenticated('missing API key: send X-API-Key or Authorization: Bearer <key>');
-      const user = await this.registry.userByKey(key);
-      if (!user) throw unauthenticated('invalid API key');
-      identity = { accountId: user.account_id, userId: user.user_id, role: user.role };
-    } else if (this.mode === 'trusted') {
-      const accountId = headerId(headers, 'x-ctx-account');
-      const userId = headerId(headers, 'x-ctx-user');
-      if (!accountId || !userId) throw unauthenticated('trusted mode needs X-Ctx-Account and X-Ctx-User headers');
-      const user = await this.registry.getUser(accountId, userId);
-      identity = { accountId, userId, role: user?.role ?? 'USER' };
-    } else {
-      identity = { accountId: headerId(headers, 'x-ctx-account') ?? DEFAULT_ACCOUNT, userId: headerId(headers, 'x-ctx-user') ?? DEFAULT_USER, role: 'ADMIN' };
+    const h = key === undefined ? undefined : hashKey(key);
+    if (h !== undefined && this.registry.isRootHash(h)) {
+      return withPeer({ accountId: headerId(headers, 'x-ctx-account') ?? DEFAULT_ACCOUNT, userId: headerId(headers, 'x-ctx-user') ?? DEFAULT_USER, role: 'ROOT' }, actorPeerId);
     }
-    if (actorPeerId) identity.actorPeerId = actorPeerId;
-    return identity;
+    if (this.mode === 'api_key' || (h !== undefined && this.mode !== 'dev')) {
+      if (h === undefined) throw unauthenticated('missing API key: send X-API-Key or Authorization: Bearer <key>');
+      const cached = this.registry.cachedUserByHash(h);
+      if (cached !== undefined) return userIdentity(cached, actorPeerId);
+      return this.registry.userByHash(h).then((user) => userIdentity(user, actorPeerId));
+    }
+    if (this.mode === 'trusted') return this.trusted(headers, actorPeerId);
+    return withPeer({ accountId: headerId(headers, 'x-ctx-account') ?? DEFAULT_ACCOUNT, userId: headerId(headers, 'x-ctx-user') ?? DEFAULT_USER, role: 'ADMIN' }, actorPeerId);
   }
+
+  private async trusted(headers: Record<string, string>, actorPeerId: string | undefined): Promise<Identity> {
+    const accountId = headerId(headers, 'x-ctx-account');
+    const userId = headerId(headers, 'x-ctx-user');
+    if (!accountId || !userId) throw unauthenticated('trusted mode needs X-Ctx-Account and X-Ctx-User headers');
+    const user = await this.registry.getUser(accountId, userId);
+    return withPeer({ accountId, userId, role: user?.role ?? 'USER' }, actorPeerId);
+  }
+}
+
+function withPeer(identity: Identity, actorPeerId: string | undefined): Identity {
+  if (actorPeerId) identity.actorPeerId = actorPeerId;
+  return identity;
+}
+
+function userIdentity(user: UserRecord | null, actorPeerId: string | undefined): Identity {
+  if (!user) throw unauthenticated('invalid API key');
+  return withPeer({ accountId: user.account_id, userId: user.user_id, role: user.role }, actorPeerId);
 }

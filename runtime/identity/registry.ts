@@ -3,7 +3,7 @@
  * only as SHA-256 (they are high-entropy, so an unsalted hash is enough and lets us look a key up by
  * its hash). A small cache keeps authenticated requests off RocksDB on the hot path.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { conflict, invalidArgument, notFound } from '../errors.js';
 import type { Kv } from '../storage/kv.js';
 import { ID_PATTERN, type Role } from './types.js';
@@ -25,7 +25,8 @@ export interface UserRecord {
   key_hash: string;
 }
 
-export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+/** Hex SHA-256 of a key: the one-shot `crypto.hash` (no Hash object per call: authentication hashes every request's key). */
+export const hashKey = (key: string): string => hash('sha256', key, 'hex');
 export const newKey = () => 'ctx_' + randomBytes(32).toString('base64url');
 
 export function validateId(value: string, field: string): string {
@@ -35,21 +36,46 @@ export function validateId(value: string, field: string): string {
 }
 
 export class IdentityRegistry {
+  /**
+   * Key hash → user (null: no such key), filled by lookups and dropped for a user whenever its
+   * record, role or key changes here (`deleteUser`, `setRole`, `rotateKey`, `deleteAccount`). Holds
+   * hashes only: a raw key lives no longer than the request that presented it.
+   */
   private readonly cache = new Map<string, UserRecord | null>();
-  private readonly rootDigest: Buffer | undefined;
+  private readonly rootHash: string | undefined;
 
   constructor(private readonly kv: Kv, rootKey: string | undefined) {
-    this.rootDigest = rootKey ? createHash('sha256').update(rootKey).digest() : undefined;
+    this.rootHash = rootKey ? hashKey(rootKey) : undefined;
   }
 
   /** Constant-time comparison (of fixed-length digests) of a presented key with the ROOT key. */
   isRootKey(key: string): boolean {
-    if (!this.rootDigest) return false;
-    return timingSafeEqual(createHash('sha256').update(key).digest(), this.rootDigest);
+    return this.isRootHash(hashKey(key));
   }
 
-  async userByKey(key: string): Promise<UserRecord | null> {
-    const h = hashKey(key);
+  /**
+   * Whether `keyHash` (from `hashKey`) is the ROOT key's, compared in constant time: no early exit
+   * on the first differing digit, so response timing tells nothing about the ROOT key's hash.
+   */
+  isRootHash(keyHash: string): boolean {
+    const root = this.rootHash;
+    if (root === undefined || keyHash.length !== root.length) return false;
+    let diff = 0;
+    for (let i = 0; i < root.length; i++) diff |= keyHash.charCodeAt(i) ^ root.charCodeAt(i);
+    return diff === 0;
+  }
+
+  /** The cached answer of `userByHash`, without a promise: undefined when not cached. */
+  cachedUserByHash(keyHash: string): UserRecord | null | undefined {
+    return this.cache.get(keyHash);
+  }
+
+  userByKey(key: string): Promise<UserRecord | null> {
+    return this.userByHash(hashKey(key));
+  }
+
+  /** The user whose key hashes to `h` (`hashKey`), or null. */
+  async userByHash(h: string): Promise<UserRecord | null> {
     const cached = this.cache.get(h);
     if (cached !== undefined) return cached;
     const ref = await this.kv.getJson<{ account_id: string; user_id: string }>(`k${S}${h}`);
