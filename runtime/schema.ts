@@ -261,11 +261,37 @@ export const s = {
 export function parseQueryString(query: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   if (!query) return out;
-  for (const [k, v] of new URLSearchParams(query)) {
-    const key = k.endsWith('[]') ? k.slice(0, -2) : k;
-    const prev = out[key];
-    if (prev === undefined) out[key] = k.endsWith('[]') ? [v] : v;
-    else out[key] = Array.isArray(prev) ? [...prev, v] : [prev, v];
+  if (needsDecoding(query)) {
+    for (const [k, v] of new URLSearchParams(query)) addQueryPair(out, k, v);
+    return out;
+  }
+  // Nothing to decode (no '%', no '+', printable ASCII): split as URLSearchParams would, without
+  // its entries and iterator (every authenticated GET parses its query). Like it, one leading '?' is dropped.
+  for (let start = query.charCodeAt(0) === 0x3f ? 1 : 0; start <= query.length; ) {
+    let end = query.indexOf('&', start);
+    if (end < 0) end = query.length;
+    if (end > start) {
+      const eq = query.indexOf('=', start);
+      if (eq < 0 || eq > end) addQueryPair(out, query.slice(start, end), '');
+      else addQueryPair(out, query.slice(start, eq), query.slice(eq + 1, end));
+    }
+    start = end + 1;
   }
   return out;
+}
+
+/** Whether URLSearchParams would change any character of the query (percent-escapes, '+', non-ASCII). */
+function needsDecoding(query: string): boolean {
+  for (let i = 0; i < query.length; i++) {
+    const c = query.charCodeAt(i);
+    if (c === 0x25 || c === 0x2b || c < 0x20 || c > 0x7e) return true;
+  }
+  return false;
+}
+
+function addQueryPair(out: Record<string, string | string[]>, k: string, v: string): void {
+  const key = k.endsWith('[]') ? k.slice(0, -2) : k;
+  const prev = out[key];
+  if (prev === undefined) out[key] = k.endsWith('[]') ? [v] : v;
+  else out[key] = Array.isArray(prev) ? [...prev, v] : [prev, v];
 }

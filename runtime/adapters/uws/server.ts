@@ -8,11 +8,26 @@ import type { Pipeline } from '../../http/pipeline.js';
 import { statusLine, type HttpRequestData, type ResponseSink } from '../../http/types.js';
 import { uws, type HttpResponse, type ListenSocket, type TemplatedApp } from './index.js';
 
+/** `statusLine(status)`, made once per status code. */
+const STATUS_LINES = new Map<number, string>();
+function statusLineOf(status: number): string {
+  let line = STATUS_LINES.get(status);
+  if (line === undefined) STATUS_LINES.set(status, (line = statusLine(status)));
+  return line;
+}
+
+// `res.cork(fn)` runs fn synchronously: module-level callbacks reading these spare a closure per response.
+let corkSink: UwsSink | undefined;
+let corkChunk: Uint8Array | string | undefined;
+function endCorked(): void {
+  corkSink!.endNow(corkChunk);
+}
+
 class UwsSink implements ResponseSink {
   aborted = false;
   /** Close the connection after the response (a body refused before it was read is still coming). */
   closeAfterEnd = false;
-  private abortCbs: Array<() => void> = [];
+  private abortCbs: Array<() => void> | undefined = undefined;
   private status = 200;
   private headers: Record<string, string> = {};
   private headWritten = false;
@@ -23,13 +38,13 @@ class UwsSink implements ResponseSink {
     res.onAborted(() => {
       this.aborted = true;
       this.writableWaiter?.();
-      for (const cb of this.abortCbs) cb();
+      if (this.abortCbs) for (const cb of this.abortCbs) cb();
     });
   }
 
   onAbort(cb: () => void): void {
     if (this.aborted) cb();
-    else this.abortCbs.push(cb);
+    else (this.abortCbs ??= []).push(cb);
   }
 
   writeHead(status: number, headers: Record<string, string>): void {
@@ -40,8 +55,9 @@ class UwsSink implements ResponseSink {
   private flushHead(): void {
     if (this.headWritten) return;
     this.headWritten = true;
-    this.res.writeStatus(statusLine(this.status));
-    for (const [k, v] of Object.entries(this.headers)) if (k !== 'content-length') this.res.writeHeader(k, v);
+    this.res.writeStatus(statusLineOf(this.status));
+    const headers = this.headers;
+    for (const k in headers) if (k !== 'content-length') this.res.writeHeader(k, headers[k]!);
   }
 
   write(chunk: Uint8Array): Promise<void> {
@@ -66,13 +82,23 @@ class UwsSink implements ResponseSink {
   end(chunk?: Uint8Array | string): void {
     if (this.aborted) return;
     this.finished = true;
-    this.res.cork(() => {
-      this.flushHead();
-      if (this.isHead) {
-        const len = this.headers['content-length'];
-        this.res.endWithoutBody(len !== undefined ? Number(len) : chunk === undefined ? undefined : Buffer.byteLength(chunk), this.closeAfterEnd);
-      } else this.res.end(chunk, this.closeAfterEnd);
-    });
+    corkSink = this;
+    corkChunk = chunk;
+    try {
+      this.res.cork(endCorked);
+    } finally {
+      corkSink = undefined;
+      corkChunk = undefined;
+    }
+  }
+
+  /** `end` inside the cork. */
+  endNow(chunk: Uint8Array | string | undefined): void {
+    this.flushHead();
+    if (this.isHead) {
+      const len = this.headers['content-length'];
+      this.res.endWithoutBody(len !== undefined ? Number(len) : chunk === undefined ? undefined : Buffer.byteLength(chunk), this.closeAfterEnd);
+    } else this.res.end(chunk, this.closeAfterEnd);
   }
 
   /** Last resort when even the error response could not be written: drop the connection. */
@@ -127,6 +153,27 @@ class UwsSink implements ResponseSink {
   }
 }
 
+/** `req.forEach` runs its callback synchronously: one module-level callback instead of a closure per request. */
+let collecting: Record<string, string> | undefined;
+function collectHeader(k: string, v: string): void {
+  collecting![k] = v;
+}
+
+/** Shared by every bodiless request (nothing writes into a request body). */
+const EMPTY_BODY = Buffer.alloc(0);
+
+function dispatch(pipeline: Pipeline, data: HttpRequestData, sink: UwsSink): void {
+  // Promise continuations started inside a uWS native callback wait for the end of the loop turn
+  // (uWS does not drain microtasks per callback). Starting the pipeline from setImmediate lets
+  // Node drain them right after each request: +40% throughput and lower latency, measured.
+  setImmediate(runPipeline, pipeline, data, sink);
+}
+
+function runPipeline(pipeline: Pipeline, data: HttpRequestData, sink: UwsSink): void {
+  // handle() answers its own failures with a 500; rejecting means writing that failed as well.
+  pipeline.handle(data, sink).catch(() => sink.close());
+}
+
 export interface UwsServer {
   port: number;
   close(): void;
@@ -140,24 +187,16 @@ export function listenUws(pipeline: Pipeline, host: string, port: number): Promi
     const path = req.getUrl();
     const query = req.getQuery() ?? '';
     const headers: Record<string, string> = {};
-    req.forEach((k, v) => {
-      headers[k] = v;
-    });
-    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    collecting = headers;
+    req.forEach(collectHeader);
+    collecting = undefined;
+    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
     const sink = new UwsSink(res, method === 'HEAD');
-    const dispatch = (body: Buffer) => {
-      const data: HttpRequestData = { method, path, query, headers, body, remoteAddress };
-      // handle() answers its own failures with a 500; rejecting means writing that failed as well.
-      const run = () => pipeline.handle(data, sink).catch(() => sink.close());
-      // Promise continuations started inside a uWS native callback wait for the end of the loop turn
-      // (uWS does not drain microtasks per callback). Starting the pipeline from setImmediate lets
-      // Node drain them right after each request: +40% throughput and lower latency, measured.
-      setImmediate(run);
-    };
     const length = headers['content-length'];
-    const chunked = /chunked/i.test(headers['transfer-encoding'] ?? '');
+    const te = headers['transfer-encoding'];
+    const chunked = te !== undefined && /chunked/i.test(te);
     if (!chunked && (length === undefined || length === '0')) {
-      dispatch(Buffer.alloc(0));
+      dispatch(pipeline, { method, path, query, headers, body: EMPTY_BODY, remoteAddress }, sink);
       return;
     }
     const limit = pipeline.bodyLimitFor(method, path);
@@ -184,7 +223,7 @@ export function listenUws(pipeline: Pipeline, host: string, port: number): Promi
       }
       // uWS neuters the ArrayBuffer after the callback returns: copy it.
       chunks.push(Buffer.from(new Uint8Array(ab).slice()));
-      if (isLast) dispatch(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      if (isLast) dispatch(pipeline, { method, path, query, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), remoteAddress }, sink);
     });
   });
   return new Promise((resolve, reject) => {
