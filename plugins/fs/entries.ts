@@ -38,8 +38,15 @@ export interface EntryOptions {
   count?: number;
 }
 
+let isoMs = NaN;
+let isoText = '';
+/** `new Date(ms).toISOString()`; the last answer is kept (a stat of one file asked again and again, a directory of files written together). */
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== isoMs) {
+    isoText = new Date(ms).toISOString();
+    isoMs = ms;
+  }
+  return isoText;
 }
 
 /** A readable node as a directory entry. */

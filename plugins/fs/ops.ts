@@ -16,7 +16,8 @@ import type { RestrictedIndex } from './restricted.js';
 export async function resolve(host: PluginHost, identity: Identity, input: unknown, access: 'read' | 'write', field = 'uri'): Promise<CtxUri> {
   const u = parseUri(input, identity, { field });
   authorize(u, identity, access);
-  await assertEntryAccess(host.vfs, identity, u.path);
+  // Only a USER below ctx://resources has reader lists to check: nothing to await otherwise.
+  if (identity.role === 'USER' && u.path.startsWith('resources/')) await assertEntryAccess(host.vfs, identity, u.path);
   return u;
 }
 
@@ -62,9 +63,9 @@ export async function stat(host: PluginHost, restricted: RestrictedIndex, identi
   } else u = await resolve(host, identity, input, 'read');
   const node = await host.vfs.stat(account, u.path);
   if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
-  const base = { name: node.name, size: node.size, mode: node.mode, modTime: isoTime(node.mtime), isDir: node.kind === 'dir', isLocked: host.vfs.locks.isLocked(account, u.path) };
-  if (node.kind === 'file') return { ...base, id: node.id, uri: u.uri };
-  const out: StatResult = { ...base, uri: u.uri };
+  const isLocked = host.vfs.locks.isLocked(account, u.path);
+  if (node.kind === 'file') return { name: node.name, size: node.size, mode: node.mode, modTime: isoTime(node.mtime), isDir: false, isLocked, id: node.id, uri: u.uri };
+  const out: StatResult = { name: node.name, size: node.size, mode: node.mode, modTime: isoTime(node.mtime), isDir: true, isLocked, uri: u.uri };
   const count = (await countsFor(host, restricted, identity, [u.path]))?.get(u.path);
   if (count !== undefined) out.count = count;
   return out;
