@@ -1212,11 +1212,8 @@ impl VectorIndex {
         Ok(())
     }
 
-    fn text_scores(&self, query: &str, cand: &RoaringBitmap) -> Vec<(f32, u32)> {
-        self.text_scores_terms(&self.bm25.query_terms(query), cand)
-    }
-
-    fn text_scores_terms(&self, qterms: &[u32], cand: &RoaringBitmap) -> Vec<(f32, u32)> {
+    /// The `k` best BM25 records among the candidates (score, record; unordered).
+    fn text_top(&self, qterms: &[u32], k: usize, cand: &RoaringBitmap) -> Vec<(f32, u32)> {
         if qterms.is_empty() || cand.is_empty() {
             return Vec::new();
         }
@@ -1224,14 +1221,27 @@ impl VectorIndex {
         // binary search per term and candidate. A subtree of a few hundred records in a large
         // account is the common case of the second.
         let per_candidate = cand.len() as usize * qterms.len() * 12;
-        let scored = if per_candidate < self.bm25.postings_len(qterms) {
+        let top = if per_candidate < self.bm25.postings_len(qterms) {
             let mut docs: Vec<u32> = cand.iter().filter_map(|r| self.recs[r as usize].as_ref().map(|x| x.doc)).filter(|d| *d != NONE).collect();
             docs.sort_unstable();
-            self.bm25.score_docs(qterms, &docs)
+            let mut v = self.bm25.score_docs(qterms, &docs);
+            if v.len() > k {
+                v.select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1));
+                v.truncate(k);
+            }
+            v
+        } else if cand.len() > 4096 {
+            // A posting walk asks about tens of thousands of records: a plain bitset answers in a
+            // nanosecond where the roaring lookup costs tens.
+            let mut bits = vec![0u64; self.recs.len() / 64 + 1];
+            for r in cand.iter() {
+                bits[r as usize >> 6] |= 1 << (r & 63);
+            }
+            self.bm25.top_k(qterms, k, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1 << (r & 63)) != 0), cand.len() as usize)
         } else {
-            self.bm25.search_terms(qterms, &|r| cand.contains(r))
+            self.bm25.top_k(qterms, k, &|r| cand.contains(r), cand.len() as usize)
         };
-        scored.into_iter().map(|(r, s)| (s, r)).collect()
+        top.into_iter().map(|(r, s)| (s, r)).collect()
     }
 
     #[inline]
@@ -1245,7 +1255,7 @@ impl VectorIndex {
         }
         let cand = self.candidates(f);
         let mut top = TopK::new(k);
-        for (s, r) in self.text_scores(query, &cand) {
+        for (s, r) in self.text_top(&self.bm25.query_terms(query), k, &cand) {
             top.push(s, r);
         }
         Ok(self.named(top.into_sorted()))
@@ -1273,22 +1283,29 @@ impl VectorIndex {
         }
         let pool_k = (k * 4).max(40);
         let (dense, _) = self.search_cand(q, pool_k, cand, SearchOpts::default())?;
-        let sparse = self.text_scores_terms(qterms, cand);
+        // The best pool_k BM25 records (their maximum is the best of all the candidates); the
+        // dense pool members outside them get their BM25 score computed directly.
+        let sparse = self.text_top(qterms, pool_k, cand);
         let max_b = sparse.iter().fold(0f32, |m, (s, _)| m.max(*s));
         let bm: HashMap<u32, f32> = sparse.iter().map(|(s, r)| (*r, *s)).collect();
-        let mut pool: Vec<u32> = dense.iter().map(|x| x.1).collect();
-        let mut top_sparse = TopK::new(pool_k);
-        for (s, r) in &sparse {
-            top_sparse.push(*s, *r);
-        }
-        pool.extend(top_sparse.into_sorted().into_iter().map(|x| x.1));
+        let mut pool: Vec<u32> = dense.iter().map(|x| x.1).chain(sparse.iter().map(|x| x.1)).collect();
         pool.sort_unstable();
         pool.dedup();
+        let mut missing: Vec<(u32, u32)> = pool
+            .iter()
+            .filter(|r| !bm.contains_key(r))
+            .filter_map(|&r| self.recs[r as usize].as_ref().map(|x| (x.doc, r)))
+            .filter(|(d, _)| *d != NONE)
+            .collect();
+        missing.sort_unstable();
+        let docs: Vec<u32> = missing.iter().map(|x| x.0).collect();
+        let extra: HashMap<u32, f32> = if max_b > 0.0 { self.bm25.score_docs(qterms, &docs).into_iter().collect() } else { HashMap::new() };
         let mut top = TopK::new(k);
         for r in pool {
             let slot = self.recs[r as usize].as_ref().unwrap().slot;
             let dn = kernels::dot(q, self.vector(slot)).clamp(0.0, 1.0);
-            let bn = if max_b > 0.0 { bm.get(&r).copied().unwrap_or(0.0) / max_b } else { 0.0 };
+            let b = bm.get(&r).or_else(|| extra.get(&r)).copied().unwrap_or(0.0);
+            let bn = if max_b > 0.0 { b / max_b } else { 0.0 };
             top.push((alpha * dn + (1.0 - alpha) * bn).clamp(0.0, 1.0), r);
         }
         Ok(top.into_sorted())

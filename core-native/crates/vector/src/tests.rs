@@ -436,7 +436,7 @@ fn bm25_candidate_scoring_matches_the_posting_walk() {
         let qterms = idx.bm25.query_terms(q);
         // The index picks the per-candidate path for 30 candidates against thousands of postings.
         assert!(cand.len() as usize * qterms.len() * 12 < idx.bm25.postings_len(&qterms) || qterms.is_empty());
-        let mut walked = idx.bm25.search_terms(&qterms, &|r| cand.contains(r));
+        let mut walked = idx.bm25.search_terms(&qterms, &|r| cand.contains(r), usize::MAX);
         let mut docs: Vec<u32> = cand.iter().map(|r| idx.recs[r as usize].as_ref().unwrap().doc).collect();
         docs.sort_unstable();
         let mut scored = idx.bm25.score_docs(&qterms, &docs);
@@ -531,4 +531,64 @@ fn hierarchical_search_expands_directories_and_stays_in_scope() {
     assert!(none.hits.is_empty() && none.stop_reason == "no_hits");
     let bad = HierParams { alpha: 1.5, ..hier_params() };
     assert!(idx.hierarchical_search(&q, "x", 5, &[scope.clone()], &[scope], &bad).is_err());
+}
+
+#[test]
+fn bm25_top_k_prunes_common_terms_without_changing_the_result() {
+    let d = 4;
+    let n = 5000;
+    let mut idx = VectorIndex::new(d).unwrap();
+    let v = random_vectors(n, d, 9);
+    let ids: Vec<String> = (0..n).map(id).collect();
+    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+    let at: Vec<RecordAttrs> = (0..n).map(|i| attrs("a", &format!("ctx://resources/d{}/f{i}", i % 20), 2)).collect();
+    idx.upsert(&idr, &v, &at).unwrap();
+    // "everywhere" is in every document, "often" in half, rare words in a few, with varying tf
+    // and lengths so scores differ.
+    let texts: Vec<String> = (0..n)
+        .map(|i| {
+            let mut t = format!("everywhere {} r{} ", if i % 2 == 0 { "often often" } else { "" }, i % 97);
+            for _ in 0..(i % 7) {
+                t.push_str("filler ");
+            }
+            if i % 11 == 0 {
+                t.push_str("everywhere ");
+            }
+            t
+        })
+        .collect();
+    let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+    idx.upsert_text(&idr, &tr).unwrap();
+    let everything = |_: u32| true;
+    for q in ["everywhere often r5", "r5 r6 everywhere", "everywhere", "often everywhere", "r1 r2 r3 r4 often"] {
+        let qterms = idx.bm25.query_terms(q);
+        for k in [1usize, 10, 80] {
+            let mut full = idx.bm25.search_terms(&qterms, &everything, usize::MAX);
+            full.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            let kth = full[k.min(full.len()) - 1].1;
+            let mut got = idx.bm25.top_k(&qterms, k, &everything, usize::MAX);
+            got.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            assert_eq!(got.len(), k.min(full.len()), "{q} k={k}");
+            // Same scores, and the same documents up to ties at the k-th score.
+            for (g, f) in got.iter().zip(&full) {
+                assert!((g.1 - f.1).abs() < 1e-4, "{q} k={k}: {} vs {}", g.1, f.1);
+            }
+            for (r, s) in &got {
+                let exact = full.iter().find(|x| x.0 == *r).unwrap().1;
+                assert!((exact - s).abs() < 1e-4 && *s >= kth - 1e-4);
+            }
+        }
+        // Through the index, with a subtree filter (bitset and roaring paths, per-candidate path).
+        for prefix in ["ctx://resources", "ctx://resources/d3"] {
+            let mut f = Filter::account("a");
+            f.uri_prefixes = Some(vec![prefix.into()]);
+            let cand = idx.candidates(&f);
+            let mut full = idx.bm25.search_terms(&qterms, &|r| cand.contains(r), usize::MAX);
+            full.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let top = idx.search_text(q, 10, &f).unwrap();
+            for (i, (_, s)) in top.iter().enumerate() {
+                assert!((full[i].1 - s).abs() < 1e-4, "{q} {prefix}: rank {i}");
+            }
+        }
+    }
 }
