@@ -361,7 +361,21 @@ impl Task for CompactTask {
             let snapshot = read(&self.0).compaction_snapshot();
             cv::compaction_build(snapshot)
         };
-        let done = built.and_then(|b| write(&self.0).compaction_finish(b));
+        // Catch up with the changes made during the build outside the exclusive section (a graph
+        // insert costs ~1 ms: thousands of them under the lock would stall every search), until
+        // few are left for the final exclusive step.
+        let caught_up = built.and_then(|mut b| {
+            for _ in 0..16 {
+                let changes = write(&self.0).compaction_changes();
+                let n = changes.len();
+                b.apply(changes)?;
+                if n < 64 {
+                    break;
+                }
+            }
+            Ok(b)
+        });
+        let done = caught_up.and_then(|b| write(&self.0).compaction_finish(b));
         if done.is_err() {
             write(&self.0).compaction_abort();
         }

@@ -360,10 +360,58 @@ pub struct CompactionSnapshot {
 
 /// A vector store built from a snapshot without holding the index, ready to be installed.
 pub struct CompactionBuilt {
+    /// New row → record.
     order: Vec<u32>,
     vectors: Vectors,
     codes: Vec<i8>,
     scales: Vec<f32>,
+    /// Rows whose record changed after the row was written (tombstones once installed).
+    stale: Vec<bool>,
+    /// Record → its newest row.
+    row_of: HashMap<u32, u32>,
+    build_threads: usize,
+}
+
+/// Records changed since the previous call, with their current vectors (`None`: removed).
+pub type CompactionChanges = Vec<(u32, Option<Vec<f32>>)>;
+
+impl CompactionBuilt {
+    /// Catches up with changes made while it was built, without holding the index: the changed
+    /// records' rows become stale and their current vectors are appended.
+    pub fn apply(&mut self, changes: CompactionChanges) -> Result<()> {
+        for (r, _) in &changes {
+            if let Some(&row) = self.row_of.get(r) {
+                self.stale[row as usize] = true;
+            }
+        }
+        let live: Vec<(u32, Vec<f32>)> = changes.into_iter().filter_map(|(r, v)| v.map(|v| (r, v))).collect();
+        if live.is_empty() {
+            return Ok(());
+        }
+        let d = live[0].1.len();
+        let mut buf = Vec::with_capacity(live.len() * d);
+        for (_, v) in &live {
+            buf.extend_from_slice(v);
+        }
+        match &mut self.vectors {
+            Vectors::Hnsw(h) => h.add(&buf, self.build_threads)?,
+            Vectors::Flat(data) => data.extend_from_slice(&buf),
+        }
+        let (c, sc) = quantize_all(&buf, d);
+        self.codes.extend_from_slice(&c);
+        self.scales.extend_from_slice(&sc);
+        for (r, _) in live {
+            self.row_of.insert(r, self.order.len() as u32);
+            self.order.push(r);
+            self.stale.push(false);
+        }
+        Ok(())
+    }
+
+    /// Rows appended by catch-ups so far.
+    pub fn caught_up(&self) -> usize {
+        self.stale.len()
+    }
 }
 
 /// Phase 2 of a background compaction: the expensive part (the HNSW graph build, the 8-bit
@@ -379,7 +427,9 @@ pub fn compaction_build(s: CompactionSnapshot) -> Result<CompactionBuilt> {
     } else {
         Vectors::Flat(s.data)
     };
-    Ok(CompactionBuilt { order: s.order, vectors, codes, scales })
+    let row_of = s.order.iter().enumerate().map(|(i, r)| (*r, i as u32)).collect();
+    let stale = vec![false; s.order.len()];
+    Ok(CompactionBuilt { order: s.order, vectors, codes, scales, stale, row_of, build_threads: s.cfg.build_threads })
 }
 
 /// 8-bit codes and scales of every row of `all`, on all cores.
@@ -995,41 +1045,37 @@ impl VectorIndex {
         self.dirty = None;
     }
 
-    pub fn compaction_finish(&mut self, built: CompactionBuilt) -> Result<()> {
-        let d = self.dim;
-        let dirty = self.dirty.take().unwrap_or_default();
-        let CompactionBuilt { mut order, mut vectors, mut codes, mut scales } = built;
-        let snapshot_rows = order.len();
-        // Current vectors of the records changed since the snapshot, read from the old store.
-        let mut changed: Vec<u32> = dirty
-            .iter()
-            .copied()
-            .filter(|&r| self.recs.get(r as usize).and_then(|x| x.as_ref()).is_some_and(|rec| rec.slot != NONE))
-            .collect();
+    /// Phase 3 (exclusive, brief): the records changed since the snapshot or the previous call,
+    /// with their current vectors; tracking goes on. The caller applies them to the new store
+    /// without holding the index, so the final exclusive step only has the last few to add.
+    pub fn compaction_changes(&mut self) -> CompactionChanges {
+        let Some(dirty) = self.dirty.as_mut() else { return Vec::new() };
+        let mut changed: Vec<u32> = std::mem::take(dirty).into_iter().collect();
         changed.sort_unstable();
-        let mut buf = Vec::with_capacity(changed.len() * d);
-        for &r in &changed {
-            buf.extend_from_slice(self.vector(self.recs[r as usize].as_ref().unwrap().slot));
-        }
-        if !changed.is_empty() {
-            match &mut vectors {
-                Vectors::Hnsw(h) => h.add(&buf, self.cfg.build_threads)?,
-                Vectors::Flat(data) => data.extend_from_slice(&buf),
-            }
-            let (c, sc) = quantize_all(&buf, d);
-            codes.extend_from_slice(&c);
-            scales.extend_from_slice(&sc);
-            order.extend_from_slice(&changed);
-        }
+        changed
+            .into_iter()
+            .map(|r| {
+                let v = self.recs.get(r as usize).and_then(|x| x.as_ref()).filter(|rec| rec.slot != NONE).map(|rec| self.vector(rec.slot).to_vec());
+                (r, v)
+            })
+            .collect()
+    }
+
+    /// Phase 4 (exclusive): apply the last changes and install the new store.
+    pub fn compaction_finish(&mut self, mut built: CompactionBuilt) -> Result<()> {
+        let last = self.compaction_changes();
+        built.apply(last)?;
+        self.dirty = None;
         // Nothing can fail from here on: install.
+        let CompactionBuilt { mut order, vectors, codes, scales, stale, .. } = built;
         let flat = matches!(vectors, Vectors::Flat(_));
-        let mut stale = Vec::new();
-        for (slot, r) in order.iter_mut().enumerate() {
-            if slot < snapshot_rows && dirty.contains(r) {
+        let mut dead = Vec::new();
+        for (row, r) in order.iter_mut().enumerate() {
+            if stale[row] {
                 *r = NONE;
-                stale.push(slot as u32);
+                dead.push(row as u32);
             } else {
-                self.recs[*r as usize].as_mut().unwrap().slot = slot as u32;
+                self.recs[*r as usize].as_mut().unwrap().slot = row as u32;
             }
         }
         self.vectors = vectors;
@@ -1037,11 +1083,11 @@ impl VectorIndex {
         self.codes = codes;
         self.scales = scales;
         if flat {
-            self.free_slots = stale;
+            self.free_slots = dead;
             self.tombstones = 0;
         } else {
             self.free_slots.clear();
-            self.tombstones = stale.len();
+            self.tombstones = dead.len();
         }
         self.bm25.compact();
         Ok(())

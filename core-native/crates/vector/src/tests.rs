@@ -378,13 +378,28 @@ fn background_compaction_keeps_changes_made_while_it_builds() {
     // Searches still answer from the old store while the new one is built.
     assert_each_finds_itself(&idx, &live);
 
-    let built = compaction_build(snap).unwrap();
+    let mut built = compaction_build(snap).unwrap();
+    // Catch-up outside the exclusive section: 20 new + 40 re-vectored records appended.
+    let changes = idx.compaction_changes();
+    assert_eq!(changes.len(), 20 + 40 + 30);
+    built.apply(changes).unwrap();
+    assert!(idx.compaction_changes().is_empty(), "taken once");
+    // Changes after the catch-up: a caught-up record re-vectored, another removed, one more added.
+    let more = random_vectors(2, d, 13);
+    let a600 = attrs("acct0", "ctx://resources/c/600", 2);
+    let a650 = attrs("acct0", "ctx://resources/c/650", 2);
+    idx.upsert_deferred(&[id(600).as_str(), id(650).as_str()], &more, &[a600, a650]).unwrap();
+    live.insert(id(600), ("acct0".into(), more[..d].to_vec()));
+    live.insert(id(650), ("acct0".into(), more[d..].to_vec()));
+    idx.remove(&[id(5).as_str()]).unwrap();
+    live.remove(&id(5));
     idx.compaction_finish(built).unwrap();
     assert!(!idx.compacting());
     assert_eq!(idx.kind(), Kind::Hnsw);
     assert_eq!(idx.len(), live.len());
-    // 20 re-vectored + 20 re-vectored + 30 removed rows of the snapshot are tombstones.
-    assert_eq!(idx.stats().deleted, 70);
+    // Tombstones: the snapshot rows of the 40 re-vectored and 30 removed records, and the
+    // caught-up rows of 600 (re-vectored again) and 5 (removed).
+    assert_eq!(idx.stats().deleted, 72);
     assert_each_finds_itself(&idx, &live);
     let mut f = Filter::account("acct1");
     f.tags = vec!["k=v".into()];
