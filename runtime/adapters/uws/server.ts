@@ -55,7 +55,8 @@ class UwsSink implements ResponseSink {
   private flushHead(): void {
     if (this.headWritten) return;
     this.headWritten = true;
-    this.res.writeStatus(statusLineOf(this.status));
+    // uWS writes "HTTP/1.1 200 OK" itself when no status was written: one native call less for most responses.
+    if (this.status !== 200) this.res.writeStatus(statusLineOf(this.status));
     const headers = this.headers;
     for (const k in headers) if (k !== 'content-length') this.res.writeHeader(k, headers[k]!);
   }
