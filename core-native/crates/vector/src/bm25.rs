@@ -250,6 +250,26 @@ impl Bm25 {
         keep_top(scored)
     }
 
+    /// Adds the BM25 score of every admitted live document to `acc[record]` (one walk of the
+    /// terms' postings; `acc` is indexed by record number).
+    pub fn accumulate(&self, qterms: &[u32], allow: &dyn Fn(u32) -> bool, acc: &mut [f32]) {
+        if qterms.is_empty() || self.live_docs == 0 {
+            return;
+        }
+        let avgdl = (self.live_len as f32 / self.live_docs as f32).max(1.0);
+        for &t in qterms {
+            let plist = &self.postings[t as usize];
+            let idf = self.idf(plist.len());
+            for &(doc, tf) in plist {
+                let rec = self.doc_rec[doc as usize];
+                if rec == DEAD || !allow(rec) {
+                    continue;
+                }
+                acc[rec as usize] += self.term_score(idf, tf, doc, avgdl);
+            }
+        }
+    }
+
     pub fn bytes(&self) -> usize {
         self.postings.iter().map(|p| p.capacity() * 8 + 24).sum::<usize>()
             + self.doc_rec.capacity() * 8

@@ -88,9 +88,11 @@ impl VectorIndex {
             nav |= self.candidates(&f);
         }
         let qterms = self.bm25.query_terms(text);
+        // BM25 once for the whole find: every search below is over a subset of scope ∪ nav.
+        let bm = self.bm25_all(&qterms, &(&scope | &nav));
         let global_k = (limit * 2).max(p.global_k_min);
-        let global = self.hybrid_cand(q, &qterms, global_k, &scope, p.alpha)?;
-        let nav_hits = self.hybrid_cand(q, &qterms, global_k, &nav, p.alpha)?;
+        let global = self.hybrid_pre(q, global_k, &scope, &bm, p.alpha)?;
+        let nav_hits = self.hybrid_pre(q, global_k, &nav, &bm, p.alpha)?;
         out.global_hits = global.len();
         out.navigation_hits = nav_hits.len();
         // When every navigation point is also a possible hit, one subtree search per expansion
@@ -156,12 +158,12 @@ impl VectorIndex {
             let sub = self.prefix_bitmap(account, uri_str);
             let child_cand = &scope & &sub;
             let (child, subdirs): (Vec<(f32, u32)>, Vec<(f32, u32)>) = if same_scope {
-                let child = self.hybrid_cand(q, &qterms, limit + p.nav_k, &child_cand, p.alpha)?;
+                let child = self.hybrid_pre(q, limit + p.nav_k, &child_cand, &bm, p.alpha)?;
                 let dirs = child.iter().copied().filter(|&(_, r)| self.rec(r).level < 2).collect();
                 (child, dirs)
             } else {
-                let child = self.hybrid_cand(q, &qterms, limit, &child_cand, p.alpha)?;
-                let dirs = self.hybrid_cand(q, &qterms, p.nav_k, &(&nav & &sub), p.alpha)?;
+                let child = self.hybrid_pre(q, limit, &child_cand, &bm, p.alpha)?;
+                let dirs = self.hybrid_pre(q, p.nav_k, &(&nav & &sub), &bm, p.alpha)?;
                 (child, dirs)
             };
             for &(s, r) in &child {

@@ -1322,6 +1322,52 @@ impl VectorIndex {
         Ok(self.named(top))
     }
 
+    /// BM25 of every record of `cand`, by record number (0 where no term matches): one walk that
+    /// serves every search of a hierarchical find, whose subtrees are subsets of its scope.
+    pub(crate) fn bm25_all(&self, qterms: &[u32], cand: &RoaringBitmap) -> Vec<f32> {
+        let mut acc = vec![0f32; self.recs.len()];
+        if qterms.is_empty() || cand.is_empty() {
+            return acc;
+        }
+        let mut bits = vec![0u64; self.recs.len() / 64 + 1];
+        for r in cand.iter() {
+            bits[r as usize >> 6] |= 1 << (r & 63);
+        }
+        self.bm25.accumulate(qterms, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1 << (r & 63)) != 0), &mut acc);
+        acc
+    }
+
+    /// `hybrid_cand` with the BM25 scores already computed (`bm25_all` over a superset of `cand`).
+    pub(crate) fn hybrid_pre(&self, q: &[f32], k: usize, cand: &RoaringBitmap, bm: &[f32], alpha: f32) -> Result<Vec<(f32, u32)>> {
+        if cand.is_empty() {
+            return Ok(Vec::new());
+        }
+        let pool_k = (k * 4).max(40);
+        let (dense, _) = self.search_cand(q, pool_k, cand, SearchOpts::default())?;
+        let mut sparse = TopK::new(pool_k);
+        let mut max_b = 0f32;
+        for r in cand.iter() {
+            let b = bm[r as usize];
+            if b > 0.0 {
+                max_b = max_b.max(b);
+                if b > sparse.threshold() {
+                    sparse.push(b, r);
+                }
+            }
+        }
+        let mut pool: Vec<u32> = dense.iter().map(|x| x.1).chain(sparse.into_sorted().into_iter().map(|x| x.1)).collect();
+        pool.sort_unstable();
+        pool.dedup();
+        let mut top = TopK::new(k);
+        for r in pool {
+            let slot = self.recs[r as usize].as_ref().unwrap().slot;
+            let dn = kernels::dot(q, self.vector(slot)).clamp(0.0, 1.0);
+            let bn = if max_b > 0.0 { bm[r as usize] / max_b } else { 0.0 };
+            top.push((alpha * dn + (1.0 - alpha) * bn).clamp(0.0, 1.0), r);
+        }
+        Ok(top.into_sorted())
+    }
+
     /// `hybrid_search` over a candidate bitmap with the query terms already looked up.
     pub(crate) fn hybrid_cand(&self, q: &[f32], qterms: &[u32], k: usize, cand: &RoaringBitmap, alpha: f32) -> Result<Vec<(f32, u32)>> {
         if cand.is_empty() {
