@@ -127,36 +127,31 @@ impl Bm25 {
         if qterms.is_empty() || self.live_docs == 0 {
             return Vec::new();
         }
-        let avgdl = (self.live_len as f32 / self.live_docs as f32).max(1.0);
         let touched = self.postings_len(qterms);
-        let dense = touched.min(max_matches) > self.doc_rec.len() / 16;
-        let mut acc_dense: Vec<f32> = if dense { vec![0.0; self.doc_rec.len()] } else { Vec::new() };
-        let mut acc: HashMap<u32, f32> = HashMap::new();
+        if touched.min(max_matches) > self.doc_rec.len() / 16 {
+            let mut acc = vec![0f32; self.doc_rec.len()];
+            self.walk(qterms, allow, |doc, _, s| acc[doc as usize] += s);
+            acc.iter().enumerate().filter(|(_, s)| **s > 0.0).map(|(d, s)| (self.doc_rec[d], *s)).collect()
+        } else {
+            let mut acc: HashMap<u32, f32> = HashMap::new();
+            self.walk(qterms, allow, |doc, _, s| *acc.entry(doc).or_insert(0.0) += s);
+            acc.into_iter().map(|(d, s)| (self.doc_rec[d as usize], s)).collect()
+        }
+    }
+
+    /// Calls `f(doc, record, term score)` for every posting of the terms whose live document
+    /// `allow` admits.
+    fn walk(&self, qterms: &[u32], allow: &dyn Fn(u32) -> bool, mut f: impl FnMut(u32, u32, f32)) {
+        let avgdl = (self.live_len as f32 / self.live_docs.max(1) as f32).max(1.0);
         for &t in qterms {
             let plist = &self.postings[t as usize];
             let idf = self.idf(plist.len());
             for &(doc, tf) in plist {
                 let rec = self.doc_rec[doc as usize];
-                if rec == DEAD || !allow(rec) {
-                    continue;
-                }
-                let s = self.term_score(idf, tf, doc, avgdl);
-                if dense {
-                    acc_dense[doc as usize] += s;
-                } else {
-                    *acc.entry(doc).or_insert(0.0) += s;
+                if rec != DEAD && allow(rec) {
+                    f(doc, rec, self.term_score(idf, tf, doc, avgdl));
                 }
             }
-        }
-        if dense {
-            acc_dense
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| **s > 0.0)
-                .map(|(d, s)| (self.doc_rec[d], *s))
-                .collect()
-        } else {
-            acc.into_iter().map(|(d, s)| (self.doc_rec[d as usize], s)).collect()
         }
     }
 
@@ -253,20 +248,8 @@ impl Bm25 {
     /// Adds the BM25 score of every admitted live document to `acc[record]` (one walk of the
     /// terms' postings; `acc` is indexed by record number).
     pub fn accumulate(&self, qterms: &[u32], allow: &dyn Fn(u32) -> bool, acc: &mut [f32]) {
-        if qterms.is_empty() || self.live_docs == 0 {
-            return;
-        }
-        let avgdl = (self.live_len as f32 / self.live_docs as f32).max(1.0);
-        for &t in qterms {
-            let plist = &self.postings[t as usize];
-            let idf = self.idf(plist.len());
-            for &(doc, tf) in plist {
-                let rec = self.doc_rec[doc as usize];
-                if rec == DEAD || !allow(rec) {
-                    continue;
-                }
-                acc[rec as usize] += self.term_score(idf, tf, doc, avgdl);
-            }
+        if self.live_docs > 0 {
+            self.walk(qterms, allow, |_, rec, s| acc[rec as usize] += s);
         }
     }
 
