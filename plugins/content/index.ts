@@ -4,9 +4,8 @@
  */
 import type { Identity } from '../../runtime/identity/types.js';
 import { definePlugin } from '../../runtime/plugin.js';
-import { SEMANTIC_QUEUE, type SemanticMessage } from '../../runtime/queues/indexing.js';
+import { queueSemanticOnCommit } from '../../runtime/queues/indexing.js';
 import { s } from '../../runtime/schema.js';
-import type { ChangeEvent } from '../../runtime/vfs/types.js';
 import { splitPath } from '../../runtime/vfs/vfs.js';
 import { VERSION } from '../../runtime/version.js';
 import { parseBatchBody } from './batch-body.js';
@@ -31,29 +30,14 @@ export default definePlugin({
       typeof fs.assertContentAccessMany === 'function' ? Object.assign(accessCheck(identity), { many: (uris: string[]) => fs.assertContentAccessMany(identity, uris) }) : accessCheck(identity);
 
     // A user edit of a sidecar rebuilds only that directory's L0/L1 vectors: one non-recursive
-    // vectors_only refresh, committed in the same batch as the edit. Messages are queued only when
-    // an indexer consumes them (otherwise they would pile up unread).
-    const activations = new WeakMap<ChangeEvent, () => void>();
-    host.vfs.onCommit((events) => {
-      const ops = [];
-      for (const ev of events) {
-        if (ev.type !== 'write' || !ev.hint?.[SIDECAR_HINT] || !host.queues.hasConsumer(SEMANTIC_QUEUE)) continue;
-        const dir = splitPath(ev.path)[0];
-        const msg: SemanticMessage = { account: ev.account, path: dir, kind: 'dir', op: 'refresh', mode: 'vectors_only', recursive: false };
-        const prepared = host.queues.prepare(SEMANTIC_QUEUE, msg, { dedupeKey: `content-sidecar\x00${ev.account}\x00${dir}` });
-        if (!prepared) continue;
-        ops.push(...prepared.ops);
-        activations.set(ev, prepared.activate);
-      }
-      return ops;
-    });
-    // Change events are emitted after the batch is durable: only then may the consumer see the message.
-    host.vfs.on('change', (ev: ChangeEvent) => {
-      const activate = activations.get(ev);
-      if (activate) {
-        activations.delete(ev);
-        activate();
-      }
+    // vectors_only refresh, committed in the same batch as the edit.
+    queueSemanticOnCommit(host, (ev) => {
+      if (ev.type !== 'write' || !ev.hint?.[SIDECAR_HINT]) return null;
+      const dir = splitPath(ev.path)[0];
+      return {
+        message: { account: ev.account, path: dir, kind: 'dir', op: 'refresh', mode: 'vectors_only', recursive: false },
+        dedupeKey: `content-sidecar\x00${ev.account}\x00${dir}`,
+      };
     });
 
     host.route({

@@ -7,6 +7,9 @@
  *   `Embedding` work for the records concerned (before it acks, so `waitFor` sees no gap).
  * - `Embedding`: (re)compute or delete the vector record of one level of one node.
  */
+import type { KvOp } from '../storage/backend.js';
+import type { ChangeEvent } from '../vfs/types.js';
+
 export const SEMANTIC_QUEUE = 'Semantic';
 export const EMBEDDING_QUEUE = 'Embedding';
 export const INDEX_QUEUES = [SEMANTIC_QUEUE, EMBEDDING_QUEUE];
@@ -39,4 +42,38 @@ export function touchesPath(account: string, path: string) {
     if (!p || p.account !== account || typeof p.path !== 'string') return false;
     return p.path === path || p.path.startsWith(path + '/') || path === '';
   };
+}
+
+interface CommitHost {
+  vfs: { onCommit(hook: (events: ChangeEvent[]) => KvOp[]): void; on(event: 'change', fn: (ev: ChangeEvent) => void): unknown };
+  queues: { hasConsumer(name: string): boolean; prepare<P>(name: string, payload: P, opts?: { dedupeKey?: string }): { ops: KvOp[]; activate: () => void } | null };
+}
+
+/**
+ * Puts a Semantic message into the same atomic batch as the VFS change that calls for it (so it
+ * exists exactly when the change does) and hands it to the consumer once the batch is durable,
+ * which the change event signals. `pick` chooses the events and their message and dedupe key.
+ * Nothing is queued while no indexer consumes the queue: the messages would pile up unread.
+ */
+export function queueSemanticOnCommit(host: CommitHost, pick: (ev: ChangeEvent) => { message: SemanticMessage; dedupeKey: string } | null): void {
+  const activations = new WeakMap<ChangeEvent, () => void>();
+  host.vfs.onCommit((events) => {
+    const ops: KvOp[] = [];
+    if (!host.queues.hasConsumer(SEMANTIC_QUEUE)) return ops;
+    for (const ev of events) {
+      const picked = pick(ev);
+      if (!picked) continue;
+      const prepared = host.queues.prepare(SEMANTIC_QUEUE, picked.message, { dedupeKey: picked.dedupeKey });
+      if (!prepared) continue;
+      ops.push(...prepared.ops);
+      activations.set(ev, prepared.activate);
+    }
+    return ops;
+  });
+  host.vfs.on('change', (ev: ChangeEvent) => {
+    const activate = activations.get(ev);
+    if (!activate) return;
+    activations.delete(ev);
+    activate();
+  });
 }
