@@ -12,7 +12,7 @@ import type { RestrictedIndex } from './restricted.js';
 
 /** The retrieval plugin's index, when loaded: the estimated number of records under a path. */
 export interface VectorCount {
-  countUnder(account: string, path: string): Promise<number> | number;
+  countUnder(account: string, path: string, ownerSpaces?: string[]): Promise<number> | number;
 }
 
 /** Counts per directory path, or undefined without a vector index (no figure beats a made-up one). */
@@ -21,10 +21,12 @@ export async function countsFor(host: PluginHost, restricted: RestrictedIndex, i
   if (!index) return undefined;
   const account = identity.accountId;
   const hidden = await deniedDirsBelow(host, restricted, identity, dirs);
+  // A USER never sees other users' spaces: `ctx://` and `ctx://user` count only theirs.
+  const spaces = identity.role === 'USER' ? ['', `user:${identity.userId}`] : undefined;
   const out = new Map<string, number>();
   for (const dir of dirs) {
-    let n = await index.countUnder(account, dir);
-    for (const d of hidden) if (d !== dir && isAncestorPath(dir, d)) n -= await index.countUnder(account, d);
+    let n = await index.countUnder(account, dir, spaces);
+    for (const d of hidden) if (d !== dir && isAncestorPath(dir, d)) n -= await index.countUnder(account, d, spaces);
     out.set(dir, Math.max(0, n));
   }
   return out;

@@ -19,8 +19,11 @@ export const REEMBED_OWNER = { accountId: '-', userId: 'system', role: 'ROOT' } 
 
 /** What other plugins get from `host.optional('vector-index')`. */
 export interface VectorIndexService {
-  /** Items below `path` estimated from the index (stat `count`): files and subdirectories, once each. */
-  countUnder(account: string, path: string): Promise<number>;
+  /**
+   * Items below `path` estimated from the index (stat `count`): files and subdirectories, once
+   * each; only in `ownerSpaces` when given (`''` shared resources, `user:<id>` a user's space).
+   */
+  countUnder(account: string, path: string, ownerSpaces?: string[]): Promise<number>;
   /** The node a 32-hex record id stands for (any level), or null when unindexed or deleted. */
   resolve(account: string, id: string): Promise<{ path: string; uri: string; level: 0 | 1 | 2 } | null>;
   /**
@@ -51,7 +54,7 @@ export default definePlugin({
     host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, llm: llm ? llm.model : null, records: store.index.stats().size });
 
     const service: VectorIndexService = {
-      countUnder: (account, path) => store.countUnder(account, path),
+      countUnder: (account, path, ownerSpaces) => store.countUnder(account, path, ownerSpaces),
       async resolve(account, id) {
         const d = await store.getById(account, id);
         return d ? { path: d.path, uri: d.attrs.uri, level: d.level } : null;

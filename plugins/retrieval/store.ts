@@ -471,9 +471,10 @@ export class RecordStore {
   /**
    * Items below a directory (stat `count`), estimated from the index: each file once (its L2
    * record) and each subdirectory once (its L0 record); the directory's own record is not counted.
+   * `ownerSpaces` limits the count to those spaces (a USER counts shared resources and their own).
    */
-  async countUnder(account: string, p: string): Promise<number> {
-    const n = this.index.count({ account, uriPrefixes: ['ctx://' + p], levels: [0, 2] });
+  async countUnder(account: string, p: string, ownerSpaces?: string[]): Promise<number> {
+    const n = this.index.count({ account, uriPrefixes: ['ctx://' + p], levels: [0, 2], ...(ownerSpaces ? { ownerSpaces } : {}) });
     const own = p === '' ? undefined : await this.get(account, p, 0);
     return n - (own ? 1 : 0);
   }

@@ -120,3 +120,25 @@ describe('count and access: denied subtrees', () => {
     expect((await statAs('ctx://resources/lab', other.users.dave!)).count).toBe(full - inside);
   });
 });
+
+describe("count never includes other users' spaces", () => {
+  it("a USER's count of ctx:// and ctx://user covers shared resources and their own space only; an ADMIN's covers all", async () => {
+    const acct = await t.account('hooli', ['ann', 'ben']);
+    const ann = acct.users.ann!;
+    const ben = acct.users.ben!;
+    const write = async (h: Record<string, string>, uri: string) =>
+      expect((await t.req({ method: 'POST', url: '/api/v1/content/write', headers: h, body: { uri, content: `note at ${uri}` } })).status).toBe(200);
+    await write(ann, 'ctx://user/ann/memories/m1.md');
+    for (const n of ['b1', 'b2', 'b3', 'b4']) await write(ben, `ctx://user/ben/memories/${n}.md`);
+    expect(await t.app.queues.waitIdle(30_000)).toBe(true);
+    const count = async (h: Record<string, string>, uri: string) => (await t.req({ url: `/api/v1/fs/stat?${qs({ uri })}`, headers: h })).json().result.count as number;
+    const annUser = await count(ann, 'ctx://user');
+    const benUser = await count(ben, 'ctx://user');
+    const adminUser = await count(acct.admin, 'ctx://user');
+    // Ben has four more files than Ann; neither sees the other's.
+    expect(benUser - annUser).toBe(3);
+    expect(adminUser).toBeGreaterThanOrEqual(annUser + benUser - 1);
+    expect(await count(ann, 'ctx://')).toBeLessThan(await count(acct.admin, 'ctx://'));
+    expect(await count(ann, 'ctx://user/ann/memories')).toBe(1);
+  });
+});
