@@ -914,7 +914,7 @@ impl VectorIndex {
         }
         // A background compaction owns the conversion while it runs.
         if convert && !self.compacting() && self.kind() == Kind::Flat && self.live > self.cfg.flat_threshold {
-            self.rebuild(true)?;
+            self.compact()?;
         }
         Ok(())
     }
@@ -962,42 +962,16 @@ impl VectorIndex {
     /// Drops tombstones by rebuilding the vector store from live records (HNSW: a new graph; a
     /// collection that shrank below half the flat threshold goes back to flat).
     pub fn compact(&mut self) -> Result<()> {
+        // The background phases run back to back: one rebuild path for both.
         if self.compacting() {
             return Err(Error::InvalidArgument("a background compaction is running".into()));
         }
-        let to_hnsw = self.live > self.cfg.flat_threshold / 2 && self.kind() == Kind::Hnsw
-            || self.live > self.cfg.flat_threshold;
-        self.rebuild(to_hnsw)?;
-        self.bm25.compact();
-        Ok(())
-    }
-
-    fn rebuild(&mut self, hnsw: bool) -> Result<()> {
-        let d = self.dim;
-        let mut order: Vec<u32> = self.slot_rec.iter().copied().filter(|r| *r != NONE).collect();
-        order.sort_unstable_by_key(|r| self.recs[*r as usize].as_ref().unwrap().slot);
-        let mut data = Vec::with_capacity(order.len() * d);
-        for r in &order {
-            data.extend_from_slice(self.vector(self.recs[*r as usize].as_ref().unwrap().slot));
+        self.compaction_begin()?;
+        let done = compaction_build(self.compaction_snapshot()).and_then(|b| self.compaction_finish(b));
+        if done.is_err() {
+            self.compaction_abort();
         }
-        let vectors = if hnsw {
-            let mut h = FaissIndex::new_hnsw(d, self.cfg.hnsw_m, self.cfg.ef_construction, self.cfg.ef_search)?;
-            h.add(&data, self.cfg.build_threads)?;
-            h.shrink_to_fit()?;
-            drop(data);
-            Vectors::Hnsw(h)
-        } else {
-            Vectors::Flat(data)
-        };
-        self.vectors = vectors;
-        self.slot_rec = order.clone();
-        self.free_slots.clear();
-        self.tombstones = 0;
-        for (slot, r) in order.iter().enumerate() {
-            self.recs[*r as usize].as_mut().unwrap().slot = slot as u32;
-        }
-        self.recompute_codes();
-        Ok(())
+        done
     }
 
     pub(crate) fn recompute_codes(&mut self) {
@@ -1358,14 +1332,19 @@ impl VectorIndex {
         let mut pool: Vec<u32> = dense.iter().map(|x| x.1).chain(sparse.into_sorted().into_iter().map(|x| x.1)).collect();
         pool.sort_unstable();
         pool.dedup();
+        Ok(self.fuse(q, k, pool, alpha, max_b, |r| bm[r as usize]))
+    }
+
+    /// The hybrid score of every pool member, exact: `alpha · clamp(cosine) + (1 − alpha) ·
+    /// bm25 / max_b`; the best `k`.
+    fn fuse(&self, q: &[f32], k: usize, pool: Vec<u32>, alpha: f32, max_b: f32, bm25: impl Fn(u32) -> f32) -> Vec<(f32, u32)> {
         let mut top = TopK::new(k);
         for r in pool {
-            let slot = self.recs[r as usize].as_ref().unwrap().slot;
-            let dn = kernels::dot(q, self.vector(slot)).clamp(0.0, 1.0);
-            let bn = if max_b > 0.0 { bm[r as usize] / max_b } else { 0.0 };
+            let dn = kernels::dot(q, self.vector(self.rec(r).slot)).clamp(0.0, 1.0);
+            let bn = if max_b > 0.0 { bm25(r) / max_b } else { 0.0 };
             top.push((alpha * dn + (1.0 - alpha) * bn).clamp(0.0, 1.0), r);
         }
-        Ok(top.into_sorted())
+        top.into_sorted()
     }
 
     /// `hybrid_search` over a candidate bitmap with the query terms already looked up.
@@ -1392,15 +1371,7 @@ impl VectorIndex {
         missing.sort_unstable();
         let docs: Vec<u32> = missing.iter().map(|x| x.0).collect();
         let extra: HashMap<u32, f32> = if max_b > 0.0 { self.bm25.score_docs(qterms, &docs).into_iter().collect() } else { HashMap::new() };
-        let mut top = TopK::new(k);
-        for r in pool {
-            let slot = self.recs[r as usize].as_ref().unwrap().slot;
-            let dn = kernels::dot(q, self.vector(slot)).clamp(0.0, 1.0);
-            let b = bm.get(&r).or_else(|| extra.get(&r)).copied().unwrap_or(0.0);
-            let bn = if max_b > 0.0 { b / max_b } else { 0.0 };
-            top.push((alpha * dn + (1.0 - alpha) * bn).clamp(0.0, 1.0), r);
-        }
-        Ok(top.into_sorted())
+        Ok(self.fuse(q, k, pool, alpha, max_b, |r| bm.get(&r).or_else(|| extra.get(&r)).copied().unwrap_or(0.0)))
     }
 
     // ---- stats ---------------------------------------------------------------------------------
