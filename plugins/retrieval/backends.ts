@@ -54,7 +54,6 @@ export interface VectorBackend {
   saveAsync(path: string): Promise<void>;
   upsertText?(ids: string[], texts: string[]): void;
   hybridSearch?(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Hit[];
-  hybridSearchAsync?(query: Float32Array, text: string, k: number, filter: VectorFilter, opts?: { alpha?: number }): Promise<Hit[]>;
   /** Graph inserts off the JS thread (the native index; ~1 ms of CPU per vector). */
   upsertAsync?(ids: string[], vectors: Float32Array, attrs: RecordAttrs[]): Promise<void>;
   needsCompaction?(): boolean;

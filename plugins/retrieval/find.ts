@@ -75,8 +75,8 @@ export async function hierarchicalFind(
   if (!scope.filters.length) return { candidates: [], provenance };
   if (store.index.hierarchicalSearchAsync && text) return nativeFind(store, vec, text, scope, limit, account, provenance);
 
-  const searchAll = async (filters: VectorFilter[], k: number, offThread = false): Promise<Hit[]> => {
-    const lists = await Promise.all(filters.map((f) => store.search(vec, text, k, f, { offThread })));
+  const searchAll = async (filters: VectorFilter[], k: number): Promise<Hit[]> => {
+    const lists = await Promise.all(filters.map((f) => store.search(vec, text, k, f)));
     const best = new Map<string, number>();
     for (const l of lists) for (const h of l) best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
     return [...best].map(([id, score]) => ({ id, score }));
@@ -89,9 +89,7 @@ export async function hierarchicalFind(
   const sameScope =
     scope.filters.length === scope.navs.length &&
     scope.filters.every((f, i) => !f.levels && (!f.contextTypes || f.contextTypes.length === 3) && plain(f) === plain(scope.navs[i]!));
-  // The two searches over the whole scope run on the libuv pool, side by side; the subtree
-  // searches of the expansion rounds are small enough to stay on this thread.
-  const [globalHits, navHits] = await Promise.all([searchAll(scope.filters, globalK, true), searchAll(navFilters, globalK, true)]);
+  const [globalHits, navHits] = await Promise.all([searchAll(scope.filters, globalK), searchAll(navFilters, globalK)]);
   provenance.global_hits = globalHits.length;
   provenance.navigation_hits = navHits.length;
 

@@ -412,16 +412,9 @@ export class RecordStore {
     this.scheduleSave();
   }
 
-  /**
-   * Hybrid (dense + BM25, fused in the core) when the index has it, else dense. `offThread` runs
-   * it on the libuv pool: for searches over a whole account, where the scan outweighs the hop;
-   * subtree searches over a few hundred candidates are cheaper on this thread.
-   */
-  search(query: Float32Array, text: string, k: number, filter: VectorFilter, opts: { offThread?: boolean } = {}): Promise<Hit[]> {
-    if (this.index.hybridSearch && text) {
-      if (opts.offThread && this.index.hybridSearchAsync) return this.index.hybridSearchAsync(query, text, k, filter);
-      return Promise.resolve(this.index.hybridSearch(query, text, k, filter));
-    }
+  /** Hybrid (dense + BM25, fused in the core) when the index has it, else dense. */
+  search(query: Float32Array, text: string, k: number, filter: VectorFilter): Promise<Hit[]> {
+    if (this.index.hybridSearch && text) return Promise.resolve(this.index.hybridSearch(query, text, k, filter));
     return this.index.searchAsync(query, k, filter);
   }
 
