@@ -69,6 +69,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   fs.mkdirSync(dataDir, { recursive: true });
   const kv = await Kv.open(opts.backend ?? new RocksDbBackend(path.join(dataDir, 'db')));
   const identities = new IdentityRegistry(kv.sub('identity'), config.rootApiKey);
+  await identities.ensureInitialAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
   if (config.authMode !== 'api_key') await identities.ensureAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
   const vfs = new Vfs(kv.sub('vfs'));
   const queues = new QueueManager(kv.sub('queues'), log.child({ component: 'queues' }));

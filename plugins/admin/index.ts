@@ -6,7 +6,7 @@
 import { notFound, permissionDenied } from '../../runtime/errors.js';
 import type { Identity } from '../../runtime/identity/types.js';
 import { definePlugin } from '../../runtime/plugin.js';
-import { s } from '../../runtime/schema.js';
+import { fieldError, s } from '../../runtime/schema.js';
 import { VERSION } from '../../runtime/version.js';
 
 const publicUser = (u: { account_id: string; user_id: string; role: string; created_at: string }) => ({
@@ -30,7 +30,13 @@ export default definePlugin({
   version: VERSION,
   setup(host) {
     const ids = host.identities;
-    const role = s.enum(['ADMIN', 'USER']);
+    // Case-insensitive: the reference product and its clients spell roles `user`/`admin` (and its
+    // client sends `user` unless told otherwise); the spec spells them USER/ADMIN, which we store.
+    const role = s.custom<'ADMIN' | 'USER'>((value, field) => {
+      const upper = typeof value === 'string' ? value.toUpperCase() : undefined;
+      if (upper === 'ADMIN' || upper === 'USER') return upper;
+      throw fieldError(field, `${field} must be user or admin (any case); got ${JSON.stringify(value)}`, { allowed: ['user', 'admin'] });
+    });
 
     host.route({
       method: 'POST',

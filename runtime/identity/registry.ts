@@ -122,6 +122,21 @@ export class IdentityRegistry {
     return { account, key };
   }
 
+  /**
+   * Creates account `accountId` on the first start of a data dir and never again: the ROOT key acts
+   * in `default` unless told otherwise, and the reference product's admin flows (register a user
+   * in `default`, set its role, rotate its key) expect that account to exist without being created.
+   * A marker, not the account itself, records that this ran, so an account ROOT deleted stays deleted.
+   */
+  async ensureInitialAccount(accountId: string, adminUserId: string): Promise<void> {
+    const marker = `init${S}${accountId}`;
+    if (await this.kv.getJson(marker)) return;
+    const ops = [this.kv.putJsonOp(marker, { created_at: new Date().toISOString() })];
+    if (!(await this.getAccount(accountId)))
+      ops.push(this.kv.putJsonOp(`a${S}${accountId}`, { account_id: accountId, admin_user_id: adminUserId, created_at: new Date().toISOString() }));
+    await this.kv.batch(ops);
+  }
+
   /** Ensures an account record exists (trusted and dev modes create accounts on first use). */
   async ensureAccount(accountId: string, adminUserId: string): Promise<void> {
     if (await this.getAccount(accountId)) return;
