@@ -1,6 +1,6 @@
 import type { Identity } from '../identity/types.js';
 import { idProblem, isRecordId, isReservedId } from './ids.js';
-import { invalidUriFor, notAString } from './invalid.js';
+import { invalidUriFor, notAString, traversalDenied } from './invalid.js';
 import {
   describeTextProblem,
   MAX_URI_BYTES,
@@ -69,6 +69,7 @@ export function parseUri(input: unknown, identity: Identity, opts?: ParseOptions
     let end = src.indexOf('/', start);
     if (end < 0 || end > to) end = to;
     const seg = src.slice(start, end);
+    if (seg === '..' || seg === '.') throw traversalDenied(field, input, seg);
     const problem = segmentProblem(seg, nonAscii);
     if (problem !== null) throw invalidUriFor(field, input, problem);
     segs.push(seg);

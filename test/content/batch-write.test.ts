@@ -117,7 +117,7 @@ describe('batch-write, mode form', () => {
       [{ root_uri: 'ctx://resources/proj', operations: [{ uri: 'ctx://resources/proj/e.md', content: 'x', extra: 1 }] }, 400, 'operations[0].extra'],
       [{ root_uri: 'ctx://resources/proj', operations: 'a.md' }, 400, 'operations'],
       [{ root_uri: 'ctx://user/alice', operations: [{ uri: 'ctx://user/alice/memories/z.md', content: 'x' }] }, 400, 'root_uri'],
-      [{ root_uri: 'ctx://resources/../proj', operations: [{ uri: 'ctx://resources/proj/z.md', content: 'x' }] }, 400, 'root_uri'],
+      [{ root_uri: 'ctx://resources/../proj', operations: [{ uri: 'ctx://resources/proj/z.md', content: 'x' }] }, 403, 'root_uri'],
       [{ root_uri: 'ctx://resources/proj', operations: [{ uri: 'ctx://resources/proj/%2e%2e/z.md', content: 'x' }] }, 400, 'operations[0].uri'],
       [{ root_uri: 'ctx://resources/proj', operations: [{ uri: 'ctx://resources/proj/z.md', content: 'x', mode: 'upsert', precondition: { kind: 'create_if_absent' } }] }, 400, 'operations[0]'],
     ];

@@ -316,12 +316,18 @@ describe('isolation and hostile input', () => {
     expect(await t.app.vfs.stat('acme', 'resources/sc/.overview.md')).toBeNull();
   });
 
-  it('path traversal and encoded tricks are INVALID_URI; internal scopes are refused', async () => {
-    for (const uri of ['ctx://resources/../user/alice/memories/x.md', 'ctx://resources/%2e%2e/x.md', 'ctx://resources/a%2fb.md', 'ctx://resources/a\\b.md', 'ctx://temp/x.md', 'ctx://queue/x', 'ctx://resources/./x.md', 'file:///etc/passwd']) {
+  it('encoded tricks are INVALID_URI and internal scopes are refused; literal traversal is PERMISSION_DENIED', async () => {
+    for (const uri of ['ctx://resources/%2e%2e/x.md', 'ctx://resources/a%2fb.md', 'ctx://resources/a\\b.md', 'ctx://temp/x.md', 'ctx://queue/x', 'file:///etc/passwd']) {
       const res = await write(alice, { uri, content: 'x' });
       expect(res.status, uri).toBe(400);
       expect(res.json().error.code, uri).toBe('INVALID_URI');
       expect((await read(alice, q(uri))).status, uri).toBe(400);
+    }
+    for (const uri of ['ctx://resources/../user/alice/memories/x.md', 'ctx://resources/./x.md']) {
+      const res = await write(alice, { uri, content: 'x' });
+      expect(res.status, uri).toBe(403);
+      expect(res.json().error.code, uri).toBe('PERMISSION_DENIED');
+      expect((await read(alice, q(uri))).status, uri).toBe(403);
     }
   });
 

@@ -136,9 +136,8 @@ describe("a USER and another user's namespace", () => {
 });
 
 describe('traversal, encoded tricks and malformed input', () => {
+  const traversals = ['ctx://resources/../user/bob/memories', 'ctx://resources/./team', 'ctx://resources/../../../etc/passwd'];
   const tricks = [
-    'ctx://resources/../user/bob/memories',
-    'ctx://resources/./team',
     'ctx://resources/%2e%2e/user/bob',
     'ctx://resources/%2E%2E%2Fuser',
     'ctx://resources/a%2fb',
@@ -168,9 +167,20 @@ describe('traversal, encoded tricks and malformed input', () => {
       }
   });
 
+  it('every route answers a literal "." or ".." segment as a denied access (403)', async () => {
+    for (const uri of traversals)
+      for (const [name, call] of everyRoute(uri, acmeAdmin)) {
+        const res = await call();
+        expect(res.status, `${name} ${JSON.stringify(uri)}`).toBe(403);
+        expect(res.json().error.code).toBe('PERMISSION_DENIED');
+      }
+  });
+
   it('mv checks both URIs; the refused field is named', async () => {
     const res = await post('mv', { from_uri: 'ctx://resources/team/open.md', to_uri: 'ctx://resources/../user/bob/x.md' }, acmeAdmin);
-    expect(res.json().error).toMatchObject({ code: 'INVALID_URI', details: { field: 'to_uri' } });
+    expect(res.json().error).toMatchObject({ code: 'PERMISSION_DENIED', details: { field: 'to_uri' } });
+    const enc = await post('mv', { from_uri: 'ctx://resources/team/open.md', to_uri: 'ctx://resources/%2e%2e/x.md' }, acmeAdmin);
+    expect(enc.json().error).toMatchObject({ code: 'INVALID_URI', details: { field: 'to_uri' } });
   });
 
   it('wrong body types and malformed or oversized JSON are 400/413, never 500', async () => {

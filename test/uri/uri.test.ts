@@ -127,7 +127,7 @@ describe('parseUri: valid inputs', () => {
 // ---------------------------------------------------------------------------------------------
 // Invalid inputs: [input, expected code, substring of the message].
 // ---------------------------------------------------------------------------------------------
-const INVALID: Array<[label: string, input: unknown, code: 'INVALID_URI' | 'INVALID_ARGUMENT', message: string]> = [
+const INVALID: Array<[label: string, input: unknown, code: 'INVALID_URI' | 'INVALID_ARGUMENT' | 'PERMISSION_DENIED', message: string]> = [
   // not a string / empty
   ['number', 42, 'INVALID_ARGUMENT', 'uri must be a string, got number'],
   ['object', { uri: 'ctx://' }, 'INVALID_ARGUMENT', 'uri must be a string, got object'],
@@ -179,10 +179,12 @@ const INVALID: Array<[label: string, input: unknown, code: 'INVALID_URI' | 'INVA
   ['reserved alias session id', 'ctx://session/sessions', 'INVALID_URI', '"sessions" is a reserved word'],
   ['bad agent id', 'ctx://agent/a:1', 'INVALID_URI', 'invalid agent id "a:1"'],
   // structure
-  ['dotdot', 'ctx://resources/../user/bob', 'INVALID_URI', '".." segments are not allowed'],
-  ['dotdot at end', 'ctx://resources/a/..', 'INVALID_URI', '".." segments are not allowed'],
-  ['dot', 'ctx://resources/./a', 'INVALID_URI', '"." segments are not allowed'],
-  ['home dotdot', 'ctx://~/../bob/memories', 'INVALID_URI', '".." segments are not allowed'],
+  // traversal is a denied access, as the reference answers it (docs/compatibility.md)
+  ['dotdot', 'ctx://resources/../user/bob', 'PERMISSION_DENIED', '".." path segments (path traversal) are not allowed'],
+  ['dotdot at end', 'ctx://resources/a/..', 'PERMISSION_DENIED', '".." path segments (path traversal)'],
+  ['dot', 'ctx://resources/./a', 'PERMISSION_DENIED', '"." path segments (path traversal)'],
+  ['home dotdot', 'ctx://~/../bob/memories', 'PERMISSION_DENIED', '".." path segments (path traversal)'],
+  ['dotdot past the root', 'ctx://resources/../../../etc/passwd', 'PERMISSION_DENIED', '".." path segments (path traversal)'],
   ['double slash', 'ctx://resources//a', 'INVALID_URI', 'empty path segments'],
   ['two trailing slashes', 'ctx://resources/a//', 'INVALID_URI', 'empty path segments'],
   ['triple slash', 'ctx:///resources', 'INVALID_URI', 'empty path segments'],
