@@ -257,6 +257,24 @@ export const s = {
     ).optional(),
 };
 
+/**
+ * Removes the query parameters `schema` does not declare and returns their names (undefined when
+ * there are none). Unknown query parameters are ignored, not rejected: proxies, SDKs and browsers
+ * add their own (cache busters, tracing), and every HTTP framework the reference product's clients
+ * were written against ignores them. Unknown *body* fields stay rejected where the schema says so.
+ */
+export function dropUnknownQueryParams(schema: Schema<unknown>, raw: Record<string, unknown>): string[] | undefined {
+  if (!(schema instanceof ObjectSchema)) return undefined;
+  const shape = schema.shape as Shape;
+  let dropped: string[] | undefined;
+  for (const key in raw) {
+    if (Object.hasOwn(shape, key)) continue;
+    (dropped ??= []).push(key);
+    delete raw[key];
+  }
+  return dropped;
+}
+
 /** Turns a raw query string into a map; repeated keys become arrays. */
 export function parseQueryString(query: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};

@@ -108,13 +108,15 @@ export async function mkdir(host: PluginHost, identity: Identity, body: { uri: s
   const u = await resolve(host, identity, body.uri, 'write');
   const account = identity.accountId;
   refuseSidecarPath(u, 'uri');
-  if (u.path === '') throw conflict('the account root ctx:// always exists', u.uri);
+  // mkdir of an existing directory succeeds and changes nothing (its L0 stays, even with another
+  // `description`): the reference's clients call it to make sure a directory is there (`mkdir -p`).
+  if (u.path === '') return { uri: u.uri };
   // The path lock keeps two mkdirs of one directory from both passing the existence check.
   const lock = await host.vfs.locks.acquire(account, u.path, 'path', 'fs.mkdir');
   try {
     const existing = await host.vfs.stat(account, u.path);
     if (existing?.kind === 'file') throw conflict(`a file exists at ${u.uri}`, u.uri);
-    if (existing) throw conflict(`directory exists: ${u.uri}`, u.uri);
+    if (existing) return { uri: u.uri };
     const text = withHeader('meta', { uri: u.uri, level: 0, generator: 'mkdir' }, body.description ?? u.name);
     // One atomic batch creates the directory, its missing ancestors, its L0 and (mkdir-indexing.ts)
     // the Semantic message that gets the L0 vectorized.

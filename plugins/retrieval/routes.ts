@@ -26,8 +26,10 @@ const findShape = {
   target_uri: targetSchema.optional(),
   context_type: s.union<string | string[]>([s.string(), s.array(s.string(), { max: 3 })], 'a context type or an array of them').optional(),
   tags: s.array(s.string({ max: 512 }), { max: 64 }).optional(),
-  limit: s.int({ min: 1, max: 1000 }).optional(),
-  node_limit: s.int({ min: 1, max: 1000 }).optional(),
+  // No lower bound: 0 or less asks for nothing and gets an empty result (limitOf), as the reference
+  // answers it; clients written for it send `limit: 0` to probe a scope.
+  limit: s.int({ max: 1000 }).optional(),
+  node_limit: s.int({ max: 1000 }).optional(),
   score_threshold: s.number({ min: 0, max: 1 }).optional(),
   filter: s.record(s.any()).optional(),
   since: s.string({ max: 64 }).optional(),
@@ -154,13 +156,14 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
     return out;
   }
 
-  const limitOf = (b: FindBody) => b.node_limit ?? b.limit ?? 10;
+  const limitOf = (b: FindBody) => Math.max(0, b.node_limit ?? b.limit ?? 10);
 
   async function runFind(identity: Identity, body: FindBody, queries: string[]) {
     const scope = buildScope(body as ScopeInput, identity);
     const limit = limitOf(body);
     const vecs = await store.embedder.embed(queries, 'query');
-    const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, limit)));
+    // A zero limit still searches (scope and provenance stay real); `present` then keeps nothing.
+    const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit))));
     const merged = new Map<string, Candidate>();
     runs.forEach((r, i) => {
       for (const c of r.candidates) {

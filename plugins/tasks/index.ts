@@ -33,9 +33,11 @@ export default definePlugin({
         status: s.enum(TASK_STATUSES).optional(),
         resource_id: s.string({ min: 1 }).optional(),
         include_internal: s.bool().default(false),
-        limit: s.int({ min: 1, max: 1000 }).default(50),
+        // Below 1 answers an empty list (the reference's behaviour for 0) rather than 400.
+        limit: s.int({ max: 1000 }).default(50),
       }),
       async handler(ctx) {
+        if (ctx.query.limit <= 0) return [];
         return (await host.tasks.list(ctx.identity, ctx.query)).map((t) => publicTask(t));
       },
     });

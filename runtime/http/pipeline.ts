@@ -11,7 +11,7 @@ import { credentialsSupplied } from '../identity/auth.js';
 import type { Identity } from '../identity/types.js';
 import type { Logger } from '../logger.js';
 import type { RequestInfo, RouteContext, RouteDef } from '../plugin.js';
-import { parseQueryString } from '../schema.js';
+import { dropUnknownQueryParams, parseQueryString } from '../schema.js';
 import { Router } from './router.js';
 import { JsonResult, Reply, formatSse, type SseWriter } from './reply.js';
 import type { HttpRequestData, ResponseSink } from './types.js';
@@ -232,6 +232,10 @@ export class Pipeline {
 
       const rawQuery = req.query === '' ? {} : parseQueryString(req.query);
       if (rawQuery.profile !== undefined) delete rawQuery.profile;
+      if (def.query) {
+        const ignored = dropUnknownQueryParams(def.query, rawQuery);
+        if (ignored) this.opts.log.debug('ignored unknown query parameters', { req_id: x.id, method: req.method, path: req.path, params: ignored });
+      }
       const query = def.query ? def.query.parse(rawQuery, 'query', 'query') : rawQuery;
 
       let body: unknown = undefined;

@@ -371,7 +371,7 @@ describe('find errors', () => {
     ['bad date', { query: 'x', since: '2024-02-30' }, 400, 'INVALID_ARGUMENT'],
     ['since after until', { query: 'x', since: '2024-02-02', until: '2024-01-01' }, 400, 'INVALID_ARGUMENT'],
     ['bad time_field', { query: 'x', time_field: 'mtime' }, 400, 'INVALID_ARGUMENT'],
-    ['limit 0', { query: 'x', limit: 0 }, 400, 'INVALID_ARGUMENT'],
+    ['limit over the maximum', { query: 'x', limit: 1001 }, 400, 'INVALID_ARGUMENT'],
     ['threshold > 1', { query: 'x', score_threshold: 2 }, 400, 'INVALID_ARGUMENT'],
     ['filter unknown field', { query: 'x', filter: { color: 'red' } }, 400, 'INVALID_ARGUMENT'],
     ['filter unknown op', { query: 'x', filter: { level: { $regex: 'x' } } }, 400, 'INVALID_ARGUMENT'],
@@ -379,7 +379,7 @@ describe('find errors', () => {
     ['filter empty $or', { query: 'x', filter: { $or: [] } }, 400, 'INVALID_ARGUMENT'],
     ['filter bad time', { query: 'x', filter: { updated_at: { $gte: 'soon' } } }, 400, 'INVALID_ARGUMENT'],
     ['internal scope target', { query: 'x', target_uri: 'ctx://temp/x' }, 400, 'INVALID_URI'],
-    ['traversal target', { query: 'x', target_uri: 'ctx://resources/../user/alice' }, 400, 'INVALID_URI'],
+    ['traversal target', { query: 'x', target_uri: 'ctx://resources/../user/alice' }, 403, 'PERMISSION_DENIED'],
     ['user-id-less target', { query: 'x', target_uri: 'ctx://user/memories' }, 400, 'INVALID_URI'],
     ['target array with bad entry', { query: 'x', target_uri: ['ctx://resources', 7] }, 400, 'INVALID_ARGUMENT'],
   ];
