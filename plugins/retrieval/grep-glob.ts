@@ -125,6 +125,22 @@ export async function grepFiles(
   return matches.slice(0, o.limit);
 }
 
+const GLOB_META = /[*?[{]/;
+
+/**
+ * Splits a pattern written as a whole URI (`ctx://resources/**\/*.md`, as the reference's clients
+ * send it) into the literal directory it starts from and the pattern below it; null for a relative
+ * pattern. A pattern without wildcards names one entry: its parent is the base.
+ */
+export function splitAbsoluteGlob(pattern: string): { base: string; rest: string } | null {
+  if (!pattern.startsWith('ctx://')) return null;
+  const segs = pattern.slice('ctx://'.length).split('/');
+  while (segs.length > 1 && segs[segs.length - 1] === '') segs.pop();
+  let i = segs.findIndex((seg) => GLOB_META.test(seg));
+  if (i < 0) i = segs.length - 1;
+  return { base: 'ctx://' + segs.slice(0, i).join('/'), rest: segs.slice(i).join('/') };
+}
+
 /**
  * Glob → RegExp over paths relative to the base URI: `**` any number of segments (also none),
  * `*` within a segment, `?` one character, `[abc]`/`[!abc]` classes, `{a,b}` alternatives.
@@ -132,7 +148,7 @@ export async function grepFiles(
  */
 export function compileGlob(pattern: string): { regex: RegExp; maxDepth: number } {
   let p = pattern.replace(/^\/+/, '');
-  if (p.startsWith('ctx://')) throw invalidArgument('pattern is relative to uri; pass the base as uri', { field: 'pattern' });
+  if (p.startsWith('ctx://')) throw invalidArgument('pattern is relative to uri here; split an absolute pattern with splitAbsoluteGlob first', { field: 'pattern' });
   let re = '';
   let depth = 1;
   let braces = 0;

@@ -5,14 +5,14 @@ import type { Llm } from '../../runtime/models/llm.js';
 import type { PluginHost } from '../../runtime/plugin.js';
 import { EMBEDDING_QUEUE } from '../../runtime/queues/indexing.js';
 import { s } from '../../runtime/schema.js';
-import { authorize, canRead, parseUri } from '../../runtime/uri/index.js';
+import { authorize, canRead, isAncestorOrSelf, parseUri } from '../../runtime/uri/index.js';
 import { recordId } from '../../runtime/vfs/record-id.js';
 import { splitHeader } from '../../runtime/vfs/headers.js';
 import { SIDECARS } from '../../runtime/vfs/types.js';
 import type { ComponentStatus, ObserverRegistry } from '../system/observers.js';
 import { table } from '../system/observers.js';
 import { hierarchicalFind, matchReason, queryTermMatcher, round4, type Candidate, type Provenance } from './find.js';
-import { compileGlob, grepFiles, loadNativeGrep } from './grep-glob.js';
+import { compileGlob, grepFiles, loadNativeGrep, splitAbsoluteGlob } from './grep-glob.js';
 import type { Indexer } from './indexer.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
@@ -269,9 +269,20 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
     async handler(ctx) {
       const t0 = performance.now();
       const b = ctx.body;
-      const u = parseUri(b.uri, ctx.identity);
+      let u = parseUri(b.uri, ctx.identity);
+      let pattern = b.pattern;
+      const absolute = splitAbsoluteGlob(pattern);
+      if (absolute) {
+        // The URI part of the pattern narrows `uri`; it may not widen it.
+        const base = parseUri(absolute.base, ctx.identity, { field: 'pattern' });
+        if (!isAncestorOrSelf(u.uri, base.uri))
+          throw invalidArgument(`pattern ${b.pattern} lies outside uri ${u.uri}`, { field: 'pattern', uri: u.uri });
+        if (absolute.rest === '') throw invalidArgument('pattern names a directory, not entries below it; add a wildcard such as /*', { field: 'pattern' });
+        u = base;
+        pattern = absolute.rest;
+      }
       authorize(u, ctx.identity, 'read');
-      const { regex, maxDepth } = compileGlob(b.pattern);
+      const { regex, maxDepth } = compileGlob(pattern);
       const limit = b.node_limit ?? 10_000;
       const matches: string[] = [];
       const base = u.path === '' ? '' : u.path + '/';

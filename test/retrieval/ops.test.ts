@@ -78,6 +78,30 @@ describe('glob', () => {
   });
 });
 
+describe('glob with a pattern written as a whole URI', () => {
+  const GLOB = '/api/v1/search/glob';
+  it('starts from the literal part of the pattern, within uri; never outside it', async () => {
+    let r = await post(c.t, c.admin, GLOB, { pattern: 'ctx://resources/code/**/*.ts' });
+    expect(r.status).toBe(200);
+    expect(r.body.result.matches.sort()).toEqual(['ctx://resources/code/src/main.ts', 'ctx://resources/code/src/util/strings.ts']);
+    r = await post(c.t, c.admin, GLOB, { pattern: 'ctx://resources/code/*.md', uri: 'ctx://resources' });
+    expect(r.body.result.matches).toEqual(['ctx://resources/code/README.md']);
+    r = await post(c.t, c.alice, GLOB, { pattern: 'ctx://~/memories/*.md' });
+    expect(r.body.result.matches).toEqual(['ctx://user/alice/memories/todo.md']);
+    // Without wildcards it names one entry.
+    r = await post(c.t, c.admin, GLOB, { pattern: 'ctx://resources/code/README.md' });
+    expect(r.body.result.matches).toEqual(['ctx://resources/code/README.md']);
+    // It narrows uri, never widens it, and is checked like any URI.
+    const outside = await post(c.t, c.admin, GLOB, { pattern: 'ctx://user/alice/**', uri: 'ctx://resources' });
+    expect(outside.status).toBe(400);
+    expect(outside.body.error?.details?.field).toBe('pattern');
+    expect((await post(c.t, c.bob, GLOB, { pattern: 'ctx://user/alice/memories/*.md' })).status).toBe(403);
+    expect((await post(c.t, c.admin, GLOB, { pattern: 'ctx://temp/*' })).body.error?.code).toBe('INVALID_URI');
+    expect((await post(c.t, c.admin, GLOB, { pattern: 'ctx://resources/code' })).status).toBe(200);
+    expect((await post(c.t, c.admin, GLOB, { pattern: 'ctx://' })).status).toBe(400);
+  });
+});
+
 describe('glob with a file uri', () => {
   const GLOB = '/api/v1/search/glob';
   it('matches that file when the pattern matches its name, else an empty list; sidecars and denied files never', async () => {
