@@ -1,6 +1,10 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // A plugin imports the SDK as `ctx/plugin` (package.json exports, built to dist/); tests run the
+  // sources, so the same specifier must reach the same module instance the app uses.
+  resolve: { alias: { 'ctx/plugin': path.resolve('runtime/sdk/index.ts') } },
   test: {
     include: ['test/**/*.test.ts'],
     // Native add-ons (uWS, RocksDB, core-native) are safest in child processes, not worker threads.

@@ -23,6 +23,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
 import { createApp } from '../runtime/app.js';
+import { builtinPlugins } from '../plugins/index.js';
 import { Kv } from '../runtime/storage/kv.js';
 import { RocksDbBackend } from '../runtime/storage/rocksdb.js';
 
@@ -173,7 +174,7 @@ async function batchPart(indexer: boolean): Promise<void> {
 async function readPart(): Promise<void> {
   // 3. read of 1 MB -------------------------------------------------------------------------------
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-read-'));
-  const app = await createApp({ env: {}, config: { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: 'silent', accessLog: false }, logSink: () => {} });
+  const app = await createApp({ env: {}, plugins: builtinPlugins, config: { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: 'silent', accessLog: false }, logSink: () => {} });
   const created = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': 'bench-root-key-0123456789' }, body: { account_id: 'bench', admin_user_id: 'alice' } });
   const key = created.json().result.user_key as string;
   const line = 'The quick brown fox jumps over the lazy dog; ctx read benchmark line.\n';

@@ -12,14 +12,16 @@ import { Pipeline } from './http/pipeline.js';
 import { Authenticator, DEFAULT_ACCOUNT, DEFAULT_USER } from './identity/auth.js';
 import { IdentityRegistry } from './identity/registry.js';
 import { createLogger, flushLogs, type Logger } from './logger.js';
-import { PluginError, orderPlugins, type PluginDefinition, type PluginHost, type RouteDef } from './plugin.js';
+import { AccessGuard } from './access/guard.js';
+import { ScopedVfs } from './access/scoped-vfs.js';
+import { PluginError, orderPlugins, type ComponentProbe, type PluginDefinition, type ReadyCheck } from './plugin.js';
+import { startPlugins } from './plugin-host.js';
 import { QueueManager } from './queues/queue.js';
 import type { KvBackend } from './storage/backend.js';
 import { Kv } from './storage/kv.js';
 import { RocksDbBackend } from './storage/rocksdb.js';
 import { TaskManager } from './tasks/task-manager.js';
 import { Vfs } from './vfs/vfs.js';
-import { builtinPlugins } from '../plugins/index.js';
 
 export { VERSION } from './version.js';
 
@@ -33,7 +35,10 @@ export interface App {
   readonly identities: IdentityRegistry;
   readonly pipeline: Pipeline;
   readonly plugins: string[];
-  readonly readyChecks: Map<string, () => Promise<string> | string>;
+  /** Readiness checks and observer components registered by the plugins. */
+  readonly readyChecks: ReadonlyArray<{ name: string; plugin: string; check: ReadyCheck }>;
+  readonly observers: ReadonlyArray<{ name: string; plugin: string; probe: ComponentProbe }>;
+  readonly access: AccessGuard;
   service<T = unknown>(name: string): T;
   inject(req: InjectRequest): Promise<InjectResponse>;
   listen(port?: number, host?: string): Promise<UwsServer>;
@@ -44,8 +49,12 @@ export interface App {
 export interface CreateAppOptions {
   config?: Partial<CtxConfig>;
   env?: Record<string, string | undefined>;
-  /** Replace the built-in plugin list (tests of the loader). */
+  /**
+   * The trusted plugins (the composition root passes the built-ins: runtime/main.ts, the tests);
+   * they need no operator grant for their privileges.
+   */
   plugins?: PluginDefinition[];
+  /** More plugins, treated like the config's `plugins` (privileges must be granted). */
   extraPlugins?: PluginDefinition[];
   backend?: KvBackend;
   logSink?: (line: string) => void;
@@ -74,10 +83,10 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   const vfs = new Vfs(kv.sub('vfs'));
   const queues = new QueueManager(kv.sub('queues'), log.child({ component: 'queues' }));
   await queues.load();
-  queues.declare('Embedding');
-  queues.declare('Semantic');
   const tasks = new TaskManager(kv.sub('tasks'), queues, log.child({ component: 'tasks' }), config.taskRetentionHours);
+  const guard = new AccessGuard();
   const pipeline = new Pipeline({
+    scopedVfs: (identity) => new ScopedVfs(vfs, guard, identity),
     auth: new Authenticator(config.authMode, identities),
     log: log.child({ component: 'http' }),
     accessLog: config.accessLog,
@@ -89,7 +98,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message
     // left on disk (it was in flight when the process stopped) must not be delivered again.
     await tasks.blockCancelledWork();
-    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline);
+    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard);
   } catch (err) {
     // A failed start must release RocksDB's lock so the operator can fix the config and retry.
     queues.close();
@@ -109,104 +118,15 @@ async function assemble(
   queues: QueueManager,
   tasks: TaskManager,
   pipeline: Pipeline,
+  guard: AccessGuard,
 ): Promise<App> {
-  const definitions = [...(opts.plugins ?? builtinPlugins), ...(opts.extraPlugins ?? [])];
+  const trusted = opts.plugins ?? [];
+  const definitions = [...trusted, ...(opts.extraPlugins ?? [])];
   for (const spec of config.plugins) definitions.push(await importPlugin(spec));
   const ordered = orderPlugins(definitions);
-
-  const services = new Map<string, { plugin: string; api: unknown }>();
-  const readyChecks = new Map<string, () => Promise<string> | string>();
-  const readyHooks: Array<() => Promise<void> | void> = [];
-  const closeHooks: Array<{ plugin: string; fn: () => Promise<void> | void }> = [];
-  let started = false;
-  const byName = new Map(ordered.map((p) => [p.name, p]));
-  const dependencyClosure = (name: string): Set<string> => {
-    const seen = new Set<string>();
-    const stack = [...(byName.get(name)?.dependsOn ?? [])];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (seen.has(n)) continue;
-      seen.add(n);
-      stack.push(...(byName.get(n)?.dependsOn ?? []));
-    }
-    return seen;
-  };
+  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard }, ordered, new Set(trusted));
 
   let app!: App;
-  for (const def of ordered) {
-    const late = (what: string) => {
-      if (started) throw new PluginError('CTX_PLUGIN_LATE_REGISTRATION', `plugin ${def.name} tried to ${what} after start-up; register everything in setup()`);
-    };
-    const deps = dependencyClosure(def.name);
-    const host: PluginHost = {
-      name: def.name,
-      config,
-      log: log.child({ plugin: def.name }),
-      kv: kv.sub(`p:${def.name}`),
-      vfs,
-      tasks,
-      queues,
-      identities,
-      dataDir,
-      route(r: RouteDef<any, any>) {
-        late(`add route ${r.method} ${r.path}`);
-        try {
-          pipeline.add(def.name, r);
-        } catch (err) {
-          throw new PluginError('CTX_DUPLICATE_ROUTE', `plugin ${def.name}: ${(err as Error).message}`);
-        }
-      },
-      provide(name: string, api: unknown) {
-        late(`provide service ${name}`);
-        const existing = services.get(name);
-        if (existing) throw new PluginError('CTX_PLUGIN_DUPLICATE_SERVICE', `plugin ${def.name} provides service ${name}, already provided by plugin ${existing.plugin}`);
-        services.set(name, { plugin: def.name, api });
-      },
-      use(name: string) {
-        const s = services.get(name);
-        if (!s || (s.plugin !== def.name && !deps.has(s.plugin)))
-          throw new PluginError(
-            'CTX_PLUGIN_MISSING_SERVICE',
-            s
-              ? `plugin ${def.name} uses service ${name} of plugin ${s.plugin} but does not list ${s.plugin} in dependsOn`
-              : `plugin ${def.name} uses service ${name}, which no loaded plugin provides`,
-          );
-        return s.api as never;
-      },
-      has: (name: string) => services.has(name),
-      optional: (name: string) => services.get(name)?.api as never,
-      taskType(t) {
-        late(`register task type ${t.type}`);
-        tasks.registerType(t);
-      },
-      consume(queue, consumer, o) {
-        queues.consume(queue, consumer, o);
-      },
-      onReady(fn) {
-        readyHooks.push(fn);
-      },
-      onClose(fn) {
-        closeHooks.push({ plugin: def.name, fn });
-      },
-      readyCheck(name, fn) {
-        readyChecks.set(name, fn);
-      },
-      readyChecks,
-      authMode: config.authMode,
-    } as PluginHost;
-    const timeoutMs = def.bootTimeoutMs ?? 10_000;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.resolve(def.setup(host)),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new PluginError('CTX_PLUGIN_BOOT_TIMEOUT', `plugin ${def.name} did not finish setup within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]).finally(() => clearTimeout(timer));
-  }
-  started = true;
-  await tasks.start();
-  for (const fn of readyHooks) await fn();
-
   const servers: UwsServer[] = [];
   let closed = false;
   app = {
@@ -218,11 +138,13 @@ async function assemble(
     queues,
     identities,
     pipeline,
-    readyChecks,
+    readyChecks: started.readyChecks,
+    observers: started.observers,
+    access: guard,
     plugins: ordered.map((p) => p.name),
     startedAt: Date.now(),
     service<T>(name: string): T {
-      const s = services.get(name);
+      const s = started.services.get(name);
       if (!s) throw new Error(`no service ${name}`);
       return s.api as T;
     },
@@ -241,7 +163,7 @@ async function assemble(
       await Promise.race([pipeline.idle(), new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref())]);
       queues.close();
       await tasks.drain(Math.min(2000, config.shutdownTimeoutMs));
-      for (const { plugin, fn } of closeHooks.reverse()) {
+      for (const { plugin, fn } of started.closeHooks()) {
         try {
           await fn();
         } catch (err) {

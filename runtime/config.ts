@@ -35,6 +35,12 @@ export interface CtxConfig {
   vectorFlatThreshold: number;
   /** Extra plugins: paths (relative to the config file or cwd) or package names. */
   plugins: string[];
+  /**
+   * Privileges granted to extra plugins, by plugin name (`{"my-plugin": ["identity-read"]}`); env
+   * `CTX_PLUGIN_PRIVILEGES=my-plugin=identity-read+unscoped-vfs,other=identity-read`. Built-in
+   * plugins need no grant.
+   */
+  pluginPrivileges: Record<string, string[]>;
   shutdownTimeoutMs: number;
 }
 
@@ -58,6 +64,7 @@ export const DEFAULTS: CtxConfig = {
   tempFileTtlMinutes: 60,
   vectorFlatThreshold: 20_000,
   plugins: [],
+  pluginPrivileges: {},
   shutdownTimeoutMs: 10_000,
 };
 
@@ -90,6 +97,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     tempFileTtlMinutes: int('CTX_TEMP_FILE_TTL_MINUTES', env.CTX_TEMP_FILE_TTL_MINUTES),
     vectorFlatThreshold: int('CTX_VECTOR_FLAT_THRESHOLD', env.CTX_VECTOR_FLAT_THRESHOLD),
     plugins: env.CTX_PLUGINS ? env.CTX_PLUGINS.split(',').map((p) => p.trim()).filter(Boolean) : undefined,
+    pluginPrivileges: env.CTX_PLUGIN_PRIVILEGES ? parsePrivilegeGrants(env.CTX_PLUGIN_PRIVILEGES) : undefined,
   };
   const nested = {
     embedding: {
@@ -105,6 +113,17 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
   return out as Partial<CtxConfig>;
+}
+
+/** `a=identity-read+unscoped-vfs,b=identity-read` → `{a: [...], b: [...]}`. */
+function parsePrivilegeGrants(text: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new Error(`CTX_PLUGIN_PRIVILEGES entries look like plugin=privilege+privilege; got ${JSON.stringify(part)}`);
+    out[part.slice(0, eq).trim()] = part.slice(eq + 1).split('+').map((p) => p.trim()).filter(Boolean);
+  }
+  return out;
 }
 
 function merge<T>(base: T, over: Record<string, unknown> | undefined): T {

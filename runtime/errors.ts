@@ -56,6 +56,13 @@ export const failedPrecondition = (message: string, details?: Record<string, unk
 export const unavailable = (message: string, details?: Record<string, unknown>) =>
   new CtxError('UNAVAILABLE', message, details);
 
+/**
+ * By shape, not `instanceof`: a plugin installed as its own package may load a second copy of the
+ * SDK, whose CtxError class is a different object with the same contract.
+ */
 export function isCtxError(err: unknown): err is CtxError {
-  return err instanceof CtxError;
+  if (err instanceof CtxError) return true;
+  if (!(err instanceof Error) || err.name !== 'CtxError') return false;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
 }

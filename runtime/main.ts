@@ -2,10 +2,12 @@
  * `npm start`: serve on the configured address. SIGTERM/SIGINT stop accepting connections, drain
  * in-flight requests and running tasks, run plugin onClose hooks in reverse order and close RocksDB.
  */
+import { builtinPlugins } from '../plugins/index.js';
 import { createApp } from './app.js';
 
 async function main(): Promise<void> {
-  const app = await createApp();
+  // The composition root: the built-in plugins are trusted; extra ones come from the config.
+  const app = await createApp({ plugins: builtinPlugins });
   await app.listen();
   let stopping = false;
   const stop = async (signal: string) => {

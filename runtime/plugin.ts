@@ -4,6 +4,8 @@
  * routes, provides and uses services, task types, queue consumers and lifecycle hooks. The loader
  * checks metadata at load time and fails start-up with a coded error naming both plugins.
  */
+import type { AccessGuard, EntryRules } from './access/guard.js';
+import type { ScopedVfs } from './access/scoped-vfs.js';
 import type { CtxConfig } from './config.js';
 import type { Identity, Role } from './identity/types.js';
 import type { IdentityRegistry } from './identity/registry.js';
@@ -11,15 +13,28 @@ import type { Logger } from './logger.js';
 import type { ConsumerOptions, Consumer, QueueManager } from './queues/queue.js';
 import type { Schema } from './schema.js';
 import type { Kv } from './storage/kv.js';
-import type { TaskManager, TaskTypeDef } from './tasks/task-manager.js';
+import type { TaskContext, TaskManager, TaskTypeDef } from './tasks/task-manager.js';
+import type { ChangeEvent } from './vfs/types.js';
 import type { Vfs } from './vfs/vfs.js';
 import type { Reply } from './http/reply.js';
 
-/** Services plugins provide to each other. Plugins extend it: `declare module '../../runtime/plugin.js' { interface Services { x: X } }`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface Services {}
+import type { Services } from './sdk/index.js';
+export type { Services };
 
 export type AuthRequirement = 'none' | 'optional' | 'required';
+
+/**
+ * What a plugin may do beyond the default, scoped surface. Built-in plugins are trusted; an extra
+ * plugin's privileges must also be granted by the operator (`pluginPrivileges` in the config), or
+ * start-up fails naming the plugin and the privilege.
+ * - `unscoped-vfs`: `host.unscopedVfs`, the raw VFS of every account (the escape hatch: the plugin
+ *   applies access rules itself);
+ * - `access-rules`: installs the per-entry read rules every scoped handle applies (one plugin);
+ * - `identity-read`: read accounts and users; `identity-admin`: also create, delete, change roles
+ *   and rotate keys.
+ */
+export type Privilege = 'unscoped-vfs' | 'access-rules' | 'identity-read' | 'identity-admin';
+export const PRIVILEGES: readonly Privilege[] = ['unscoped-vfs', 'access-rules', 'identity-read', 'identity-admin'];
 
 export interface RequestInfo {
   id: string;
@@ -37,6 +52,11 @@ export interface RouteContext<B = unknown, Q = unknown> {
   body: B;
   /** Set unless the route has `auth: 'none'` (or `optional` without valid credentials). */
   identity: Identity;
+  /**
+   * The VFS as this request's caller may see it (namespace and per-entry rules applied to every
+   * call; no other account reachable). Throws 401 on a route without an identity.
+   */
+  readonly vfs: ScopedVfs;
   /**
    * The request presented credentials (a key, or identity headers in trusted mode), valid or not:
    * lets an `auth: 'optional'` route tell a bad key from none without reading auth headers.
@@ -71,16 +91,66 @@ export interface RouteDef<B = unknown, Q = unknown> {
   handler(ctx: RouteContext<B, Q>): Promise<unknown | Reply> | unknown | Reply;
 }
 
+/** A background task's context as the host hands it to a plugin's task type. */
+export interface PluginTaskContext extends TaskContext {
+  /** The VFS as the task's owner may see it (their current role, looked up when the task runs). */
+  vfs(): Promise<ScopedVfs>;
+}
+
+export interface PluginTaskTypeDef extends Omit<TaskTypeDef, 'run'> {
+  run(ctx: PluginTaskContext, input: unknown): Promise<Record<string, unknown> | void>;
+}
+
+/** Host events a plugin may subscribe to (typed). */
+export interface HostEvents {
+  /** A VFS change, after its batch is durable. Carries paths, never content. */
+  change: ChangeEvent;
+  /** An account and all its data were deleted: drop whatever the plugin keeps for it. */
+  'account-deleted': { account: string };
+}
+
+/** Access checks any plugin may ask (read-only; the rules come from the plugin that installs them). */
+export interface AccessFacility {
+  /** Namespace and per-entry rules for an internal path (search hits, relation targets...). */
+  canReadPath(identity: Identity, path: string): Promise<boolean>;
+  readablePaths(identity: Identity, paths: string[]): Promise<boolean[]>;
+  /** Throws 403 when `path` or an ancestor is not readable by `identity`. */
+  assertEntryReadable(identity: Identity, path: string): Promise<void>;
+  /** Installs the per-entry rules (privilege `access-rules`; once per host). */
+  installRules(rules: EntryRules): void;
+}
+
+/** Observer components (spec "Observer and health shapes"), a host facility every plugin may add to. */
+export interface ComponentStatus {
+  name: string;
+  is_healthy: boolean;
+  has_errors: boolean;
+  status: string;
+}
+export type ComponentProbe = () => Promise<ComponentStatus> | ComponentStatus;
+export type ReadyCheck = () => Promise<string> | string;
+
+/** Read accounts and users (privilege `identity-read`). */
+export type IdentityReader = Pick<IdentityRegistry, 'getAccount' | 'listAccounts' | 'listUsers'>;
+/** Full account/user administration (privilege `identity-admin`). */
+export type IdentityAdmin = IdentityRegistry;
+
 export interface PluginHost {
   readonly name: string;
   readonly config: Readonly<CtxConfig>;
   readonly log: Logger;
-  /** This plugin's own keyspace. */
+  /** This plugin's own keyspace (no other plugin reads it). */
   readonly kv: Kv;
-  readonly vfs: Vfs;
+  /** The VFS as `identity` may see it; `identity` must come from the host (a request or a task). */
+  vfsFor(identity: Identity): ScopedVfs;
+  /** Access checks for what a plugin shows from elsewhere (index hits, relation targets). */
+  readonly access: AccessFacility;
+  /** The raw VFS of every account: privilege `unscoped-vfs` (throws without it). */
+  readonly unscopedVfs: Vfs;
+  /** Identity operations: `identity-read` gives the reader, `identity-admin` everything (throws without). */
+  readonly identities: IdentityAdmin;
   readonly tasks: TaskManager;
   readonly queues: QueueManager;
-  readonly identities: IdentityRegistry;
   readonly dataDir: string;
   route<B, Q>(def: RouteDef<B, Q>): void;
   provide<K extends keyof Services>(name: K, api: Services[K]): void;
@@ -94,15 +164,18 @@ export interface PluginHost {
    */
   optional<K extends keyof Services>(name: K): Services[K] | undefined;
   optional<T = unknown>(name: string): T | undefined;
-  taskType(def: TaskTypeDef): void;
+  taskType(def: PluginTaskTypeDef): void;
   consume<P>(queue: string, consumer: Consumer<P>, opts?: ConsumerOptions): void;
+  on<E extends keyof HostEvents>(event: E, fn: (ev: HostEvents[E]) => void): void;
   onReady(fn: () => Promise<void> | void): void;
   onClose(fn: () => Promise<void> | void): void;
-  /** Readiness checks shown by `/ready`: return 'ok', 'not_configured', or throw. */
-  readyCheck(name: string, fn: () => Promise<string> | string): void;
-  /** Every registered readiness check (read by the system plugin's `/ready`). */
-  readonly readyChecks: ReadonlyMap<string, () => Promise<string> | string>;
-  /** Liveness of the whole app, for health endpoints. */
+  /** A line in `GET /ready`: return 'ok', 'not_configured', or throw. Names are unique across plugins. */
+  readyCheck(name: string, fn: ReadyCheck): void;
+  /** Every readiness check, in registration order, with the plugin that owns it. */
+  readyChecks(): ReadonlyArray<{ name: string; plugin: string; check: ReadyCheck }>;
+  /** An observer component (`GET /api/v1/observer/{name}`). Names are unique across plugins. */
+  observer(name: string, probe: ComponentProbe): void;
+  observers(): ReadonlyArray<{ name: string; plugin: string; probe: ComponentProbe }>;
   readonly authMode: string;
 }
 
@@ -112,14 +185,19 @@ export interface PluginDefinition {
   dependsOn?: string[];
   /** Milliseconds setup may take before start-up fails naming this plugin. Default 10 s. */
   bootTimeoutMs?: number;
+  /** What this plugin needs beyond the scoped surface (see `Privilege`). */
+  privileges?: Privilege[];
   setup(host: PluginHost): Promise<void> | void;
 }
 
 const PLUGIN_NAME = /^[a-z][a-z0-9-]{0,63}$/;
 
 export function definePlugin(def: PluginDefinition): PluginDefinition {
+  if (!def || typeof def !== 'object') throw new PluginError('CTX_PLUGIN_INVALID', 'definePlugin expects an object');
   if (!PLUGIN_NAME.test(def.name)) throw new PluginError('CTX_PLUGIN_INVALID', `plugin name must be kebab-case: ${JSON.stringify(def.name)}`);
   if (typeof def.setup !== 'function') throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} has no setup function`);
+  for (const p of def.privileges ?? [])
+    if (!PRIVILEGES.includes(p)) throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} declares unknown privilege ${JSON.stringify(p)} (known: ${PRIVILEGES.join(', ')})`);
   return Object.freeze({ ...def });
 }
 
@@ -133,6 +211,8 @@ export type PluginErrorCode =
   | 'CTX_PLUGIN_LATE_REGISTRATION'
   | 'CTX_PLUGIN_BOOT_TIMEOUT'
   | 'CTX_PLUGIN_LOAD_FAILED'
+  | 'CTX_PLUGIN_PRIVILEGE'
+  | 'CTX_PLUGIN_SETUP_FAILED'
   | 'CTX_DUPLICATE_ROUTE';
 
 export class PluginError extends Error {

@@ -8,10 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../runtime/app.js';
+import { builtinPlugins } from '../../plugins/index.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-'));
 const app = await createApp({
   env: {},
+  plugins: builtinPlugins,
   config: { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: process.env.BENCH_LOG === '1' ? 'info' : 'silent', accessLog: process.env.BENCH_LOG === '1' },
 });
 const created = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': 'bench-root-key-0123456789' }, body: { account_id: 'bench', admin_user_id: 'alice' } });

@@ -3,11 +3,11 @@
  * accounts; ROOT or the account's own ADMIN manages its users. Keys are returned once, at creation
  * or rotation, and stored hashed.
  */
-import { notFound, permissionDenied } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import { definePlugin } from '../../runtime/plugin.js';
-import { fieldError, s } from '../../runtime/schema.js';
-import { VERSION } from '../../runtime/version.js';
+import { notFound, permissionDenied } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { definePlugin } from '../../runtime/sdk/index.js';
+import { fieldError, s } from '../../runtime/sdk/index.js';
+import { HOST_VERSION } from '../../runtime/sdk/index.js';
 
 const publicUser = (u: { account_id: string; user_id: string; role: string; created_at: string }) => ({
   account_id: u.account_id,
@@ -27,7 +27,9 @@ function requireAccountAdmin(who: Identity, accountId: string): void {
 
 export default definePlugin({
   name: 'admin',
-  version: VERSION,
+  version: HOST_VERSION,
+  // Account and user administration; deleting an account drops its whole VFS.
+  privileges: ['identity-admin', 'unscoped-vfs'],
   setup(host) {
     const ids = host.identities;
     // Case-insensitive: the reference product and its clients spell roles `user`/`admin` (and its
@@ -64,7 +66,7 @@ export default definePlugin({
       async handler(ctx) {
         const accountId = ctx.params.account_id!;
         const deletedUsers = await ids.deleteAccount(accountId);
-        const deletedEntries = await host.vfs.dropAccount(accountId);
+        const deletedEntries = await host.unscopedVfs.dropAccount(accountId);
         return { account_id: accountId, deleted: true, deleted_users: deletedUsers, deleted_entries: deletedEntries };
       },
     });

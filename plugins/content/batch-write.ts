@@ -5,14 +5,14 @@
  * which commit hooks enqueue in that batch, starts once, after every write.
  */
 import { createHash, hash as hashOnce } from 'node:crypto';
-import { conflict, invalidArgument, notFound } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import { hash } from '../../runtime/native.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { s } from '../../runtime/schema.js';
-import { isAncestorOrSelf, type CtxUri } from '../../runtime/uri/index.js';
-import { SIDECARS, type Entry } from '../../runtime/vfs/types.js';
-import { ancestorDirs } from '../../runtime/vfs/vfs.js';
+import { conflict, invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { hash } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { s } from '../../runtime/sdk/index.js';
+import { isAncestorOrSelf, type CtxUri } from '../../runtime/sdk/index.js';
+import { SIDECARS, type Entry } from '../../runtime/sdk/index.js';
+import { ancestorDirs } from '../../runtime/sdk/index.js';
 import { contentBytes } from './batch-body.js';
 import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
 import { TEXT_EXTENSIONS, hasTextExtension, resolveUri } from './targets.js';
@@ -160,11 +160,11 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
   // Every target is strictly below root_uri, so the root is one of the targets' ancestors.
   const paths = planned.map((p) => p.path);
   const dirs = ancestorDirs(paths);
-  const lock = await host.vfs.locks.acquire(account, root.path, 'tree', 'content.batch-write');
+  const lock = await host.unscopedVfs.locks.acquire(account, root.path, 'tree', 'content.batch-write');
   let result: { created: string[]; updated: string[]; unchanged: string[] };
   try {
     // Targets, root and every ancestor directory in one multi-get (one thread-pool job).
-    const reading = host.vfs.statMany(account, paths.concat(dirs));
+    const reading = host.unscopedVfs.statMany(account, paths.concat(dirs));
     reading.catch(() => {}); // awaited below, unless hashing throws first
     const hashes = hashing ?? Promise.resolve(sha256Here(buffers));
     const read = await reading;
@@ -235,7 +235,7 @@ async function applyUnderLock(
   planned: Planned[],
   nodes: (Entry | null)[],
   ancestors: Map<string, Entry | null>,
-  lock: Parameters<PluginHost['vfs']['writeFiles']>[2]['lock'],
+  lock: Parameters<PluginHost['unscopedVfs']['writeFiles']>[2]['lock'],
   hashing: Promise<string[]>,
   check: AccessCheck,
 ) {
@@ -249,7 +249,7 @@ async function applyUnderLock(
   planned.forEach((p, i) => (p.sha = dataHashes[i]!));
   const appendPaths = planned.filter((p, i) => (p.op.mode ?? 'replace') === 'append' && nodes[i]?.kind === 'file').map((p) => p.path);
   const appendBase = new Map<string, Buffer>();
-  if (appendPaths.length) (await host.vfs.readMany(account, appendPaths)).forEach((b, i) => appendBase.set(appendPaths[i]!, b ?? Buffer.alloc(0)));
+  if (appendPaths.length) (await host.unscopedVfs.readMany(account, appendPaths)).forEach((b, i) => appendBase.set(appendPaths[i]!, b ?? Buffer.alloc(0)));
 
   const created: string[] = [];
   const updated: string[] = [];
@@ -290,6 +290,6 @@ async function applyUnderLock(
     writes.push({ path: p.path, content, sha256: sha });
     writtenNodes.push(node);
   });
-  if (writes.length) await host.vfs.writeFiles(account, writes, { lock, hint: { source: 'batch-write' }, existing: writtenNodes, ancestors });
+  if (writes.length) await host.unscopedVfs.writeFiles(account, writes, { lock, hint: { source: 'batch-write' }, existing: writtenNodes, ancestors });
   return { created, updated, unchanged };
 }

@@ -2,24 +2,27 @@
  * Content plugin: tiered reads (abstract, overview, read, download), writes, batch writes, tags and
  * reindex (spec Part 2, "Content"). README.md describes the routes and the choices made.
  */
-import type { Identity } from '../../runtime/identity/types.js';
-import { definePlugin } from '../../runtime/plugin.js';
-import { queueSemanticOnCommit } from '../../runtime/queues/indexing.js';
-import { s } from '../../runtime/schema.js';
-import { splitPath } from '../../runtime/vfs/vfs.js';
-import { VERSION } from '../../runtime/version.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { definePlugin } from '../../runtime/sdk/index.js';
+import { queueSemanticOnCommit } from '../../runtime/sdk/index.js';
+import { s } from '../../runtime/sdk/index.js';
+import { splitPath } from '../../runtime/sdk/index.js';
+import { HOST_VERSION } from '../../runtime/sdk/index.js';
 import { parseBatchBody } from './batch-body.js';
 import { LIMITS, batchWrite, batchWriteBody, type AccessCheck } from './batch-write.js';
 import { download, readContent, readSidecar } from './read.js';
 import { registerReindex } from './reindex.js';
-import { checkTags, resolveUri, rootUriOf } from './targets.js';
+import { resolveUri, rootUriOf } from './targets.js';
+import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
 import { SIDECAR_HINT, writeContent } from './write.js';
 
 const tagList = s.array(s.string(), { max: 64 });
 
 export default definePlugin({
   name: 'content',
-  version: VERSION,
+  version: HOST_VERSION,
+  // Bulk reads and atomic batch writes with per-entry checks done in one storage read (fs service).
+  privileges: ['unscoped-vfs'],
   // Tag logic and the per-entry `access: denied` rules under ctx://resources live in fs, once.
   dependsOn: ['fs'],
   setup(host) {
@@ -44,14 +47,14 @@ export default definePlugin({
       method: 'GET',
       path: '/api/v1/content/abstract',
       query: s.object({ uri: s.string({ min: 1 }) }),
-      handler: (ctx) => readSidecar(host.vfs, ctx.identity, ctx.query.uri, 'abstract', accessCheck(ctx.identity)),
+      handler: (ctx) => readSidecar(host.unscopedVfs, ctx.identity, ctx.query.uri, 'abstract', accessCheck(ctx.identity)),
     });
 
     host.route({
       method: 'GET',
       path: '/api/v1/content/overview',
       query: s.object({ uri: s.string({ min: 1 }) }),
-      handler: (ctx) => readSidecar(host.vfs, ctx.identity, ctx.query.uri, 'overview', accessCheck(ctx.identity)),
+      handler: (ctx) => readSidecar(host.unscopedVfs, ctx.identity, ctx.query.uri, 'overview', accessCheck(ctx.identity)),
     });
 
     host.route({
@@ -63,14 +66,14 @@ export default definePlugin({
         limit: s.int({ min: -1 }).default(-1),
         raw: s.bool().default(false),
       }),
-      handler: (ctx) => readContent(host.vfs, ctx.identity, ctx.query, accessCheck(ctx.identity)),
+      handler: (ctx) => readContent(host.unscopedVfs, ctx.identity, ctx.query, accessCheck(ctx.identity)),
     });
 
     host.route({
       method: 'GET',
       path: '/api/v1/content/download',
       query: s.object({ uri: s.string({ min: 1 }) }),
-      handler: (ctx) => download(host.vfs, ctx.identity, ctx.query.uri, accessCheck(ctx.identity)),
+      handler: (ctx) => download(host.unscopedVfs, ctx.identity, ctx.query.uri, accessCheck(ctx.identity)),
     });
 
     host.route({

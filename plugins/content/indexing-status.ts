@@ -6,8 +6,8 @@
  * - `complete`: nothing is pending for it (processed, or nothing was needed).
  * While waiting, messages that settle for the path are counted through `queues.onSettle`.
  */
-import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from '../../runtime/queues/indexing.js';
-import type { QueueManager } from '../../runtime/queues/queue.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from '../../runtime/sdk/index.js';
+import type { QueueManager } from '../../runtime/sdk/index.js';
 
 export type IndexStatus = 'queued' | 'complete' | 'deferred';
 

@@ -1,10 +1,10 @@
 /** abstract, overview, read and download (spec Part 2, "Content"). */
-import { invalidArgument, notFound } from '../../runtime/errors.js';
-import { JsonResult, Reply, contentDisposition } from '../../runtime/http/reply.js';
-import { jsonStringResult } from '../../runtime/native-json.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import { splitHeader } from '../../runtime/vfs/headers.js';
-import type { Vfs } from '../../runtime/vfs/vfs.js';
+import { invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import { JsonResult, Reply, contentDisposition } from '../../runtime/sdk/index.js';
+import { jsonStringResult } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { splitHeader } from '../../runtime/sdk/index.js';
+import type { Vfs } from '../../runtime/sdk/index.js';
 import { ABSTRACT, OVERVIEW, resolveReadTarget, resolveUri } from './targets.js';
 
 /** Piece size of streamed downloads: large enough for few native writes, small enough to pace. */

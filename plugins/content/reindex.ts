@@ -3,11 +3,11 @@
  * `admin_reindex` task: it enqueues one Semantic `refresh` message owned by the task (so cancelling
  * drops it), then waits until the index work for the URI has settled. One reindex per URI at a time.
  */
-import { CtxError, conflict, notFound, unavailable } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type SemanticMessage } from '../../runtime/queues/indexing.js';
-import { publicTask, type TaskRecord } from '../../runtime/tasks/task-manager.js';
+import { CtxError, conflict, notFound, unavailable } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type SemanticMessage } from '../../runtime/sdk/index.js';
+import { publicTask, type TaskRecord } from '../../runtime/sdk/index.js';
 import { concerns, indexingReport } from './indexing-status.js';
 import { resolveUri } from './targets.js';
 
@@ -51,7 +51,7 @@ export function registerReindex(
     const u = resolveUri(body.uri, identity, 'write');
     await check(u.uri);
     const account = identity.accountId;
-    const node = await host.vfs.stat(account, u.path);
+    const node = await host.unscopedVfs.stat(account, u.path);
     if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
     if (!host.queues.hasConsumer(SEMANTIC_QUEUE) || !host.queues.hasConsumer(EMBEDDING_QUEUE))
       throw unavailable('reindex needs an indexer: no consumer is registered for the Semantic and Embedding queues (is the retrieval plugin loaded?)');

@@ -1,12 +1,12 @@
 /** URI resolution and the naming rules of content writes (spec Part 2, "Content" and "Limits"). */
-import { CtxError, invalidArgument } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/uri/index.js';
-import { SIDECARS } from '../../runtime/vfs/types.js';
-import type { Vfs } from '../../runtime/vfs/vfs.js';
+import { CtxError, invalidArgument } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/sdk/index.js';
+import { SIDECARS } from '../../runtime/sdk/index.js';
+import type { Vfs } from '../../runtime/sdk/index.js';
 
 // Re-exported: the write paths of this plugin import them from here.
-export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from '../../runtime/text-extensions.js';
+export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from '../../runtime/sdk/index.js';
 export const ABSTRACT = '.abstract.md';
 export const OVERVIEW = '.overview.md';
 export const RELATIONS = '.relations.json';
@@ -81,12 +81,3 @@ export function assertFileLocation(u: CtxUri): void {
 }
 
 /** Tags are strict `k=v`: a non-empty key without `=`, no control characters. */
-const TAG = /^[^=\x00-\x1f\x7f]+=[^\x00-\x1f\x7f]*$/;
-
-export function checkTags(tags: string[] | undefined, field = 'tags'): void {
-  if (!tags) return;
-  tags.forEach((t, i) => {
-    if (!TAG.test(t) || t.length > 512 || t.trim() !== t)
-      throw invalidArgument(`${field}[${i}] must be a k=v string (non-empty key, at most 512 characters), got ${JSON.stringify(t).slice(0, 100)}`, { field: `${field}[${i}]` });
-  });
-}

@@ -1,11 +1,12 @@
 /** `POST /api/v1/content/write` (spec Part 2, "Content": write body and rules). */
-import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { SIDECAR_META_FIELDS, splitHeader, withHeader } from '../../runtime/vfs/headers.js';
-import { splitPath } from '../../runtime/vfs/vfs.js';
+import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { SIDECAR_META_FIELDS, splitHeader, withHeader } from '../../runtime/sdk/index.js';
+import { splitPath } from '../../runtime/sdk/index.js';
 import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
-import { ABSTRACT, OVERVIEW, RELATIONS, TEXT_EXTENSIONS, assertFileLocation, checkTags, hasTextExtension, resolveUri, rootUriOf } from './targets.js';
+import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
+import { ABSTRACT, OVERVIEW, RELATIONS, TEXT_EXTENSIONS, assertFileLocation, hasTextExtension, resolveUri, rootUriOf } from './targets.js';
 
 export interface WriteBody {
   uri: string;
@@ -47,7 +48,7 @@ export async function writeContent(host: PluginHost, identity: Identity, body: W
         `${u.uri}: ${u.contextType === 'memory' ? 'memory files' : 'mode create'} accepts only the extensions ${TEXT_EXTENSIONS.join(' ')}`,
         { field: 'uri', resource: u.uri, allowed: TEXT_EXTENSIONS },
       );
-    const out = await host.vfs.writeFile(account, u.path, Buffer.from(body.content, 'utf8'), {
+    const out = await host.unscopedVfs.writeFile(account, u.path, Buffer.from(body.content, 'utf8'), {
       mode: body.mode,
       tags: body.tags,
       tagMode: body.tag_mode,
@@ -82,15 +83,15 @@ export async function writeContent(host: PluginHost, identity: Identity, body: W
  */
 async function writeSidecar(host: PluginHost, account: string, path: string, uri: string, body: WriteBody): Promise<{ writtenBytes: number; updated: boolean }> {
   const dirPath = splitPath(path)[0];
-  const dir = await host.vfs.stat(account, dirPath);
+  const dir = await host.unscopedVfs.stat(account, dirPath);
   if (!dir || dir.kind !== 'dir')
     throw notFound(`${uri}: the directory does not exist; sidecars of existing directories may be updated but not created`, { resource: uri });
-  const lock = await host.vfs.locks.acquire(account, path, 'path');
+  const lock = await host.unscopedVfs.locks.acquire(account, path, 'path');
   try {
-    const node = await host.vfs.stat(account, path);
+    const node = await host.unscopedVfs.stat(account, path);
     if (!node) throw notFound(`${uri} does not exist yet; sidecars are created by mkdir and semantic processing, and may then be updated`, { resource: uri });
     if (body.mode === 'create') throw conflict(`file exists: ${uri}`, uri);
-    const stored = splitHeader((await host.vfs.readFile(account, path)).toString('utf8'));
+    const stored = splitHeader((await host.unscopedVfs.readFile(account, path)).toString('utf8'));
     const given = splitHeader(body.content);
     if (given.header) {
       const known = (f: Record<string, unknown> | undefined) =>
@@ -108,7 +109,7 @@ async function writeSidecar(host: PluginHost, account: string, path: string, uri
     }
     const newBody = body.mode === 'append' ? stored.body + given.body : given.body;
     const text = withHeader('meta', stored.header?.fields ?? null, newBody);
-    const out = await host.vfs.writeFile(account, path, Buffer.from(text, 'utf8'), { mode: 'replace', lock, hint: { [SIDECAR_HINT]: true } });
+    const out = await host.unscopedVfs.writeFile(account, path, Buffer.from(text, 'utf8'), { mode: 'replace', lock, hint: { [SIDECAR_HINT]: true } });
     return { writtenBytes: out.changed ? Buffer.byteLength(given.body) : 0, updated: out.changed };
   } finally {
     lock.release();

@@ -3,11 +3,11 @@
  * tag filters applied before paging, `access: denied` placeholders, namespace hiding, and the
  * optional fields (`extra_fields`, `include_tags`, the agent output's abstracts).
  */
-import { notFound } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { authorize, parseUri, uriFromPath } from '../../runtime/uri/index.js';
-import type { Entry } from '../../runtime/vfs/types.js';
+import { notFound } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { authorize, parseUri, uriFromPath } from '../../runtime/sdk/index.js';
+import type { Entry } from '../../runtime/sdk/index.js';
 import { assertEntryAccess, deniedNode, namespaceVisible, needsNamespaceFilter, readAccessOf } from './access.js';
 import { countsFor } from './count.js';
 import { abstractText, entry, placeholder, type DirectoryEntry, type ExtraField } from './entries.js';
@@ -47,8 +47,8 @@ export async function browse(host: PluginHost, cache: ListingCache, restricted: 
   const u = parseUri(q.uri, identity);
   authorize(u, identity, 'read');
   const account = identity.accountId;
-  await assertEntryAccess(host.vfs, identity, u.path);
-  const node = await host.vfs.stat(account, u.path);
+  await assertEntryAccess(host.unscopedVfs, identity, u.path);
+  const node = await host.unscopedVfs.stat(account, u.path);
   if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
 
   const limit = q.limit ?? q.node_limit;
@@ -178,7 +178,7 @@ async function format(host: PluginHost, restricted: RestrictedIndex, identity: I
   const abstracts = new Map<string, string>();
   if (q.output === 'agent') {
     const dirs = readable.filter((r) => r.node.kind === 'dir').map((r) => r.node.path);
-    const raw = dirs.length ? await host.vfs.readMany(account, dirs.map((d) => (d === '' ? '' : d + '/') + '.abstract.md')) : [];
+    const raw = dirs.length ? await host.unscopedVfs.readMany(account, dirs.map((d) => (d === '' ? '' : d + '/') + '.abstract.md')) : [];
     dirs.forEach((d, i) => abstracts.set(d, abstractText(raw[i], q.abs_limit)));
   }
   const counts = extra.has('count')
@@ -191,7 +191,7 @@ async function format(host: PluginHost, restricted: RestrictedIndex, identity: I
           relPath: r.relPath,
           includeTags: q.include_tags,
           abstract: abstracts.get(r.node.path),
-          isLocked: extra.has('locked') ? host.vfs.locks.isLocked(account, r.node.path) : undefined,
+          isLocked: extra.has('locked') ? host.unscopedVfs.locks.isLocked(account, r.node.path) : undefined,
           withId: extra.has('id'),
           count: counts?.get(r.node.path),
         }),

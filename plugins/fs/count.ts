@@ -4,29 +4,28 @@
  * items inside an `access: denied` directory below the counted one are subtracted (the placeholder
  * itself still counts, since the listing shows it).
  */
-import type { Identity } from '../../runtime/identity/types.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { isAncestorPath } from '../../runtime/vfs/locks.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { isAncestorPath } from '../../runtime/sdk/index.js';
 import { deniedNode } from './access.js';
 import type { RestrictedIndex } from './restricted.js';
 
 /** The retrieval plugin's index, when loaded: the estimated number of records under a path. */
 export interface VectorCount {
-  countUnder(account: string, path: string, ownerSpaces?: string[]): Promise<number> | number;
+  countUnder(identity: Identity, path: string, ownerSpaces?: string[]): Promise<number> | number;
 }
 
 /** Counts per directory path, or undefined without a vector index (no figure beats a made-up one). */
 export async function countsFor(host: PluginHost, restricted: RestrictedIndex, identity: Identity, dirs: string[]): Promise<Map<string, number> | undefined> {
   const index = host.optional<VectorCount>('vector-index');
   if (!index) return undefined;
-  const account = identity.accountId;
   const hidden = await deniedDirsBelow(host, restricted, identity, dirs);
   // A USER never sees other users' spaces: `ctx://` and `ctx://user` count only theirs.
   const spaces = identity.role === 'USER' ? ['', `user:${identity.userId}`] : undefined;
   const out = new Map<string, number>();
   for (const dir of dirs) {
-    let n = await index.countUnder(account, dir, spaces);
-    for (const d of hidden) if (d !== dir && isAncestorPath(dir, d)) n -= await index.countUnder(account, d, spaces);
+    let n = await index.countUnder(identity, dir, spaces);
+    for (const d of hidden) if (d !== dir && isAncestorPath(dir, d)) n -= await index.countUnder(identity, d, spaces);
     out.set(dir, Math.max(0, n));
   }
   return out;
@@ -39,7 +38,7 @@ async function deniedDirsBelow(host: PluginHost, restricted: RestrictedIndex, id
   const all = await restricted.under(identity.accountId, '');
   const candidates = all.filter((p) => dirs.some((d) => d !== p && isAncestorPath(d, p)));
   if (candidates.length === 0) return [];
-  const nodes = await host.vfs.statMany(identity.accountId, candidates);
+  const nodes = await host.unscopedVfs.statMany(identity.accountId, candidates);
   const denied = nodes.filter((n) => n !== null && n.kind === 'dir' && deniedNode(n, identity)).map((n) => n!.path);
   return denied.filter((p) => !denied.some((q) => q !== p && isAncestorPath(q, p)));
 }

@@ -3,21 +3,22 @@
  * "File system"), the `access: denied` rules under ctx://resources, and the `fs` service (tag logic,
  * entry formatting, access checks) other plugins use. README.md describes the choices.
  */
-import { invalidArgument } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import { definePlugin } from '../../runtime/plugin.js';
-import { s } from '../../runtime/schema.js';
-import { authorize, isValidId, parseUri, uriFromPath } from '../../runtime/uri/index.js';
-import type { Entry } from '../../runtime/vfs/types.js';
-import { VERSION } from '../../runtime/version.js';
-import { READ_ACCESS_KEY, deniedError, deniedOnPath, deniedOnPaths } from './access.js';
+import { invalidArgument } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { definePlugin } from '../../runtime/sdk/index.js';
+import { s } from '../../runtime/sdk/index.js';
+import { authorize, isValidId, parseUri, uriFromPath } from '../../runtime/sdk/index.js';
+import type { Entry } from '../../runtime/sdk/index.js';
+import { HOST_VERSION } from '../../runtime/sdk/index.js';
+import { READ_ACCESS_KEY, deniedError, deniedNode, deniedOnPath, deniedOnPaths } from './access.js';
 import { browse, type BrowseQuery } from './browse.js';
 import { entry, placeholder, type DirectoryEntry, type EntryOptions } from './entries.js';
 import { ListingCache } from './listing.js';
 import { queueMkdirIndexing } from './mkdir-indexing.js';
 import { attrs, mkdir, mv, resolve, rm, rootUriOf, stat } from './ops.js';
 import { RestrictedIndex } from './restricted.js';
-import { checkTags, setTags, type SetTagsOptions, type SetTagsOutcome } from './tags.js';
+import { checkTags } from '../../runtime/sdk/index.js';
+import { setTags, type SetTagsOptions, type SetTagsOutcome } from './tags.js';
 
 export interface FsService {
   /** set_tags for both routes (fs and content): validates, authorizes, applies the tag rules atomically. */
@@ -34,7 +35,7 @@ export interface FsService {
   placeholder(node: Pick<Entry, 'name' | 'kind' | 'path'>, relPath?: string): DirectoryEntry;
 }
 
-declare module '../../runtime/plugin.js' {
+declare module '../../runtime/sdk/index.js' {
   interface Services {
     fs: FsService;
   }
@@ -57,11 +58,19 @@ const listingQuery = {
 
 export default definePlugin({
   name: 'fs',
-  version: VERSION,
+  version: HOST_VERSION,
+  // The file system itself: it owns the per-entry read rules and installs them for every plugin.
+  privileges: ['unscoped-vfs', 'access-rules'],
   setup(host) {
-    const cache = new ListingCache(host.vfs);
-    const restricted = new RestrictedIndex(host.kv, host.vfs);
+    const cache = new ListingCache(host.unscopedVfs);
+    const restricted = new RestrictedIndex(host.kv, host.unscopedVfs);
     queueMkdirIndexing(host);
+
+    // Every scoped handle of every plugin applies these rules (runtime/access/guard.ts).
+    host.access.installRules({
+      blockedOnPaths: (identity, paths) => deniedOnPaths(host.unscopedVfs, identity, paths),
+      hidesNode: (identity, node) => deniedNode(node, identity),
+    });
 
     host.provide('fs', {
       setTags: (identity, uri, tags, opts) => setTags(host, cache, identity, uri, tags, opts),
@@ -75,13 +84,13 @@ export default definePlugin({
           authorize(u, identity, 'read');
           return u;
         });
-        const blocked = await deniedOnPaths(host.vfs, identity, parsed.map((u) => u.path));
+        const blocked = await deniedOnPaths(host.unscopedVfs, identity, parsed.map((u) => u.path));
         blocked.forEach((at, i) => {
           if (at !== null) throw deniedError(uriFromPath(parsed[i]!.path), identity, at);
         });
       },
       async canReadPath(identity, path) {
-        return (await deniedOnPath(host.vfs, identity, path)) === null;
+        return (await deniedOnPath(host.unscopedVfs, identity, path)) === null;
       },
       entry,
       placeholder,
@@ -194,7 +203,7 @@ export default definePlugin({
         });
         // The index entry goes first when restricting and last when lifting: it stays a superset.
         if (readers !== null) await restricted.add(ctx.identity.accountId, u.path);
-        await host.vfs.setMeta(ctx.identity.accountId, u.path, { meta: { [READ_ACCESS_KEY]: readers === null ? null : { users: [...new Set(readers)] } } });
+        await host.unscopedVfs.setMeta(ctx.identity.accountId, u.path, { meta: { [READ_ACCESS_KEY]: readers === null ? null : { users: [...new Set(readers)] } } });
         if (readers === null) await restricted.remove(ctx.identity.accountId, u.path);
         return { uri: uriFromPath(u.path), readers };
       },

@@ -5,9 +5,9 @@
  * tell the indexer that a directory appeared. The message joins the mkdir's own batch: it exists
  * exactly when the directory does.
  */
-import type { PluginHost } from '../../runtime/plugin.js';
-import { queueSemanticOnCommit } from '../../runtime/queues/indexing.js';
-import { splitPath } from '../../runtime/vfs/vfs.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { queueSemanticOnCommit } from '../../runtime/sdk/index.js';
+import { splitPath } from '../../runtime/sdk/index.js';
 
 /** The hint of the `.abstract.md` write of fs/mkdir. */
 export const MKDIR_HINT = { source: 'fs.mkdir' } as const;

@@ -1,11 +1,11 @@
 /** stat, attrs, mkdir, rm and mv (spec Part 2, "File system"; mv is not in the spec). */
-import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/uri/index.js';
-import { TEXT_EXTENSIONS, hasTextExtension } from '../../runtime/text-extensions.js';
-import { splitHeader, withHeader } from '../../runtime/vfs/headers.js';
-import { SIDECARS } from '../../runtime/vfs/types.js';
+import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/sdk/index.js';
+import { TEXT_EXTENSIONS, hasTextExtension } from '../../runtime/sdk/index.js';
+import { splitHeader, withHeader } from '../../runtime/sdk/index.js';
+import { SIDECARS } from '../../runtime/sdk/index.js';
 import { assertEntryAccess, deniedError, deniedNode } from './access.js';
 import { isoTime } from './entries.js';
 import { countsFor } from './count.js';
@@ -17,7 +17,7 @@ export async function resolve(host: PluginHost, identity: Identity, input: unkno
   const u = parseUri(input, identity, { field });
   authorize(u, identity, access);
   // Only a USER below ctx://resources has reader lists to check: nothing to await otherwise.
-  if (identity.role === 'USER' && u.path.startsWith('resources/')) await assertEntryAccess(host.vfs, identity, u.path);
+  if (identity.role === 'USER' && u.path.startsWith('resources/')) await assertEntryAccess(host.unscopedVfs, identity, u.path);
   return u;
 }
 
@@ -53,7 +53,7 @@ export async function stat(host: PluginHost, restricted: RestrictedIndex, identi
   if (isRecordId(input)) {
     // An id the caller may not read answers like an unknown one: ids cannot probe other spaces.
     const missing = () => notFound(`no indexed record with id ${input} (unindexed or deleted)`, { id: input });
-    const path = await host.vfs.pathOfRecordId(account, input);
+    const path = await host.unscopedVfs.pathOfRecordId(account, input);
     if (path === null) throw missing();
     try {
       u = await resolve(host, identity, uriFromPath(path), 'read');
@@ -61,9 +61,9 @@ export async function stat(host: PluginHost, restricted: RestrictedIndex, identi
       throw missing();
     }
   } else u = await resolve(host, identity, input, 'read');
-  const node = await host.vfs.stat(account, u.path);
+  const node = await host.unscopedVfs.stat(account, u.path);
   if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
-  const isLocked = host.vfs.locks.isLocked(account, u.path);
+  const isLocked = host.unscopedVfs.locks.isLocked(account, u.path);
   if (node.kind === 'file') return { name: node.name, size: node.size, mode: node.mode, modTime: isoTime(node.mtime), isDir: false, isLocked, id: node.id, uri: u.uri };
   const out: StatResult = { name: node.name, size: node.size, mode: node.mode, modTime: isoTime(node.mtime), isDir: true, isLocked, uri: u.uri };
   const count = (await countsFor(host, restricted, identity, [u.path]))?.get(u.path);
@@ -73,7 +73,7 @@ export async function stat(host: PluginHost, restricted: RestrictedIndex, identi
 
 export async function attrs(host: PluginHost, identity: Identity, input: string) {
   const u = await resolve(host, identity, input, 'read');
-  const node = await host.vfs.stat(identity.accountId, u.path);
+  const node = await host.unscopedVfs.stat(identity.accountId, u.path);
   if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
   const contextType = u.contextType === 'memory' ? 'memory' : 'resource';
   const result: { uri: string; context_type: string; attrs: { tags: string[]; memory?: Record<string, unknown> } } = {
@@ -82,7 +82,7 @@ export async function attrs(host: PluginHost, identity: Identity, input: string)
     attrs: { tags: node.tags ?? [] },
   };
   if (contextType === 'memory' && node.kind === 'file') {
-    const { header } = splitHeader((await host.vfs.readFile(identity.accountId, u.path)).toString('utf8'));
+    const { header } = splitHeader((await host.unscopedVfs.readFile(identity.accountId, u.path)).toString('utf8'));
     result.attrs.memory = header?.kind === 'memory' ? header.fields : {};
   }
   return result;
@@ -112,15 +112,15 @@ export async function mkdir(host: PluginHost, identity: Identity, body: { uri: s
   // `description`): the reference's clients call it to make sure a directory is there (`mkdir -p`).
   if (u.path === '') return { uri: u.uri };
   // The path lock keeps two mkdirs of one directory from both passing the existence check.
-  const lock = await host.vfs.locks.acquire(account, u.path, 'path', 'fs.mkdir');
+  const lock = await host.unscopedVfs.locks.acquire(account, u.path, 'path', 'fs.mkdir');
   try {
-    const existing = await host.vfs.stat(account, u.path);
+    const existing = await host.unscopedVfs.stat(account, u.path);
     if (existing?.kind === 'file') throw conflict(`a file exists at ${u.uri}`, u.uri);
     if (existing) return { uri: u.uri };
     const text = withHeader('meta', { uri: u.uri, level: 0, generator: 'mkdir' }, body.description ?? u.name);
     // One atomic batch creates the directory, its missing ancestors, its L0 and (mkdir-indexing.ts)
     // the Semantic message that gets the L0 vectorized.
-    await host.vfs.writeFile(account, `${u.path}/.abstract.md`, Buffer.from(text, 'utf8'), { mode: 'create', hint: { ...MKDIR_HINT } });
+    await host.unscopedVfs.writeFile(account, `${u.path}/.abstract.md`, Buffer.from(text, 'utf8'), { mode: 'create', hint: { ...MKDIR_HINT } });
   } finally {
     lock.release();
   }
@@ -132,15 +132,15 @@ export async function rm(host: PluginHost, identity: Identity, q: { uri: string;
   if (u.path === '' || u.path === 'resources' || u.path === 'user') throw invalidArgument(`cannot remove the scope root ${u.uri}`, { resource: u.uri });
   if (SIDECARS.has(u.name)) {
     // A directory with a sidecar's name can only come from before these checks existed: removing it repairs the parent.
-    const node = await host.vfs.stat(identity.accountId, u.path);
+    const node = await host.unscopedVfs.stat(identity.accountId, u.path);
     if (node?.kind !== 'dir') throw sidecarError(u, 'uri', u.name);
   }
   if (identity.role === 'USER' && u.scope === 'resources' && q.recursive) {
     // Removing a tree would destroy entries this caller may not even read: refuse instead.
-    for await (const e of host.vfs.walk(identity.accountId, u.path, { descend: (d) => !deniedNode(d, identity) }))
+    for await (const e of host.unscopedVfs.walk(identity.accountId, u.path, { descend: (d) => !deniedNode(d, identity) }))
       if (deniedNode(e, identity)) throw deniedError(u.uri, identity, e.path);
   }
-  const out = await host.vfs.rm(identity.accountId, u.path, { recursive: q.recursive });
+  const out = await host.unscopedVfs.rm(identity.accountId, u.path, { recursive: q.recursive });
   return { uri: u.uri, deleted_count: out.deleted };
 }
 
@@ -155,13 +155,13 @@ export async function mv(host: PluginHost, identity: Identity, body: { from_uri:
   if (from.path === to.path) throw invalidArgument('from_uri and to_uri are the same', { field: 'to_uri' });
   if (SIDECARS.has(from.name)) throw sidecarError(from, 'from_uri', from.name);
   refuseSidecarPath(to, 'to_uri');
-  const node = await host.vfs.stat(identity.accountId, from.path);
+  const node = await host.unscopedVfs.stat(identity.accountId, from.path);
   if (!node) throw notFound(`no such file or directory: ${from.uri}`, { resource: from.uri, field: 'from_uri' });
   // Memory files keep the text allowlist in every mode (spec Part 2, "Limits"); a rename is one more way to name a file.
   if (node.kind === 'file' && to.contextType === 'memory' && !hasTextExtension(to.name))
     throw invalidArgument(`to_uri ${to.uri}: memory files accept only the extensions ${TEXT_EXTENSIONS.join(' ')}`, { field: 'to_uri', resource: to.uri, allowed: TEXT_EXTENSIONS });
   try {
-    await host.vfs.mv(identity.accountId, from.path, to.path);
+    await host.unscopedVfs.mv(identity.accountId, from.path, to.path);
   } catch (err) {
     // The VFS names its own fields; keep the URIs the caller sent in the details.
     if (err instanceof CtxError && err.code === 'NOT_FOUND') throw notFound(`no such file or directory: ${from.uri}`, { resource: from.uri, field: 'from_uri' });

@@ -4,11 +4,12 @@
  * key); `recursive` also updates every existing descendant. All nodes change in one atomic batch
  * under a tree lock; the indexer re-tags vector records from the `meta` change events.
  */
-import { invalidArgument, notFound } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { uriFromPath } from '../../runtime/uri/index.js';
-import { SIDECARS } from '../../runtime/vfs/types.js';
+import { checkTags } from '../../runtime/sdk/index.js';
+import { invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { uriFromPath } from '../../runtime/sdk/index.js';
+import { SIDECARS } from '../../runtime/sdk/index.js';
 import { deniedNode } from './access.js';
 import type { ListingCache } from './listing.js';
 import { resolve } from './ops.js';
@@ -26,25 +27,16 @@ export interface SetTagsOutcome {
 }
 
 /** A non-empty key without `=`, no control characters, no surrounding blanks, at most 512 characters. */
-const TAG = /^[^=\x00-\x1f\x7f]+=[^\x00-\x1f\x7f]*$/;
 
-export function checkTags(tags: unknown, field = 'tags'): string[] {
-  if (!Array.isArray(tags)) throw invalidArgument(`${field} must be an array of k=v strings`, { field });
-  tags.forEach((t, i) => {
-    if (typeof t !== 'string' || !TAG.test(t) || t.length > 512 || t.trim() !== t)
-      throw invalidArgument(`${field}[${i}] must be a k=v string (non-empty key, at most 512 characters), got ${JSON.stringify(t)?.slice(0, 100)}`, { field: `${field}[${i}]` });
-  });
-  return tags as string[];
-}
 
 export async function setTags(host: PluginHost, cache: ListingCache, identity: Identity, uri: string, tags: string[], opts: SetTagsOptions): Promise<SetTagsOutcome> {
   checkTags(tags);
   const u = await resolve(host, identity, uri, 'write');
   if (u.path === '') throw invalidArgument('the account root ctx:// carries no tags', { resource: u.uri });
   const account = identity.accountId;
-  const lock = await host.vfs.locks.acquire(account, u.path, 'tree', 'fs.set_tags');
+  const lock = await host.unscopedVfs.locks.acquire(account, u.path, 'tree', 'fs.set_tags');
   try {
-    const node = await host.vfs.stat(account, u.path);
+    const node = await host.unscopedVfs.stat(account, u.path);
     if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
     const paths = [u.path];
     let skipped = 0;
@@ -63,7 +55,7 @@ export async function setTags(host: PluginHost, cache: ListingCache, identity: I
         }
       }
     }
-    const done = await host.vfs.setTagsMany(account, paths, tags, opts.mode, { lock });
+    const done = await host.unscopedVfs.setTagsMany(account, paths, tags, opts.mode, { lock });
     return { updated: done.map(uriFromPath), skipped_count: skipped };
   } finally {
     lock.release();

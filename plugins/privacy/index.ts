@@ -2,11 +2,11 @@
  * Privacy configs plugin (spec Part 2, "Privacy configs"): versioned sensitive settings per
  * `category` and `target_key`, private to the user who sets them. README.md has the details.
  */
-import { invalidArgument, notFound } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import { definePlugin } from '../../runtime/plugin.js';
-import { s } from '../../runtime/schema.js';
-import { VERSION } from '../../runtime/version.js';
+import { invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { definePlugin } from '../../runtime/sdk/index.js';
+import { s } from '../../runtime/sdk/index.js';
+import { HOST_VERSION } from '../../runtime/sdk/index.js';
 import { PrivacyStore, sameJson, type Meta, type Owner, type Snapshot } from './store.js';
 
 /** Category and target key: one path segment, no separators, so they are also safe key parts. */
@@ -47,11 +47,11 @@ const setBody = s.object({
 
 export default definePlugin({
   name: 'privacy',
-  version: VERSION,
+  version: HOST_VERSION,
   setup(host) {
     const store = new PrivacyStore(host.kv);
     // Account deletion drops the VFS; a re-created account must not inherit the old configs.
-    host.vfs.on('drop', (account: string) => void store.dropAccount(account).catch((err) => host.log.warn('dropping privacy configs failed', { account, error: err })));
+    host.on('account-deleted', ({ account }) => void store.dropAccount(account).catch((err) => host.log.warn('dropping privacy configs failed', { account, error: err })));
 
     const target = (identity: Identity, params: Record<string, string>) => ({
       owner: ownerOf(identity),

@@ -1,26 +1,16 @@
 /** `build_graph`: gathers the relations stored under the merged spaces and renders them as HTML. */
-import type { Identity } from '../../runtime/identity/types.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { canRead, parseUri, uriFromPath, type CtxUri } from '../../runtime/uri/index.js';
-import { splitPath } from '../../runtime/vfs/vfs.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { canRead, parseUri, uriFromPath, type CtxUri } from '../../runtime/sdk/index.js';
+import { splitPath } from '../../runtime/sdk/index.js';
 import { renderGraphHtml, type GraphData, type GraphEdge, type GraphNode } from './graph-html.js';
 import { RELATIONS_FILE, readSidecar } from './store.js';
 
-/** Readability of a stored URI for the caller: namespace rules plus the fs per-entry rules. */
+/** Readability of a stored URI for the caller: namespace rules plus the per-entry rules (host.access). */
 export type Readable = (path: string) => Promise<boolean>;
 
 export function readableFor(host: PluginHost, identity: Identity): Readable {
-  return async (path) => {
-    let u: CtxUri;
-    try {
-      u = parseUri(uriFromPath(path), identity);
-    } catch {
-      return false;
-    }
-    if (!canRead(u, identity)) return false;
-    const fs = host.optional('fs');
-    return fs ? fs.canReadPath(identity, path) : true;
-  };
+  return (path) => host.access.canReadPath(identity, path);
 }
 
 const labelOf = (path: string) => splitPath(path)[1] || 'ctx://';
@@ -32,7 +22,7 @@ export async function collectGraph(host: PluginHost, identity: Identity, spaces:
   const sidecars = new Set<string>();
   for (const space of spaces) {
     sidecars.add(space.path === '' ? RELATIONS_FILE : `${space.path}/${RELATIONS_FILE}`);
-    for await (const e of host.vfs.walk(account, space.path)) if (e.kind === 'file' && e.name === RELATIONS_FILE) sidecars.add(e.path);
+    for await (const e of host.unscopedVfs.walk(account, space.path)) if (e.kind === 'file' && e.name === RELATIONS_FILE) sidecars.add(e.path);
   }
   const nodes = new Map<string, GraphNode>();
   const edges: GraphEdge[] = [];
@@ -58,11 +48,11 @@ export async function collectGraph(host: PluginHost, identity: Identity, spaces:
   for (const sidecar of [...sidecars].sort()) {
     const dir = splitPath(sidecar)[0];
     if (!(await readable(dir))) continue;
-    const entries = await readSidecar(host.vfs, account, sidecar);
+    const entries = await readSidecar(host.unscopedVfs, account, sidecar);
     if (entries.length === 0) continue;
     const sourcePaths = entries.map((r) => (r.source === '' ? dir : dir === '' ? r.source : `${dir}/${r.source}`));
     const targetPaths = entries.map((r) => pathOf(r.uri));
-    const stats = await host.vfs.statMany(account, [...sourcePaths, ...targetPaths]);
+    const stats = await host.unscopedVfs.statMany(account, [...sourcePaths, ...targetPaths]);
     for (let i = 0; i < entries.length; i++) {
       const r = entries[i]!;
       const src = stats[i];

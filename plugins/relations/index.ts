@@ -3,31 +3,31 @@
  * source, removable, and rendered by `build_graph` into a self-contained HTML file in the VFS.
  * store.ts says where relations live and how they follow their source; README.md has the details.
  */
-import { invalidArgument, notFound } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import { definePlugin, type PluginHost } from '../../runtime/plugin.js';
-import { s } from '../../runtime/schema.js';
-import { TEXT_EXTENSIONS, hasTextExtension } from '../../runtime/text-extensions.js';
-import { authorize, parseUri, type CtxUri } from '../../runtime/uri/index.js';
-import type { ChangeEvent, Entry } from '../../runtime/vfs/types.js';
-import { SIDECARS } from '../../runtime/vfs/types.js';
-import { splitPath } from '../../runtime/vfs/vfs.js';
-import { VERSION } from '../../runtime/version.js';
+import { invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { definePlugin, type PluginHost } from '../../runtime/sdk/index.js';
+import { s } from '../../runtime/sdk/index.js';
+import { TEXT_EXTENSIONS, hasTextExtension } from '../../runtime/sdk/index.js';
+import { authorize, parseUri, type CtxUri } from '../../runtime/sdk/index.js';
+import type { ChangeEvent, Entry } from '../../runtime/sdk/index.js';
+import { SIDECARS } from '../../runtime/sdk/index.js';
+import { splitPath } from '../../runtime/sdk/index.js';
+import { HOST_VERSION } from '../../runtime/sdk/index.js';
 import { collectGraph, readableFor, renderGraphHtml } from './graph.js';
 import { RELATIONS_FILE, entriesOf, locate, readSidecar, updateSidecar, type StoredRelation } from './store.js';
 
 export const LIMITS = { targets: 256, reasonChars: 4096, spaces: 32 } as const;
 
-/** Parses, authorizes and applies the fs per-entry rules (403 on `access: denied` entries). */
+/** Parses, authorizes and applies the per-entry rules (403 on `access: denied` entries; all denied without rules). */
 async function resolve(host: PluginHost, identity: Identity, input: unknown, access: 'read' | 'write', field: string): Promise<CtxUri> {
   const u = parseUri(input, identity, { field });
   authorize(u, identity, access);
-  await host.optional('fs')?.assertContentAccess(identity, u.uri);
+  await host.access.assertEntryReadable(identity, u.path);
   return u;
 }
 
 async function existing(host: PluginHost, account: string, u: CtxUri, field: string): Promise<Entry> {
-  const node = await host.vfs.stat(account, u.path);
+  const node = await host.unscopedVfs.stat(account, u.path);
   if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri, field });
   return node;
 }
@@ -52,9 +52,11 @@ const toUris = s.custom<string[]>((v, field) => {
 
 export default definePlugin({
   name: 'relations',
-  version: VERSION,
+  version: HOST_VERSION,
+  // Relation sidecars are written under the directory's lock; targets are filtered by host.access.
+  privileges: ['unscoped-vfs'],
   setup(host) {
-    const vfs = host.vfs;
+    const vfs = host.unscopedVfs;
 
     // A file's relations sit in its parent's sidecar: follow the file when it is removed or moved.
     // Directories need nothing: their sidecar is inside them and moves or goes with them.
@@ -199,7 +201,7 @@ function checkOutput(u: CtxUri): void {
 
 /** Moves or drops the entries of a removed or moved file in its (old and new) parents' sidecars. */
 async function followFile(host: PluginHost, ev: ChangeEvent): Promise<void> {
-  const vfs = host.vfs;
+  const vfs = host.unscopedVfs;
   const account = ev.account;
   const oldPath = ev.type === 'mv' ? ev.from! : ev.path;
   const [oldDir, oldName] = splitPath(oldPath);

@@ -7,8 +7,8 @@
  * `vectordb` observer.
  */
 import fs from 'node:fs/promises';
-import type { CtxConfig } from '../../runtime/config.js';
-import type { Logger } from '../../runtime/logger.js';
+import type { CtxConfig } from '../../runtime/sdk/index.js';
+import type { Logger } from '../../runtime/sdk/index.js';
 
 export interface RecordAttrs {
   account: string;

@@ -1,66 +1,14 @@
 /**
- * grep and glob over the VFS. grep runs the pattern in core-native (Rust `regex`, linear time, over
- * many buffers per call) when runtime/native-text.ts provides it; otherwise JavaScript RegExp with
- * the `u` flag over the same batches. glob patterns compile to one anchored RegExp.
+ * grep and glob over the VFS. grep runs the pattern in core-native (Rust `regex`: linear time, no
+ * backreferences or look-around; many buffers per call). glob patterns compile to one anchored
+ * RegExp.
  */
-import { CtxError, invalidArgument } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { canRead, isAncestorOrSelf, parseUri, type CtxUri } from '../../runtime/uri/index.js';
-import { SIDECARS } from '../../runtime/vfs/types.js';
-
-export interface NativeGrep {
-  searchAsync(pattern: string, buffers: Buffer[], opts: { caseInsensitive: boolean; maxMatches: number }): Promise<{ matches: Array<{ index: number; line: number; text: string }>; truncated: boolean }>;
-}
-
-export interface NativeGrepHolder {
-  current: NativeGrep | null;
-  /** Settles once the kernel is loaded and warmed up, or known to be missing (never rejects). */
-  ready: Promise<void>;
-}
-
-let shared: NativeGrepHolder | undefined;
-
-/**
- * The native grep kernel of runtime/native-text.ts when it exists and is built. One load per
- * process; the plugin awaits `ready` in setup, because a request served before it settles would
- * take the JavaScript RegExp path, which backtracks and accepts patterns the kernel refuses.
- */
-export function loadNativeGrep(): NativeGrepHolder {
-  if (shared) return shared;
-  const holder: NativeGrepHolder = { current: null, ready: Promise.resolve() };
-  const spec = '../../runtime/native-text.js';
-  holder.ready = import(spec)
-    .then(async (m: Record<string, unknown>) => {
-      const g = m.grep as NativeGrep | undefined;
-      if (!g || typeof g.searchAsync !== 'function') return;
-      await g.searchAsync('x', [Buffer.from('x')], { caseInsensitive: false, maxMatches: 1 });
-      holder.current = g;
-    })
-    .catch(() => {});
-  shared = holder;
-  return holder;
-}
-
-const MAX_LINE = 2000;
-
-function jsGrep(pattern: string, caseInsensitive: boolean): (buf: Buffer, max: number) => Array<{ line: number; text: string }> {
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern, caseInsensitive ? 'iu' : 'u');
-  } catch (err) {
-    throw invalidArgument(`invalid regular expression: ${(err as Error).message}`, { field: 'pattern', code: 'INVALID_REGEX' });
-  }
-  return (buf, max) => {
-    const out: Array<{ line: number; text: string }> = [];
-    const lines = buf.toString('utf8').split('\n');
-    for (let i = 0; i < lines.length && out.length < max; i++) {
-      const l = lines[i]!.length > MAX_LINE ? lines[i]!.slice(0, MAX_LINE) : lines[i]!;
-      if (re.test(l)) out.push({ line: i + 1, text: l.replace(/\r$/, '') });
-    }
-    return out;
-  };
-}
+import { CtxError, invalidArgument } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { canRead, isAncestorOrSelf, parseUri, type CtxUri } from '../../runtime/sdk/index.js';
+import { SIDECARS } from '../../runtime/sdk/index.js';
+import { grep, nativeErrorCode } from '../../runtime/sdk/index.js';
 
 export async function grepFiles(
   host: PluginHost,
@@ -73,23 +21,21 @@ export async function grepFiles(
     limit: number;
     depth: number;
     readable: (identity: Identity, uri: string) => Promise<boolean>;
-    native: { current: NativeGrep | null };
   },
 ): Promise<Array<{ uri: string; line: number; content: string }>> {
   const account = identity.accountId;
-  const native = o.native.current;
-  const js = native ? null : jsGrep(o.pattern, o.caseInsensitive);
-  const nativeSearch = async (bufs: Buffer[], max: number) => {
+  const search = async (bufs: Buffer[], max: number) => {
     try {
-      return (await native!.searchAsync(o.pattern, bufs, { caseInsensitive: o.caseInsensitive, maxMatches: max })).matches;
+      return (await grep.searchAsync(o.pattern, bufs, { caseInsensitive: o.caseInsensitive, maxMatches: max })).matches;
     } catch (err) {
-      if ((err as { code?: string }).code === 'INVALID_REGEX')
+      if (nativeErrorCode(err) === 'INVALID_REGEX')
         throw invalidArgument(`invalid regular expression: ${(err as Error).message}`, { field: 'pattern', code: 'INVALID_REGEX' });
       throw err;
     }
   };
-  if (native) await nativeSearch([], 1);
-  const node = await host.vfs.stat(account, u.path);
+  // A bad pattern is refused before the tree is walked.
+  await search([], 1);
+  const node = await host.unscopedVfs.stat(account, u.path);
   if (!node) throw new CtxError('NOT_FOUND', `no such file or directory: ${u.uri}`, { resource: u.uri });
   const excluded = (p: string) => o.exclude !== undefined && isAncestorOrSelf(o.exclude, 'ctx://' + p);
   const ok = (p: string) => {
@@ -103,7 +49,7 @@ export async function grepFiles(
   if (node.kind === 'file') {
     if (!excluded(u.path)) files.push(u.path);
   } else
-    for await (const e of host.vfs.walk(account, u.path, { maxDepth: o.depth, descend: (d) => ok(d.path) })) {
+    for await (const e of host.unscopedVfs.walk(account, u.path, { maxDepth: o.depth, descend: (d) => ok(d.path) })) {
       if (e.kind === 'file' && !SIDECARS.has(e.name) && ok(e.path)) files.push(e.path);
     }
   const matches: Array<{ uri: string; line: number; content: string }> = [];
@@ -111,16 +57,9 @@ export async function grepFiles(
     const slice = files.slice(i, i + 128);
     const ok = await Promise.all(slice.map((p) => o.readable(identity, 'ctx://' + p)));
     const chunk = slice.filter((_, j) => ok[j]);
-    const bufs = (await host.vfs.readMany(account, chunk)).map((b) => b ?? Buffer.alloc(0));
+    const bufs = (await host.unscopedVfs.readMany(account, chunk)).map((b) => b ?? Buffer.alloc(0));
     const left = o.limit - matches.length;
-    if (native) {
-      for (const m of await nativeSearch(bufs, left))
-        matches.push({ uri: 'ctx://' + chunk[m.index]!, line: m.line, content: m.text });
-    } else
-      for (const [j, b] of bufs.entries()) {
-        for (const m of js!(b, o.limit - matches.length)) matches.push({ uri: 'ctx://' + chunk[j]!, line: m.line, content: m.text });
-        if (matches.length >= o.limit) break;
-      }
+    for (const m of await search(bufs, left)) matches.push({ uri: 'ctx://' + chunk[m.index]!, line: m.line, content: m.text });
   }
   return matches.slice(0, o.limit);
 }

@@ -3,12 +3,11 @@
  * search routes (find, search, grep, glob), consistency and the `vectordb`/`retrieval` observers.
  * See README.md and docs/retrieval.md.
  */
-import { definePlugin, type PluginHost } from '../../runtime/plugin.js';
-import { createLlm } from '../../runtime/models/llm.js';
-import { EMBEDDING_QUEUE } from '../../runtime/queues/indexing.js';
-import { VERSION } from '../../runtime/version.js';
+import { definePlugin, type Identity, type PluginHost } from '../../runtime/sdk/index.js';
+import { createLlm, createReranker } from '../../runtime/sdk/index.js';
+import { EMBEDDING_QUEUE } from '../../runtime/sdk/index.js';
+import { HOST_VERSION } from '../../runtime/sdk/index.js';
 import { loadBackends } from './backends.js';
-import { loadNativeGrep } from './grep-glob.js';
 import { Indexer } from './indexer.js';
 import { registerRoutes, type RerankerLike } from './routes.js';
 import { RecordStore } from './store.js';
@@ -23,9 +22,12 @@ export interface VectorIndexService {
    * Items below `path` estimated from the index (stat `count`): files and subdirectories, once
    * each; only in `ownerSpaces` when given (`''` shared resources, `user:<id>` a user's space).
    */
-  countUnder(account: string, path: string, ownerSpaces?: string[]): Promise<number>;
-  /** The node a 32-hex record id stands for (any level), or null when unindexed or deleted. */
-  resolve(account: string, id: string): Promise<{ path: string; uri: string; level: 0 | 1 | 2 } | null>;
+  countUnder(identity: Identity, path: string, ownerSpaces?: string[]): Promise<number>;
+  /**
+   * The node a 32-hex record id of the caller's account stands for (any level), or null when
+   * unindexed, deleted, or not readable by the caller.
+   */
+  resolve(identity: Identity, id: string): Promise<{ path: string; uri: string; level: 0 | 1 | 2 } | null>;
   /**
    * The embedder the index actually runs on: after fallbacks (native → JS) and the remote model's
    * dimension probe, which the configuration alone cannot tell.
@@ -35,7 +37,9 @@ export interface VectorIndexService {
 
 export default definePlugin({
   name: 'retrieval',
-  version: VERSION,
+  version: HOST_VERSION,
+  // The indexer reads every account's changes; search hits are filtered by host.access.
+  privileges: ['unscoped-vfs'],
   bootTimeoutMs: 120_000,
   async setup(host: PluginHost) {
     const backends = await loadBackends(host.config, host.log);
@@ -54,25 +58,22 @@ export default definePlugin({
     host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, llm: llm ? llm.model : null, records: store.index.stats().size });
 
     const service: VectorIndexService = {
-      countUnder: (account, path, ownerSpaces) => store.countUnder(account, path, ownerSpaces),
-      async resolve(account, id) {
-        const d = await store.getById(account, id);
-        return d ? { path: d.path, uri: d.attrs.uri, level: d.level } : null;
+      // Scoped like every index query: the caller's account only, and only what they may read.
+      countUnder: (identity, path, ownerSpaces) => store.countUnder(identity.accountId, path, ownerSpaces),
+      async resolve(identity, id) {
+        const d = await store.getById(identity.accountId, id);
+        if (!d || !(await host.access.canReadPath(identity, d.path))) return null;
+        return { path: d.path, uri: d.attrs.uri, level: d.level };
       },
       embedderInfo: () => structuredClone(store.embedder.info),
     };
     host.provide('vector-index', service);
-    // Replaces the system plugin's `not_configured` placeholder (registered again once every
-    // plugin has set up, whatever the load order).
     const vectordbReady = () => {
       store.index.stats();
       return 'ok';
     };
     host.readyCheck('vectordb', vectordbReady);
-    host.onReady(() => host.readyCheck('vectordb', vectordbReady));
-    const rr = (await import('../../runtime/models/reranker.js').catch(() => null)) as { createReranker?: (c: unknown) => RerankerLike | null } | null;
-    const reranker = rr?.createReranker ? rr.createReranker(host.config.rerank) : null;
-    await loadNativeGrep().ready;
+    const reranker: RerankerLike | null = createReranker(host.config.rerank);
     registerRoutes(host, store, indexer, llm, reranker);
 
     // Re-embedding after an embedder change: an Embedding message per stored record is queued

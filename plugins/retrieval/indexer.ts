@@ -14,14 +14,14 @@
  *    idempotent), embeds, and writes the record to RocksDB and the index.
  * Every consumer queues its follow-up work before it returns (acks), so `wait` sees no gap.
  */
-import type { PluginHost } from '../../runtime/plugin.js';
-import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from '../../runtime/queues/indexing.js';
-import type { QueueMessage } from '../../runtime/queues/queue.js';
-import type { KvOp } from '../../runtime/storage/backend.js';
-import { formatHeader, splitHeader } from '../../runtime/vfs/headers.js';
-import type { ChangeEvent, Entry } from '../../runtime/vfs/types.js';
-import { SIDECARS } from '../../runtime/vfs/types.js';
-import { sha256Of, splitPath } from '../../runtime/vfs/vfs.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from '../../runtime/sdk/index.js';
+import type { QueueMessage } from '../../runtime/sdk/index.js';
+import type { KvOp } from '../../runtime/sdk/index.js';
+import { formatHeader, splitHeader } from '../../runtime/sdk/index.js';
+import type { ChangeEvent, Entry } from '../../runtime/sdk/index.js';
+import { SIDECARS } from '../../runtime/sdk/index.js';
+import { sha256Of, splitPath } from '../../runtime/sdk/index.js';
 import type { RecordAttrs } from './backends.js';
 import { placement, parentPath } from './space.js';
 import { embedderTag, type FileAbstract, type RecordDoc, type RecordStore } from './store.js';
@@ -64,15 +64,15 @@ export class Indexer {
 
   install(): void {
     const { host } = this;
-    host.vfs.onCommit((events) => this.hook(events));
+    host.unscopedVfs.onCommit((events) => this.hook(events));
     // Messages become visible to consumers once their batch is durable (change events follow it).
-    host.vfs.on('change', (ev: ChangeEvent) => {
+    host.unscopedVfs.on('change', (ev: ChangeEvent) => {
       const fns = this.activations.get(ev);
       if (!fns) return;
       this.activations.delete(ev);
       for (const fn of fns) fn();
     });
-    host.vfs.on('drop', (account: string) => void this.store.dropAccount(account).catch((err) => host.log.warn('dropping vector records failed', { account, error: err })));
+    host.unscopedVfs.on('drop', (account: string) => void this.store.dropAccount(account).catch((err) => host.log.warn('dropping vector records failed', { account, error: err })));
     host.consume<SemanticMessage>(SEMANTIC_QUEUE, (m) => this.semanticTracked(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
     host.consume<EmbeddingMessage>(EMBEDDING_QUEUE, (m) => this.embedding(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
   }
@@ -257,7 +257,7 @@ export class Indexer {
       await this.enqueue(this.parentRefresh(m.account, m.path), []);
       return;
     }
-    const node = await this.host.vfs.stat(m.account, m.path);
+    const node = await this.host.unscopedVfs.stat(m.account, m.path);
     if (!node || !placement(m.path)) return; // removed since; its delete message does the cleanup
     if (m.recursive) return this.expand(m, node);
     if (node.kind === 'file') return this.semanticFile(m, node);
@@ -277,7 +277,7 @@ export class Indexer {
       } else sem.push({ account: m.account, path: e.path, kind: e.kind, op: 'upsert' });
     };
     visit(node);
-    if (node.kind === 'dir') for await (const e of this.host.vfs.walk(m.account, node.path)) visit(e);
+    if (node.kind === 'dir') for await (const e of this.host.unscopedVfs.walk(m.account, node.path)) visit(e);
     // Files first, directories deepest first: the bottom-up order of the refreshes.
     sem.sort((a, b) => (a.kind === b.kind ? b.path.split('/').length - a.path.split('/').length : a.kind === 'file' ? -1 : 1));
     for (let i = 0; i < sem.length; i += 512) await this.enqueue(sem.slice(i, i + 512), []);
@@ -288,7 +288,7 @@ export class Indexer {
   private async semanticFile(m: SemanticMessage, node: Entry): Promise<void> {
     this.stats.files++;
     // The stored abstract and the content in one round trip (the content is usually needed).
-    const [stored, [buf]] = await Promise.all([this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path)), this.host.vfs.readMany(m.account, [m.path])]);
+    const [stored, [buf]] = await Promise.all([this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path)), this.host.unscopedVfs.readMany(m.account, [m.path])]);
     const extra: KvOp[] = [];
     if (!stored || stored.sha256 !== node.sha256 || stored.generator !== this.summarizer.generator) {
       const content = (buf ?? Buffer.alloc(0)).toString('utf8');
@@ -299,7 +299,7 @@ export class Indexer {
   }
 
   private async existing(account: string, paths: string[]): Promise<Set<string>> {
-    const nodes = await this.host.vfs.statMany(account, paths);
+    const nodes = await this.host.unscopedVfs.statMany(account, paths);
     return new Set(paths.filter((_, i) => nodes[i] !== null));
   }
 
@@ -313,12 +313,12 @@ export class Indexer {
   private async refreshDir(account: string, dir: Entry): Promise<void> {
     await this.childrenSettled(account, dir.path);
     this.stats.dirRefreshes++;
-    const children = (await this.host.vfs.list(account, dir.path)).filter((c) => !SIDECARS.has(c.name));
+    const children = (await this.host.unscopedVfs.list(account, dir.path)).filter((c) => !SIDECARS.has(c.name));
     const files = children.filter((c) => c.kind === 'file');
     const dirs = children.filter((c) => c.kind === 'dir');
     const fileAbs = await this.host.kv.getMany(files.map((f) => this.store.absKey(account, f.path)));
-    const dirAbs = await this.host.vfs.readMany(account, dirs.map((d) => d.path + '/' + ABSTRACT));
-    const counts = await Promise.all(dirs.map(async (d) => (await this.host.vfs.list(account, d.path)).filter((c) => !SIDECARS.has(c.name)).length));
+    const dirAbs = await this.host.unscopedVfs.readMany(account, dirs.map((d) => d.path + '/' + ABSTRACT));
+    const counts = await Promise.all(dirs.map(async (d) => (await this.host.unscopedVfs.list(account, d.path)).filter((c) => !SIDECARS.has(c.name)).length));
     const info: ChildInfo[] = [];
     dirs.forEach((d, i) => info.push({ name: d.name, kind: 'dir', size: 0, entries: counts[i], abstract: dirAbs[i] ? splitHeader(dirAbs[i]!.toString('utf8')).body.trim() : '' }));
     files.forEach((f, i) => {
@@ -341,11 +341,11 @@ export class Indexer {
   private async writeSidecar(account: string, dir: string, name: string, level: 0 | 1, body: string, sourceSha: string): Promise<string> {
     const path = dir + '/' + name;
     const mineKey = `w${S}${account}${S}${path}`;
-    const lock = await this.host.vfs.locks.acquire(account, path, 'path', 'retrieval');
+    const lock = await this.host.unscopedVfs.locks.acquire(account, path, 'path', 'retrieval');
     try {
-      const d = await this.host.vfs.stat(account, dir);
+      const d = await this.host.unscopedVfs.stat(account, dir);
       if (!d || d.kind !== 'dir') return body;
-      const [old] = await this.host.vfs.readMany(account, [path]);
+      const [old] = await this.host.unscopedVfs.readMany(account, [path]);
       if (old) {
         const { header, body: oldBody } = splitHeader(old.toString('utf8'));
         if (oldBody === body) return body;
@@ -361,7 +361,7 @@ export class Indexer {
         source_sha256: sourceSha,
         generated_at: new Date().toISOString(),
       });
-      await this.host.vfs.writeFile(account, path, Buffer.from(header + body, 'utf8'), { mode: 'replace', lock, hint: { source: 'retrieval-semantic' } });
+      await this.host.unscopedVfs.writeFile(account, path, Buffer.from(header + body, 'utf8'), { mode: 'replace', lock, hint: { source: 'retrieval-semantic' } });
       await this.host.kv.put(mineKey, sha256Of(Buffer.from(body)));
       return body;
     } finally {
@@ -383,7 +383,7 @@ export class Indexer {
       return;
     }
     const place = placement(m.path);
-    const node = place ? await this.host.vfs.stat(m.account, m.path) : null;
+    const node = place ? await this.host.unscopedVfs.stat(m.account, m.path) : null;
     const wantKind = m.level === 2 ? 'file' : 'dir';
     if (!place || !node || node.kind !== wantKind) {
       this.stats.deleted += await this.store.remove(m.account, m.path, { level: m.level });
@@ -450,13 +450,13 @@ export class Indexer {
     if (place.peer !== undefined) attrs.peer = place.peer;
     const id = this.store.id(m.account, m.path, m.level);
     if (m.level === 2) {
-      const [[content], abs] = await Promise.all([this.host.vfs.readMany(m.account, [m.path]), this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path))]);
+      const [[content], abs] = await Promise.all([this.host.unscopedVfs.readMany(m.account, [m.path]), this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path))]);
       const body = splitHeader((content ?? Buffer.alloc(0)).toString('utf8')).body;
       const abstract = abs?.abstract ?? truncateTokens(body, 100);
       const text = truncateTokens(`${node.name}\n${abstract}\n${body}`, L2_TOKEN_BUDGET);
       return { id, path: m.path, level: 2, attrs, text, abstract, kind: 'file', size: node.size, sourceSha: node.sha256, embedder: this.embedderTag };
     }
-    const [l0, l1] = await this.host.vfs.readMany(m.account, [m.path + '/' + ABSTRACT, m.path + '/' + OVERVIEW]);
+    const [l0, l1] = await this.host.unscopedVfs.readMany(m.account, [m.path + '/' + ABSTRACT, m.path + '/' + OVERVIEW]);
     const abstract = l0 ? splitHeader(l0.toString('utf8')).body.trim() : '';
     const overview = l1 ? splitHeader(l1.toString('utf8')).body.trim() : '';
     const text = m.level === 0 ? `${node.name}\n${abstract}` : truncateTokens(`${node.name}\n${overview}`, L2_TOKEN_BUDGET);

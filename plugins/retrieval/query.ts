@@ -4,10 +4,10 @@
  * compiles to `VectorFilter`s evaluated inside the index; an `$or` becomes several filters whose
  * hits are merged, never a JS post-filter.
  */
-import { CtxError, invalidArgument } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import { authorize, isAncestorOrSelf, parseUri } from '../../runtime/uri/index.js';
-import { checkTags } from '../content/targets.js';
+import { CtxError, invalidArgument } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { authorize, isAncestorOrSelf, parseUri } from '../../runtime/sdk/index.js';
+import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
 import type { VectorFilter } from './backends.js';
 
 const CONTEXT_TYPES = ['memory', 'resource', 'skill'] as const;

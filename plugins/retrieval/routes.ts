@@ -1,18 +1,17 @@
 /** HTTP routes of the retrieval plugin (spec Part 3 "Retrieval", Part 1 consistency and observers). */
-import { CtxError, invalidArgument, notFound } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import type { Llm } from '../../runtime/models/llm.js';
-import type { PluginHost } from '../../runtime/plugin.js';
-import { EMBEDDING_QUEUE } from '../../runtime/queues/indexing.js';
-import { s } from '../../runtime/schema.js';
-import { authorize, canRead, isAncestorOrSelf, parseUri } from '../../runtime/uri/index.js';
-import { recordId } from '../../runtime/vfs/record-id.js';
-import { splitHeader } from '../../runtime/vfs/headers.js';
-import { SIDECARS } from '../../runtime/vfs/types.js';
-import type { ComponentStatus, ObserverRegistry } from '../system/observers.js';
-import { table } from '../system/observers.js';
+import { CtxError, invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { Llm } from '../../runtime/sdk/index.js';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { EMBEDDING_QUEUE } from '../../runtime/sdk/index.js';
+import { s } from '../../runtime/sdk/index.js';
+import { authorize, canRead, isAncestorOrSelf, parseUri } from '../../runtime/sdk/index.js';
+import { recordId } from '../../runtime/sdk/index.js';
+import { splitHeader } from '../../runtime/sdk/index.js';
+import { SIDECARS } from '../../runtime/sdk/index.js';
+import { statusTable as table, type ComponentStatus } from '../../runtime/sdk/index.js';
 import { hierarchicalFind, matchReason, queryTermMatcher, round4, type Candidate, type Provenance } from './find.js';
-import { compileGlob, grepFiles, loadNativeGrep, splitAbsoluteGlob } from './grep-glob.js';
+import { compileGlob, grepFiles, splitAbsoluteGlob } from './grep-glob.js';
 import type { Indexer } from './indexer.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
@@ -48,10 +47,6 @@ const searchSchema = s.object({
 type FindBody = ReturnType<typeof findSchema.parse>;
 type SearchBody = ReturnType<typeof searchSchema.parse>;
 
-interface FsAccess {
-  canReadPath?(identity: Identity, path: string): Promise<boolean>;
-  assertContentAccess?(identity: Identity, uri: string): Promise<void> | void;
-}
 
 /** Latency samples for the `retrieval` observer (a ring of the last 1024 per operation). */
 class OpStats {
@@ -84,23 +79,10 @@ export const RERANK_WEIGHT = 0.7;
 
 export function registerRoutes(host: PluginHost, store: RecordStore, indexer: Indexer, llm: Llm | null, reranker: RerankerLike | null = null): void {
   const ops = { find: new OpStats(), search: new OpStats(), grep: new OpStats(), glob: new OpStats() };
-  const nativeGrep = loadNativeGrep();
-  const fsAccess = () => host.optional<FsAccess>('fs');
   const describeEmbedder = () => `${store.embedder.info.provider}/${store.embedder.info.model}`;
 
-  // Per-entry rules (`access: denied` under resources) belong to the fs plugin.
-  const readable = async (identity: Identity, uri: string): Promise<boolean> => {
-    const fsp = fsAccess();
-    if (fsp?.canReadPath) return fsp.canReadPath(identity, uri.slice('ctx://'.length));
-    const check = fsp?.assertContentAccess;
-    if (!check) return true;
-    try {
-      await check(identity, uri);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  // Namespace and per-entry rules, from the host: with no rules installed nothing is readable.
+  const readable = (identity: Identity, uri: string): Promise<boolean> => host.access.canReadPath(identity, uri.slice('ctx://'.length));
 
   /** Candidates → the spec's grouped result. */
   async function present(identity: Identity, cands: Candidate[], body: FindBody, query: string, limit: number) {
@@ -144,7 +126,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
       };
       if (body.read_content && d.kind === 'file') {
         try {
-          item.content = splitHeader((await host.vfs.readFile(identity.accountId, d.path)).toString('utf8')).body;
+          item.content = splitHeader((await host.unscopedVfs.readFile(identity.accountId, d.path)).toString('utf8')).body;
         } catch {
           // a failed read leaves the hit unchanged (spec)
         }
@@ -255,7 +237,6 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
         limit: b.node_limit ?? 1000,
         depth: b.level_limit ?? 5,
         readable,
-        native: nativeGrep,
       });
       ops.grep.record(performance.now() - t0, matches.length);
       return { matches, count: matches.length };
@@ -286,7 +267,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
       const limit = b.node_limit ?? 10_000;
       const matches: string[] = [];
       const base = u.path === '' ? '' : u.path + '/';
-      const node = await host.vfs.stat(ctx.identity.accountId, u.path);
+      const node = await host.unscopedVfs.stat(ctx.identity.accountId, u.path);
       if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
       if (node.kind === 'file') {
         // A file is the only candidate, matched by its name as if the pattern were relative to its
@@ -294,7 +275,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
         // to one file gets it back or an empty list, never an error for a valid request.
         if (!SIDECARS.has(node.name) && regex.test(node.name) && (await readable(ctx.identity, u.uri))) matches.push(u.uri);
       } else {
-        for await (const e of host.vfs.walk(ctx.identity.accountId, u.path, { maxDepth, descend: (d) => canReadPath(d.path, ctx.identity) })) {
+        for await (const e of host.unscopedVfs.walk(ctx.identity.accountId, u.path, { maxDepth, descend: (d) => canReadPath(d.path, ctx.identity) })) {
           if (SIDECARS.has(e.name) || !canReadPath(e.path, ctx.identity)) continue;
           if (!regex.test(e.path.slice(base.length))) continue;
           if (!(await readable(ctx.identity, 'ctx://' + e.path))) continue;
@@ -315,7 +296,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
       const u = parseUri(ctx.body.uri, ctx.identity);
       authorize(u, ctx.identity, 'read');
       const account = ctx.identity.accountId;
-      const node = await host.vfs.stat(account, u.path);
+      const node = await host.unscopedVfs.stat(account, u.path);
       if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
       const expected: Array<{ path: string; level: 0 | 1 | 2 }> = [];
       const consider = (path: string, kind: 'file' | 'dir') => {
@@ -325,7 +306,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
       };
       consider(u.path, node.kind);
       if (node.kind === 'dir')
-        for await (const e of host.vfs.walk(account, u.path, { descend: (d) => canReadPath(d.path, ctx.identity) })) if (!SIDECARS.has(e.name)) consider(e.path, e.kind);
+        for await (const e of host.unscopedVfs.walk(account, u.path, { descend: (d) => canReadPath(d.path, ctx.identity) })) if (!SIDECARS.has(e.name)) consider(e.path, e.kind);
       const inIndex = new Set(store.index.ids({ account, uriPrefixes: [u.uri] }));
       const missing: Array<{ uri: string; path: string; level: number; key: string }> = [];
       for (let i = 0; i < expected.length; i += 512) {
@@ -346,11 +327,8 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
     },
   });
 
-  const observers = host.optional<ObserverRegistry>('observers') ?? (host.has('observers') ? host.use<ObserverRegistry>('observers') : undefined);
-  const register = (reg: ObserverRegistry | undefined) => {
-    if (!reg) return false;
-    reg.register('vectordb', () => vectordbStatus(host, store));
-    reg.register('retrieval', (): ComponentStatus => {
+  host.observer('vectordb', () => vectordbStatus(host, store));
+  host.observer('retrieval', (): ComponentStatus => {
       const rows = Object.entries(ops).map(([name, o]) => [name, o.count, o.empty, o.pct(50), o.pct(99), o.count ? (o.expansions / o.count).toFixed(2) : '-']);
       const st = indexer.stats;
       const status =
@@ -362,9 +340,6 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
         );
       return { name: 'retrieval', is_healthy: true, has_errors: st.llmFallbacks > 0, status };
     });
-    return true;
-  };
-  if (!register(observers)) host.onReady(() => void register(host.optional<ObserverRegistry>('observers')));
 }
 
 function canReadPath(path: string, identity: Identity): boolean {
@@ -414,12 +389,12 @@ async function sessionText(host: PluginHost, identity: Identity, sessionId: stri
     return t;
   }
   const dir = `user/${identity.userId}/sessions/${sessionId}`;
-  const node = await host.vfs.stat(identity.accountId, dir);
+  const node = await host.unscopedVfs.stat(identity.accountId, dir);
   if (!node) throw notFound(`no such session: ${sessionId}`, { session_id: sessionId });
   const texts: string[] = [];
-  for (const e of await host.vfs.list(identity.accountId, dir)) {
+  for (const e of await host.unscopedVfs.list(identity.accountId, dir)) {
     if (e.kind !== 'file' || !/messages.*\.jsonl$/.test(e.name)) continue;
-    const lines = (await host.vfs.readFile(identity.accountId, e.path)).toString('utf8').trim().split('\n').slice(-6);
+    const lines = (await host.unscopedVfs.readFile(identity.accountId, e.path)).toString('utf8').trim().split('\n').slice(-6);
     for (const line of lines) {
       try {
         const m = JSON.parse(line) as { parts?: Array<{ type?: string; text?: string }>; content?: string };

@@ -1,8 +1,8 @@
 /** Which records a storage path gets, and the attributes they carry. */
-import type { Identity } from '../../runtime/identity/types.js';
-import { parseUri, type CtxUri } from '../../runtime/uri/index.js';
-import { SIDECARS } from '../../runtime/vfs/types.js';
-import { splitPath } from '../../runtime/vfs/vfs.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { parseUri, type CtxUri } from '../../runtime/sdk/index.js';
+import { SIDECARS } from '../../runtime/sdk/index.js';
+import { splitPath } from '../../runtime/sdk/index.js';
 import type { RecordAttrs } from './backends.js';
 
 const SYSTEM: Identity = { accountId: '-', userId: '-', role: 'ROOT' };

@@ -14,10 +14,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../../runtime/logger.js';
-import type { KvOp } from '../../runtime/storage/backend.js';
-import type { Kv } from '../../runtime/storage/kv.js';
-import { recordId } from '../../runtime/vfs/record-id.js';
+import type { Logger } from '../../runtime/sdk/index.js';
+import type { KvOp } from '../../runtime/sdk/index.js';
+import type { Kv } from '../../runtime/sdk/index.js';
+import { recordId } from '../../runtime/sdk/index.js';
 import type { Backends, EmbedderLike, Hit, RecordAttrs, VectorBackend, VectorFilter } from './backends.js';
 
 const S = '\x00';

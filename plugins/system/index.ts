@@ -2,20 +2,19 @@
  * System plugin: health and readiness, status, queue wait, observers, debug health, backend sync
  * status/retry, and temporary uploads.
  */
-import { CtxError } from '../../runtime/errors.js';
-import { Reply } from '../../runtime/http/reply.js';
-import { definePlugin } from '../../runtime/plugin.js';
-import { s } from '../../runtime/schema.js';
-import { VERSION } from '../../runtime/version.js';
-import { parseUri } from '../../runtime/uri/index.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import { isAncestorPath } from '../../runtime/vfs/locks.js';
-import { createObserverRegistry, table, type ComponentStatus, type ObserverRegistry } from './observers.js';
+import { CtxError } from '../../runtime/sdk/index.js';
+import { Reply } from '../../runtime/sdk/index.js';
+import { definePlugin } from '../../runtime/sdk/index.js';
+import { s } from '../../runtime/sdk/index.js';
+import { HOST_VERSION } from '../../runtime/sdk/index.js';
+import { parseUri } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import { isAncestorPath } from '../../runtime/sdk/index.js';
+import { statusTable as table, type ComponentStatus, type QueueManager } from '../../runtime/sdk/index.js';
 import { TempFileStore, type TempFiles } from './temp-files.js';
 
-declare module '../../runtime/plugin.js' {
+declare module '../../runtime/sdk/index.js' {
   interface Services {
-    observers: ObserverRegistry;
     'temp-files': TempFiles;
   }
 }
@@ -27,10 +26,10 @@ interface EmbedderInfoSource {
 
 export default definePlugin({
   name: 'system',
-  version: VERSION,
+  version: HOST_VERSION,
+  // Lock table of every account (observer/lock) and the ready check of the key registry.
+  privileges: ['unscoped-vfs', 'identity-read'],
   setup(host) {
-    const observers = createObserverRegistry();
-    host.provide('observers', observers);
     const temp = new TempFileStore(host.dataDir, host.kv.sub('temp'), host.config.tempFileTtlMinutes * 60_000);
     host.provide('temp-files', temp);
     host.onReady(() => temp.start());
@@ -54,8 +53,8 @@ export default definePlugin({
       await host.identities.getAccount('default');
       return 'ok';
     });
-    host.readyCheck('local_model_server', () => 'not_configured');
-    host.readyCheck('vectordb', () => 'not_configured');
+    // Components the spec lists that no loaded plugin may serve: shown as not configured.
+    const PLACEHOLDER_CHECKS = ['local_model_server', 'vectordb'];
 
     host.route({
       method: 'GET',
@@ -69,7 +68,7 @@ export default definePlugin({
         } catch {
           healthy = false;
         }
-        const body: Record<string, unknown> = { status: 'ok', healthy, version: VERSION };
+        const body: Record<string, unknown> = { status: 'ok', healthy, version: HOST_VERSION };
         // Spec: auth_mode appears when credentials are supplied; bad ones never fail liveness.
         if (ctx.credentialsSupplied) body.auth_mode = host.authMode;
         return Reply.json(body);
@@ -83,9 +82,11 @@ export default definePlugin({
       async handler() {
         const checks: Record<string, string> = {};
         let ready = true;
-        for (const [name, fn] of host.readyChecks) {
+        const registered = host.readyChecks();
+        for (const name of PLACEHOLDER_CHECKS) if (!registered.some((c) => c.name === name)) checks[name] = 'not_configured';
+        for (const { name, check } of registered) {
           try {
-            checks[name] = await fn();
+            checks[name] = await check();
           } catch (err) {
             ready = false;
             checks[name] = `error: ${(err as Error).message}`.slice(0, 200);
@@ -134,22 +135,23 @@ export default definePlugin({
       return { name: 'models', is_healthy: true, has_errors: false, status: table(['model', 'provider', 'name', 'dim', 'state'], rows) };
     };
     const lockComponent = (): ComponentStatus => {
-      const held = host.vfs.locks.list();
+      const held = host.unscopedVfs.locks.list();
       const rows = held.map((l) => [l.account, 'ctx://' + l.path, l.kind, l.owner ?? '-', l.heldMs]);
       return {
         name: 'lock',
         is_healthy: true,
         has_errors: false,
-        status: table(['account', 'uri', 'kind', 'owner', 'held_ms'], rows) + `\nwaiting: ${host.vfs.locks.waiting}`,
+        status: table(['account', 'uri', 'kind', 'owner', 'held_ms'], rows) + `\nwaiting: ${host.unscopedVfs.locks.waiting}`,
       };
     };
     const notLoaded = (name: string, what: string): ComponentStatus => ({ name, is_healthy: true, has_errors: false, status: `${what} is not loaded` });
-    observers.register('queue', queueComponent);
-    observers.register('models', modelsComponent);
-    observers.register('lock', lockComponent);
+    host.observer('queue', queueComponent);
+    host.observer('models', modelsComponent);
+    host.observer('lock', lockComponent);
+    const probeOf = (name: string) => host.observers().find((o) => o.name === name)?.probe;
 
     const component = async (name: string): Promise<ComponentStatus> => {
-      const probe = observers.get(name);
+      const probe = probeOf(name);
       if (probe) return probe();
       if (name === 'vectordb') return notLoaded('vectordb', 'the vector index (retrieval plugin)');
       if (name === 'retrieval') return notLoaded('retrieval', 'the retrieval plugin');
@@ -166,7 +168,7 @@ export default definePlugin({
       async handler() {
         const components: Record<string, ComponentStatus> = {};
         const errors: string[] = [];
-        for (const name of new Set(['queue', 'vectordb', 'vlm', 'models', 'lock', 'retrieval', ...observers.names()])) {
+        for (const name of new Set(['queue', 'vectordb', 'vlm', 'models', 'lock', 'retrieval', ...host.observers().map((o) => o.name)])) {
           try {
             components[name] = await component(name);
             if (!components[name]!.is_healthy) errors.push(`${name} is unhealthy`);
@@ -238,7 +240,7 @@ export default definePlugin({
   },
 });
 
-function waitResult(stats: ReturnType<import('../../runtime/queues/queue.js').QueueManager['stats']>) {
+function waitResult(stats: ReturnType<QueueManager['stats']>) {
   const out: Record<string, { processed: number; requeue_count: number; error_count: number; errors: string[] }> = {};
   for (const [name, q] of Object.entries(stats)) out[name] = { processed: q.processed, requeue_count: q.requeue_count, error_count: q.error_count, errors: q.errors };
   return out;

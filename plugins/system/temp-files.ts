@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CtxError, invalidArgument, notFound } from '../../runtime/errors.js';
-import type { Identity } from '../../runtime/identity/types.js';
-import type { Kv } from '../../runtime/storage/kv.js';
-import { parseMultipart } from '../../runtime/adapters/uws/index.js';
+import { CtxError, invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import type { Identity } from '../../runtime/sdk/index.js';
+import type { Kv } from '../../runtime/sdk/index.js';
+import { parseMultipart } from '../../runtime/sdk/index.js';
 
 export interface TempFile {
   temp_file_id: string;

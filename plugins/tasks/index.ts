@@ -1,12 +1,12 @@
 /** Task endpoints (spec Part 1 "Tasks"): get, cancel, list — each visible only to the task's creator. */
-import { definePlugin } from '../../runtime/plugin.js';
-import { s } from '../../runtime/schema.js';
-import { TASK_STATUSES, publicTask } from '../../runtime/tasks/task-manager.js';
-import { VERSION } from '../../runtime/version.js';
+import { definePlugin } from '../../runtime/sdk/index.js';
+import { s } from '../../runtime/sdk/index.js';
+import { TASK_STATUSES, publicTask } from '../../runtime/sdk/index.js';
+import { HOST_VERSION } from '../../runtime/sdk/index.js';
 
 export default definePlugin({
   name: 'tasks',
-  version: VERSION,
+  version: HOST_VERSION,
   setup(host) {
     host.route({
       method: 'GET',

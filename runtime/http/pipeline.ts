@@ -9,6 +9,8 @@ import { CtxError, ERROR_STATUS, isCtxError } from '../errors.js';
 import type { Authenticator } from '../identity/auth.js';
 import { credentialsSupplied } from '../identity/auth.js';
 import type { Identity } from '../identity/types.js';
+import type { ScopedVfs } from '../access/scoped-vfs.js';
+import { issueIdentity } from '../access/issued.js';
 import type { Logger } from '../logger.js';
 import type { RequestInfo, RouteContext, RouteDef } from '../plugin.js';
 import { dropUnknownQueryParams, parseQueryString } from '../schema.js';
@@ -27,6 +29,8 @@ export interface PipelineOptions {
   accessLog: boolean;
   profiling: boolean;
   maxJsonBodyBytes: number;
+  /** Builds the caller-scoped VFS view a handler reads as `ctx.vfs` (created on first use). */
+  scopedVfs?: (identity: Identity) => ScopedVfs;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -54,6 +58,7 @@ class Exchange implements RouteContext {
   private info: RequestInfo | undefined = undefined;
   private abort: AbortController | undefined = undefined;
   private reqLog: Logger | undefined = undefined;
+  private scopedView: ScopedVfs | undefined = undefined;
 
   constructor(
     readonly raw: HttpRequestData,
@@ -62,8 +67,16 @@ class Exchange implements RouteContext {
     readonly started: number,
     private readonly authMode: Authenticator['authMode'],
     private readonly rootLog: Logger,
+    private readonly scoper: ((identity: Identity) => ScopedVfs) | undefined,
   ) {
     this.lastMark = started;
+  }
+
+  get vfs(): ScopedVfs {
+    if (this.scopedView) return this.scopedView;
+    if (!this.identity) throw new CtxError('UNAUTHENTICATED', 'this route has no caller identity: the scoped VFS needs one');
+    if (!this.scoper) throw new Error('no scoped VFS is configured for this pipeline');
+    return (this.scopedView = this.scoper(this.identity));
   }
 
   get req(): RequestInfo {
@@ -149,7 +162,7 @@ export class Pipeline {
   async handle(req: HttpRequestData, sink: ResponseSink): Promise<void> {
     this.inFlight++;
     const started = performance.now();
-    const x = new Exchange(req, sink, requestId(req.headers), started, this.opts.auth.authMode, this.opts.log);
+    const x = new Exchange(req, sink, requestId(req.headers), started, this.opts.auth.authMode, this.opts.log, this.opts.scopedVfs);
     let status = 500;
     try {
       status = await this.run(x);
@@ -264,6 +277,7 @@ export class Pipeline {
       x.params = found.params;
       x.query = query;
       x.body = body;
+      if (identity) issueIdentity(identity);
       x.identity = identity as Identity;
       const result = await def.handler(x);
       x.mark('handler');

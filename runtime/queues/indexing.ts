@@ -45,7 +45,7 @@ export function touchesPath(account: string, path: string) {
 }
 
 interface CommitHost {
-  vfs: { onCommit(hook: (events: ChangeEvent[]) => KvOp[]): void; on(event: 'change', fn: (ev: ChangeEvent) => void): unknown };
+  unscopedVfs: { onCommit(hook: (events: ChangeEvent[]) => KvOp[]): void; on(event: 'change', fn: (ev: ChangeEvent) => void): unknown };
   queues: { hasConsumer(name: string): boolean; prepare<P>(name: string, payload: P, opts?: { dedupeKey?: string }): { ops: KvOp[]; activate: () => void } | null };
 }
 
@@ -57,7 +57,7 @@ interface CommitHost {
  */
 export function queueSemanticOnCommit(host: CommitHost, pick: (ev: ChangeEvent) => { message: SemanticMessage; dedupeKey: string } | null): void {
   const activations = new WeakMap<ChangeEvent, () => void>();
-  host.vfs.onCommit((events) => {
+  host.unscopedVfs.onCommit((events) => {
     const ops: KvOp[] = [];
     if (!host.queues.hasConsumer(SEMANTIC_QUEUE)) return ops;
     for (const ev of events) {
@@ -70,7 +70,7 @@ export function queueSemanticOnCommit(host: CommitHost, pick: (ev: ChangeEvent) 
     }
     return ops;
   });
-  host.vfs.on('change', (ev: ChangeEvent) => {
+  host.unscopedVfs.on('change', (ev: ChangeEvent) => {
     const activate = activations.get(ev);
     if (!activate) return;
     activations.delete(ev);

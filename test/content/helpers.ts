@@ -59,10 +59,11 @@ export function probeIndexer(): Probe {
     },
     plugin: definePlugin({
       name: 'probe-indexer',
+      privileges: ['unscoped-vfs'],
       version: '0.0.0',
       setup(host) {
         const activations = new WeakMap<ChangeEvent, () => void>();
-        host.vfs.onCommit((events) => {
+        host.unscopedVfs.onCommit((events) => {
           probe.commits.push(events);
           const ops = [];
           for (const ev of events) {
@@ -74,7 +75,7 @@ export function probeIndexer(): Probe {
           }
           return ops;
         });
-        host.vfs.on('change', (ev: ChangeEvent) => activations.get(ev)?.());
+        host.unscopedVfs.on('change', (ev: ChangeEvent) => activations.get(ev)?.());
         host.consume<SemanticMessage>(
           SEMANTIC_QUEUE,
           async (msg: QueueMessage<SemanticMessage>) => {
@@ -82,7 +83,7 @@ export function probeIndexer(): Probe {
             const p = msg.payload;
             const entry: Probe['semantic'][number] = { ...p, seq: msg.seq };
             if (probe.watch.length && !probe.semantic.some((s) => s.existing))
-              entry.existing = (await host.vfs.statMany(p.account, probe.watch)).map((n) => n !== null);
+              entry.existing = (await host.unscopedVfs.statMany(p.account, probe.watch)).map((n) => n !== null);
             probe.semantic.push(entry);
             if (probe.failing.has(p.path)) throw new Error(`probe failure for ${p.path}`);
             await host.queues.enqueue<EmbeddingMessage>(EMBEDDING_QUEUE, { account: p.account, path: p.path, level: p.kind === 'dir' ? 0 : 2, op: 'upsert' });

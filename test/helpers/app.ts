@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp, type App, type CreateAppOptions } from '../../runtime/app.js';
 import type { CtxConfig } from '../../runtime/config.js';
+import { builtinPlugins } from '../../plugins/index.js';
 import type { InjectRequest, InjectResponse } from '../../runtime/http/inject.js';
 
 export const ROOT_KEY = 'root-key-for-tests-0123456789abcdef';
@@ -28,6 +29,7 @@ export async function startTestApp(opts: CreateAppOptions & { config?: Partial<C
   const make = () =>
     createApp({
       ...opts,
+      plugins: opts.plugins ?? builtinPlugins,
       env: opts.env ?? {},
       config: { dataDir: dir, rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false, ...opts.config },
     });

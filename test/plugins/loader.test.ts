@@ -49,13 +49,13 @@ describe('load-time checks', () => {
   });
 
   it('a duplicate service fails naming both plugins', async () => {
-    const dup = p('dup-svc', [], (h) => h.provide('observers', {}));
-    await expect(boot([dup])).rejects.toMatchObject({ code: 'CTX_PLUGIN_DUPLICATE_SERVICE', message: expect.stringMatching(/dup-svc.*observers.*system/) });
+    const dup = p('dup-svc', [], (h) => h.provide('temp-files', {}));
+    await expect(boot([dup])).rejects.toMatchObject({ code: 'CTX_PLUGIN_DUPLICATE_SERVICE', message: expect.stringMatching(/dup-svc.*temp-files.*system/) });
   });
 
   it('using a service of a plugin that is not a dependency fails naming both', async () => {
-    const sneaky = p('sneaky', [], (h) => void h.use('observers'));
-    await expect(boot([sneaky])).rejects.toMatchObject({ code: 'CTX_PLUGIN_MISSING_SERVICE', message: expect.stringMatching(/sneaky.*observers.*system/) });
+    const sneaky = p('sneaky', [], (h) => void h.use('temp-files'));
+    await expect(boot([sneaky])).rejects.toMatchObject({ code: 'CTX_PLUGIN_MISSING_SERVICE', message: expect.stringMatching(/sneaky.*temp-files.*system/) });
     const nothing = p('nothing', [], (h) => void h.use('no-such-service'));
     await expect(boot([nothing])).rejects.toMatchObject({ code: 'CTX_PLUGIN_MISSING_SERVICE' });
   });
@@ -80,7 +80,7 @@ describe('load-time checks', () => {
   it('optional() returns services of non-dependencies at request time, undefined when absent', async () => {
     let host!: PluginHost;
     const t = await boot([p('opt', [], (h) => void (host = h))]);
-    expect(host.optional('observers')).toBeDefined();
+    expect(host.optional('temp-files')).toBeDefined();
     expect(host.optional('not-there')).toBeUndefined();
     void t;
   });

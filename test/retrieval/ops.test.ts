@@ -214,10 +214,11 @@ describe('record ids, observers, wait, count', () => {
   it('vector-index service resolves ids of every level and counts records', async () => {
     const svc = c.t.app.service<VectorIndexService>('vector-index');
     const dirId = recordId('acme', 'ctx://resources/code/src', 0);
-    expect(await svc.resolve('acme', dirId)).toEqual({ path: 'resources/code/src', uri: 'ctx://resources/code/src', level: 0 });
-    expect(await svc.resolve('globex', dirId)).toBeNull();
+    const acmeAdmin = { accountId: 'acme', userId: 'admin', role: 'ADMIN' } as const;
+    expect(await svc.resolve(acmeAdmin, dirId)).toEqual({ path: 'resources/code/src', uri: 'ctx://resources/code/src', level: 0 });
+    expect(await svc.resolve({ ...acmeAdmin, accountId: 'globex' }, dirId)).toBeNull();
     // Below src: main.ts, util/, util/strings.ts.
-    expect(await svc.countUnder('acme', 'resources/code/src')).toBe(3);
+    expect(await svc.countUnder(acmeAdmin, 'resources/code/src')).toBe(3);
     // The fs plugin's listing reads it for `count`.
     const ls = await c.t.req({ method: 'GET', url: '/api/v1/fs/ls?uri=ctx://resources/code&extra_fields=count', headers: c.admin });
     expect(ls.status, ls.text).toBe(200);

@@ -73,7 +73,8 @@ describe('semantic processing', () => {
   });
 
   it('racing rm and rewrite end in the state of the file system, whatever order the messages run', async () => {
-    const svc = c.t.app.service<{ countUnder(a: string, p: string): Promise<number> }>('vector-index');
+    const svc = c.t.app.service<{ countUnder(who: { accountId: string; userId: string; role: 'ADMIN' }, p: string): Promise<number> }>('vector-index');
+    const acme = { accountId: 'acme', userId: 'admin', role: 'ADMIN' } as const;
     for (let round = 0; round < 3; round++) {
       await write(c.t, c.admin, 'ctx://resources/race/a/f.md', `round ${round} kangaroo`);
       const rm = await c.t.req({ method: 'DELETE', url: '/api/v1/fs?uri=ctx://resources/race/a&recursive=true', headers: c.admin });
@@ -82,8 +83,8 @@ describe('semantic processing', () => {
       await wait(c.t);
       const exists = round % 2 === 0;
       // a/ holds f.md; race/ holds a/ and a/f.md — or nothing.
-      expect(await svc.countUnder('acme', 'resources/race/a')).toBe(exists ? 1 : 0);
-      expect(await svc.countUnder('acme', 'resources/race')).toBe(exists ? 2 : 0);
+      expect(await svc.countUnder(acme, 'resources/race/a')).toBe(exists ? 1 : 0);
+      expect(await svc.countUnder(acme, 'resources/race')).toBe(exists ? 2 : 0);
       const f = await post(c.t, c.admin, '/api/v1/search/find', { query: 'kangaroo', target_uri: 'ctx://resources/race', level: 2 });
       expect(f.body.result.resources.map((m: any) => m.uri)).toEqual(exists ? ['ctx://resources/race/a/f.md'] : []);
       if (exists) expect(f.body.result.resources[0].abstract).toContain(`again ${round}`);

@@ -6,6 +6,7 @@
  *   node --import tsx test/storage/crash-child.ts <dir> kv|vfs|app
  */
 import { createApp } from '../../runtime/app.js';
+import { builtinPlugins } from '../../plugins/index.js';
 import { Kv } from '../../runtime/storage/kv.js';
 import { RocksDbBackend } from '../../runtime/storage/rocksdb.js';
 import { Vfs } from '../../runtime/vfs/vfs.js';
@@ -62,7 +63,7 @@ async function vfsMode(): Promise<void> {
 /** The whole service: writes go through the HTTP pipeline (inject), content plugin, Vfs and hooks. */
 async function appMode(): Promise<void> {
   const rootKey = 'root-key-for-crash-test-0123456789';
-  const app = await createApp({ env: {}, config: { dataDir: dir!, rootApiKey: rootKey, authMode: 'api_key', logLevel: 'silent', accessLog: false } });
+  const app = await createApp({ env: {}, plugins: builtinPlugins, config: { dataDir: dir!, rootApiKey: rootKey, authMode: 'api_key', logLevel: 'silent', accessLog: false } });
   const acct = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': rootKey }, body: { account_id: 'acme', admin_user_id: 'admin' } });
   const key = acct.json().result.user_key as string;
   process.stdout.write(`ready\nkey ${key}\n`);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinPlugins } from '../../plugins/index.js';
+import { definePlugin } from '../../runtime/sdk/index.js';
 import type { VectorIndexService } from '../../plugins/retrieval/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startFakeOpenAi } from '../models/fake-openai.js';
@@ -77,17 +78,28 @@ describe('health and readiness', () => {
     expect(body.checks).toHaveProperty('vectordb');
   });
 
-  it('GET /ready answers 503 when a check fails', async () => {
-    const checks = t.app.readyChecks as Map<string, () => string>;
-    checks.set('broken-for-test', () => {
-      throw new Error('disk on fire');
+  it("GET /ready answers 503 when a plugin's check fails, and names it", async () => {
+    let broken = false;
+    const flaky = definePlugin({
+      name: 'flaky-disk',
+      version: '1.0.0',
+      setup(host) {
+        host.readyCheck('flaky-disk', () => {
+          if (broken) throw new Error('disk on fire');
+          return 'ok';
+        });
+      },
     });
+    const t2 = await startTestApp({ extraPlugins: [flaky] });
     try {
-      const res = await t.req({ url: '/ready' });
+      expect((await t2.req({ url: '/ready' })).status).toBe(200);
+      broken = true;
+      const res = await t2.req({ url: '/ready' });
       expect(res.status).toBe(503);
-      expect(res.json().checks['broken-for-test']).toContain('disk on fire');
+      expect(res.json().checks['flaky-disk']).toContain('disk on fire');
+      expect(t2.app.readyChecks.find((c) => c.name === 'flaky-disk')?.plugin).toBe('flaky-disk');
     } finally {
-      checks.delete('broken-for-test');
+      await t2.close();
     }
   });
 });

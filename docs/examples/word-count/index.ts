@@ -1,16 +1,16 @@
 /**
  * Example third-party plugin (docs/plugins.md): counts words of files, keeps a running count of
- * writes per account from VFS change events, and offers a background task that counts a subtree.
+ * writes per account from host change events, and offers a background task that counts a
+ * subtree. It imports only the SDK (`ctx/plugin`) and reads only through scoped VFS views, so it
+ * can never show a caller what the caller may not read.
  */
-import { definePlugin } from '../../../runtime/plugin.js';
-import { s } from '../../../runtime/schema.js';
-import { authorize, parseUri } from '../../../runtime/uri/index.js';
+import { CtxError, definePlugin, s } from 'ctx/plugin';
 
 export interface WordCounter {
   count(text: string): number;
 }
 
-declare module '../../../runtime/plugin.js' {
+declare module 'ctx/plugin' {
   interface Services {
     'word-counter': WordCounter;
   }
@@ -24,20 +24,23 @@ export default definePlugin({
     const counter: WordCounter = { count: (text) => text.split(/\s+/).filter(Boolean).length };
     host.provide('word-counter', counter);
 
+    // Kept per account, so it is dropped with the account.
     const writes = new Map<string, number>();
-    host.vfs.on('change', (ev: { type: string; account: string }) => {
+    host.on('change', (ev) => {
       if (ev.type === 'write') writes.set(ev.account, (writes.get(ev.account) ?? 0) + 1);
     });
+    host.on('account-deleted', ({ account }) => writes.delete(account));
 
     host.route({
       method: 'GET',
       path: '/api/v1/x/word-count',
+      summary: 'word count of one file the caller can read',
       query: s.object({ uri: s.string({ min: 1 }) }),
       async handler(ctx) {
-        const uri = parseUri(ctx.query.uri, ctx.identity);
-        authorize(uri, ctx.identity, 'read');
-        const text = (await host.vfs.readFile(ctx.identity.accountId, uri.path)).toString('utf8');
-        return { uri: uri.uri, words: counter.count(text), writes_seen: writes.get(ctx.identity.accountId) ?? 0 };
+        // ctx.vfs applies the caller's namespace and per-entry rules: 403/404 exactly as content/read.
+        const file = await ctx.vfs.stat(ctx.query.uri);
+        const text = await ctx.vfs.readText(ctx.query.uri);
+        return { uri: file?.uri ?? ctx.query.uri, words: counter.count(text), writes_seen: writes.get(ctx.identity.accountId) ?? 0 };
       },
     });
 
@@ -45,14 +48,16 @@ export default definePlugin({
       type: 'word_count_tree',
       cancellable: true,
       async run(task, input) {
-        const { account, path } = input as { account: string; path: string };
+        const { uri } = input as { uri: string };
+        // The owner's view, with their role as it is now: a subtree they lost access to is skipped.
+        const vfs = await task.vfs();
         await task.setStage('counting');
         let words = 0;
         let files = 0;
-        for await (const entry of host.vfs.walk(account, path)) {
+        for await (const entry of vfs.walk(uri)) {
           if (task.signal.aborted) break;
           if (entry.kind !== 'file') continue;
-          words += counter.count((await host.vfs.readFile(account, entry.path)).toString('utf8'));
+          words += counter.count(await vfs.readText(entry.uri));
           files++;
         }
         return { files, words };
@@ -62,11 +67,12 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/x/word-count/tasks',
+      summary: 'count the words of a subtree in the background',
       body: s.object({ uri: s.string({ min: 1 }) }),
       async handler(ctx) {
-        const uri = parseUri(ctx.body.uri, ctx.identity);
-        authorize(uri, ctx.identity, 'read');
-        const task = await host.tasks.create('word_count_tree', ctx.identity, { resourceId: uri.uri, input: { account: ctx.identity.accountId, path: uri.path } });
+        const dir = await ctx.vfs.stat(ctx.body.uri);
+        if (!dir) throw new CtxError('NOT_FOUND', `no such directory: ${ctx.body.uri}`, { resource: ctx.body.uri });
+        const task = await host.tasks.create('word_count_tree', ctx.identity, { resourceId: dir.uri, input: { uri: dir.uri } });
         ctx.status(202);
         return { task_id: task.task_id };
       },

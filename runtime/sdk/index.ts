@@ -1,0 +1,96 @@
+/**
+ * The plugin SDK: everything a plugin may import from ctx, and nothing else (`ctx/plugin` in
+ * package.json `exports`; the built-in plugins import this module by relative path, and a test
+ * fails on any other import of the host's files). See docs/plugins.md.
+ *
+ * What is here is public API: changing a signature is a breaking change for third-party plugins.
+ */
+
+/**
+ * Services plugins provide to each other, typed by augmenting this interface from the providing
+ * plugin: `declare module 'ctx/plugin' { interface Services { 'word-counter': WordCounter } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Services {}
+
+// Defining a plugin, its host, routes, tasks, events, services and privileges.
+export {
+  definePlugin,
+  PluginError,
+  PRIVILEGES,
+  type AccessFacility,
+  type AuthRequirement,
+  type ComponentProbe,
+  type ComponentStatus,
+  type HostEvents,
+  type IdentityAdmin,
+  type IdentityReader,
+  type PluginDefinition,
+  type PluginErrorCode,
+  type PluginHost,
+  type PluginTaskContext,
+  type PluginTaskTypeDef,
+  type Privilege,
+  type ReadyCheck,
+  type RequestInfo,
+  type RouteContext,
+  type RouteDef,
+} from '../plugin.js';
+export { VERSION as HOST_VERSION } from '../version.js';
+export type { CtxConfig } from '../config.js';
+export type { Logger } from '../logger.js';
+
+// Access: the caller-scoped VFS and the rules it applies.
+export type { ScopedVfs, ScopedEntry, ScopedWriteOptions, ScopedWriteResult } from '../access/scoped-vfs.js';
+export type { EntryRules } from '../access/guard.js';
+
+// Identity, errors, schemas, replies.
+export type { Identity, Role } from '../identity/types.js';
+export type { AccountRecord, UserRecord } from '../identity/registry.js';
+export { CtxError, conflict, failedPrecondition, invalidArgument, isCtxError, notFound, permissionDenied, unavailable, type ErrorCode } from '../errors.js';
+export { s, Schema, fieldError, type Infer } from '../schema.js';
+export { JsonResult, Reply, contentDisposition, formatSse, type SseWriter, type StreamSource } from '../http/reply.js';
+export { parseMultipart, type MultipartField } from '../adapters/uws/index.js';
+
+// ctx:// URIs and shared helpers.
+export {
+  authorize,
+  canRead,
+  isAncestorOrSelf,
+  isRecordId,
+  isValidId,
+  joinUri,
+  parseUri,
+  relativePath,
+  uriFromPath,
+  RESERVED_IDS,
+  SCHEME,
+  type Access,
+  type ContextType,
+  type CtxUri,
+  type Scope,
+  type UserSpace,
+} from '../uri/index.js';
+export { checkTags, checkOptionalTags } from '../tags.js';
+export { table as statusTable } from '../status-table.js';
+export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from '../text-extensions.js';
+
+// Storage, VFS types, tasks and queues.
+export type { Kv } from '../storage/kv.js';
+export type { KvOp } from '../storage/backend.js';
+export { SIDECARS, DIR_MODE, FILE_MODE, type ChangeEvent, type ChangeType, type Entry, type NodeKind, type NodeMeta } from '../vfs/types.js';
+export { splitPath, ancestorDirs, sha256Of, type Vfs, type WriteOptions, type WriteOutcome } from '../vfs/vfs.js';
+export { isAncestorPath, type LockHandle, type LockKind } from '../vfs/locks.js';
+export { SIDECAR_META_FIELDS, formatHeader, splitHeader, withHeader, type HeaderKind, type TextHeader } from '../vfs/headers.js';
+export { recordId } from '../vfs/record-id.js';
+export { TASK_STATUSES, publicTask, type TaskContext, type TaskEvent, type TaskRecord, type TaskStatus, type TaskManager } from '../tasks/task-manager.js';
+export type { Consumer, ConsumerOptions, QueueManager, QueueMessage, QueueStats } from '../queues/queue.js';
+
+// Models (OpenAI-compatible LLM, reranker) and the native core.
+export { createLlm, parseJsonAnswer, LlmError, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig } from '../models/llm.js';
+export { createReranker, type Reranker, type RerankResult } from '../models/reranker.js';
+export { hash, native } from '../native.js';
+export { jsonStringResult } from '../native-json.js';
+
+// The indexing queues' contract (to move into the retrieval plugin, offered as a service).
+export { EMBEDDING_QUEUE, SEMANTIC_QUEUE, queueSemanticOnCommit, touchesPath, type EmbeddingMessage, type SemanticMessage } from '../queues/indexing.js';
