@@ -21,7 +21,8 @@ const probes: Record<string, Probe> = {
   readForeignUserSpace: (ctx) => ctx.vfs.readText('ctx://user/bob/memories/diary.md'),
   readRestricted: (ctx) => ctx.vfs.readText('ctx://resources/team/secret/plan.md'),
   statRestrictedDeep: (ctx) => ctx.vfs.stat('ctx://resources/team/secret/inner/deep.md'),
-  listTeam: async (ctx) => (await ctx.vfs.list('ctx://resources/team')).map((e) => e.name),
+  // Sidecars (.abstract.md) appear once the indexer has run: leave them out of the comparison.
+  listTeam: async (ctx) => (await ctx.vfs.list('ctx://resources/team')).map((e) => e.name).filter((n) => !n.startsWith('.')),
   walkResources: async (ctx) => {
     const seen: string[] = [];
     for await (const e of ctx.vfs.walk('ctx://resources')) seen.push(e.uri);

@@ -94,6 +94,40 @@ describe('load-time checks', () => {
     expect(order).toEqual(['second', 'first']);
   });
 
+  it('a failed setup closes the plugins set up before it, newest first, and names the plugin', async () => {
+    const closed: string[] = [];
+    const a = p('first-ok', [], (h) => h.onClose(() => void closed.push('first-ok')));
+    const b = p('second-ok', ['first-ok'], (h) => h.onClose(() => void closed.push('second-ok')));
+    const c = p('breaks', ['second-ok'], () => {
+      throw new Error('config file is missing');
+    });
+    await expect(boot([c, b, a])).rejects.toMatchObject({ code: 'CTX_PLUGIN_SETUP_FAILED', message: expect.stringMatching(/breaks.*config file is missing/) });
+    expect(closed).toEqual(['second-ok', 'first-ok']);
+  });
+
+  it('a failing onReady hook also closes everything, and the data dir can be opened again', async () => {
+    const dir = tempDir();
+    const closed: string[] = [];
+    const bad = p('ready-fails', [], (h) => {
+      h.onClose(() => void closed.push('ready-fails'));
+      h.onReady(() => {
+        throw new Error('cannot warm up');
+      });
+    });
+    await expect(startTestApp({ dir, extraPlugins: [bad] })).rejects.toThrow('cannot warm up');
+    expect(closed).toEqual(['ready-fails']);
+    const again = await startTestApp({ dir });
+    apps.push(again);
+    expect((await again.req({ url: '/health' })).status).toBe(200);
+  });
+
+  it('ready checks and observers are owned: a second plugin cannot take a name', async () => {
+    const thief = p('thief', [], (h) => h.readyCheck('filesystem', () => 'ok'));
+    await expect(boot([thief])).rejects.toMatchObject({ code: 'CTX_PLUGIN_DUPLICATE', message: expect.stringMatching(/thief.*filesystem.*system/) });
+    const spy = p('spy', [], (h) => h.observer('queue', () => ({ name: 'queue', is_healthy: true, has_errors: false, status: 'fake' })));
+    await expect(boot([spy])).rejects.toMatchObject({ code: 'CTX_PLUGIN_DUPLICATE', message: expect.stringMatching(/spy.*queue.*system/) });
+  });
+
   it('every built-in plugin loads through the public API', () => {
     for (const b of builtinPlugins) expect(typeof b.setup).toBe('function');
   });
