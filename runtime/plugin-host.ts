@@ -17,6 +17,7 @@ import {
   type HostEvents,
   type PluginDefinition,
   type PluginHost,
+  type PluginTasks,
   type Privilege,
   type ReadyCheck,
   type RouteDef,
@@ -111,6 +112,20 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       if (started) throw new PluginError('CTX_PLUGIN_LATE_REGISTRATION', `plugin ${def.name} tried to ${what} after start-up; register everything in setup()`);
     };
     const deps = dependencyClosure(def.name);
+    const ownTypes = new Set<string>();
+    const pluginTasks: PluginTasks = {
+      create(type, owner, opts) {
+        if (!ownTypes.has(type)) throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name} creates a task of type ${type}, which it did not register`);
+        return tasks.create(type, owner, opts);
+      },
+      async load(id) {
+        const t = await tasks.load(id);
+        return t && ownTypes.has(t.task_type) ? t : undefined;
+      },
+      get: (id, who) => tasks.get(id, who),
+      list: (who, filter) => tasks.list(who, filter),
+      cancel: (id, who) => tasks.cancel(id, who),
+    };
     const pluginLog = log.child({ plugin: def.name });
     return {
       name: def.name,
@@ -119,7 +134,7 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       kv: kv.sub(`p:${def.name}`),
       dataDir: parts.dataDir,
       authMode: config.authMode,
-      tasks,
+      tasks: pluginTasks,
       queues,
       vfsFor(identity: Identity) {
         if (!isIssuedIdentity(identity)) throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: vfsFor() takes an identity the host issued (ctx.identity or a task's owner), not one built by a plugin`);
@@ -174,6 +189,7 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       optional: (name: string) => services.get(name)?.api as never,
       taskType(t) {
         late(`register task type ${t.type}`);
+        ownTypes.add(t.type);
         tasks.registerType({
           ...t,
           run: (ctx, input) =>

@@ -13,7 +13,7 @@ import type { Logger } from './logger.js';
 import type { ConsumerOptions, Consumer, QueueManager } from './queues/queue.js';
 import type { Schema } from './schema.js';
 import type { Kv } from './storage/kv.js';
-import type { TaskContext, TaskManager, TaskTypeDef } from './tasks/task-manager.js';
+import type { TaskContext, TaskManager, TaskRecord, TaskTypeDef } from './tasks/task-manager.js';
 import type { ChangeEvent } from './vfs/types.js';
 import type { Vfs } from './vfs/vfs.js';
 import type { Reply } from './http/reply.js';
@@ -101,6 +101,19 @@ export interface PluginTaskTypeDef extends Omit<TaskTypeDef, 'run'> {
   run(ctx: PluginTaskContext, input: unknown): Promise<Record<string, unknown> | void>;
 }
 
+/**
+ * Tasks as a plugin sees them: `get`/`list`/`cancel` answer for the caller (ownership checked by
+ * the task manager, as the tasks routes do); `create` and `load` only for task types this plugin
+ * registered, so one plugin cannot read another's task inputs and results.
+ */
+export interface PluginTasks {
+  create(type: string, owner: Identity, opts?: Parameters<TaskManager['create']>[2]): Promise<TaskRecord>;
+  load(id: string): Promise<TaskRecord | undefined>;
+  get(id: string, who: Identity): Promise<TaskRecord>;
+  list(who: Identity, filter: Parameters<TaskManager['list']>[1]): Promise<TaskRecord[]>;
+  cancel(id: string, who: Identity): Promise<TaskRecord>;
+}
+
 /** Host events a plugin may subscribe to (typed). */
 export interface HostEvents {
   /** A VFS change, after its batch is durable. Carries paths, never content. */
@@ -149,7 +162,7 @@ export interface PluginHost {
   readonly unscopedVfs: Vfs;
   /** Identity operations: `identity-read` gives the reader, `identity-admin` everything (throws without). */
   readonly identities: IdentityAdmin;
-  readonly tasks: TaskManager;
+  readonly tasks: PluginTasks;
   readonly queues: QueueManager;
   readonly dataDir: string;
   route<B, Q>(def: RouteDef<B, Q>): void;

@@ -30,6 +30,7 @@ export {
   type PluginHost,
   type PluginTaskContext,
   type PluginTaskTypeDef,
+  type PluginTasks,
   type Privilege,
   type ReadyCheck,
   type RequestInfo,
@@ -89,8 +90,23 @@ export type { Consumer, ConsumerOptions, QueueManager, QueueMessage, QueueStats 
 // Models (OpenAI-compatible LLM, reranker) and the native core.
 export { createLlm, parseJsonAnswer, LlmError, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig } from '../models/llm.js';
 export { createReranker, type Reranker, type RerankResult } from '../models/reranker.js';
-export { hash, native } from '../native.js';
-export { jsonStringResult } from '../native-json.js';
+export { createEmbedder, type Embedder, type EmbedderInfo } from '../models/embedder.js';
+export {
+  grep,
+  hash,
+  jsonQuotedLen,
+  jsonStringResult,
+  localEmbed,
+  nativeErrorCode,
+  needsRebuild,
+  textKernels,
+  VectorIndex,
+  type HierarchicalResult,
+  type Hit,
+  type RecordAttrs,
+  type VectorFilter,
+  type VectorIndexStats,
+} from '../native.js';
 
 // The indexing queues' contract (to move into the retrieval plugin, offered as a service).
 export { EMBEDDING_QUEUE, SEMANTIC_QUEUE, queueSemanticOnCommit, touchesPath, type EmbeddingMessage, type SemanticMessage } from '../queues/indexing.js';

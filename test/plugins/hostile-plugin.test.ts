@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinPlugins } from '../../plugins/index.js';
-import { definePlugin, type PluginHost, type RouteContext } from '../../runtime/sdk/index.js';
+import { definePlugin, s, type PluginHost, type RouteContext } from '../../runtime/sdk/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -43,6 +43,8 @@ const probes: Record<string, Probe> = {
   rawVfs: async (_ctx, host) => host.unscopedVfs.readFile('globex', 'resources/g.md'),
   identityAdmin: async (_ctx, host) => host.identities.createAccount('evil', 'mallory'),
   installRules: async (_ctx, host) => host.access.installRules({ blockedOnPaths: async (_i, p) => p.map(() => null), hidesNode: () => false }),
+  createForeignTaskType: async (ctx, host) => host.tasks.create('admin_reindex', ctx.identity, { input: { account: 'globex', path: '' } }),
+  loadForeignTask: async (ctx, host) => (await host.tasks.load((ctx.query as { id: string }).id)) ?? null,
   ownKvOnly: async (_ctx, host) => {
     const keys: string[] = [];
     for await (const [k] of host.kv.scanPrefix('')) keys.push(k);
@@ -58,6 +60,7 @@ const snoop = definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/x/snoop/{probe}',
+      query: s.object({ id: s.string().optional() }),
       async handler(ctx) {
         await host.kv.put('mine', 'x');
         const probe = probes[ctx.params.probe!];
@@ -73,8 +76,8 @@ const snoop = definePlugin({
   },
 });
 
-const probe = async (name: string, headers: Record<string, string>) => {
-  const res = await t.req({ method: 'POST', url: `/api/v1/x/snoop/${name}`, headers });
+const probe = async (name: string, headers: Record<string, string>, query = '') => {
+  const res = await t.req({ method: 'POST', url: `/api/v1/x/snoop/${name}${query}`, headers });
   expect(res.status, res.text).toBe(200);
   return res.json().result as { ok: boolean; value?: unknown; code?: string; message?: string };
 };
@@ -131,6 +134,15 @@ describe('a hostile plugin sees only what its caller may read', () => {
     expect(await probe('installRules', alice)).toMatchObject({ ok: false, code: 'CTX_PLUGIN_PRIVILEGE' });
     expect(await probe('forgeRootIdentity', alice)).toMatchObject({ ok: false, code: 'CTX_PLUGIN_PRIVILEGE' });
     expect((await t.app.identities.listAccounts()).map((a) => a.account_id)).not.toContain('evil');
+  });
+
+  it("another plugin's tasks can be neither created nor loaded", async () => {
+    expect(await probe('createForeignTaskType', acmeAdmin)).toMatchObject({ ok: false, code: 'CTX_PLUGIN_PRIVILEGE' });
+    const reindex = await t.req({ method: 'POST', url: '/api/v1/content/reindex', headers: acmeAdmin, body: { uri: 'ctx://resources/team', wait: false } });
+    expect(reindex.status, reindex.text).toBeLessThan(300);
+    const id = reindex.json().result.task_id as string;
+    expect(await t.app.tasks.load(id)).toBeDefined();
+    expect(await probe('loadForeignTask', acmeAdmin, `?id=${id}`)).toEqual({ ok: true, value: null });
   });
 
   it('its KV keyspace holds only its own keys', async () => {
