@@ -384,13 +384,13 @@ async function sessionText(host: PluginHost, identity: Identity, sessionId: stri
   if (!/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$/.test(sessionId)) throw invalidArgument('session_id is not a valid id', { field: 'session_id' });
   const svc = host.optional<SessionsService>('sessions');
   if (svc?.recentText) {
-    const t = await svc.recentText(identity, sessionId, 6);
-    if (t === null) throw notFound(`no such session: ${sessionId}`, { session_id: sessionId });
-    return t;
+    // A session that does not exist (yet) has no messages to inform the plan: the search runs
+    // without them, as the reference treats an unknown session as a fresh, empty one.
+    return (await svc.recentText(identity, sessionId, 6)) ?? [];
   }
   const dir = `user/${identity.userId}/sessions/${sessionId}`;
   const node = await host.unscopedVfs.stat(identity.accountId, dir);
-  if (!node) throw notFound(`no such session: ${sessionId}`, { session_id: sessionId });
+  if (!node) return [];
   const texts: string[] = [];
   for (const e of await host.unscopedVfs.list(identity.accountId, dir)) {
     if (e.kind !== 'file' || !/messages.*\.jsonl$/.test(e.name)) continue;

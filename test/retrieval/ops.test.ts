@@ -192,11 +192,13 @@ describe('search', () => {
     expect(uris(own.body.result)).toContain('ctx://user/alice/memories/todo.md');
     expect((await post(c.t, c.bob, SEARCH, { query: 'x', target_uri: 'ctx://user/alice' })).status).toBe(403);
   });
-  it('read_content is rejected for mode context; session_id must exist', async () => {
+  it('read_content is rejected for mode context; an unknown session_id searches without session context', async () => {
     const r = await post(c.t, c.admin, SEARCH, { query: 'x', mode: 'context', read_content: true });
     expect(r.status).toBe(400);
-    const s = await post(c.t, c.alice, SEARCH, { query: 'x', session_id: 'nope' });
-    expect(s.status).toBe(404);
+    const s = await post(c.t, c.alice, SEARCH, { query: 'alice private todo', session_id: 'nope', include_provenance: true });
+    expect(s.status).toBe(200);
+    expect(s.body.result.query_plan.session_messages_used).toBe(0);
+    expect(uris(s.body.result)).toContain('ctx://user/alice/memories/todo.md');
     const bad = await post(c.t, c.alice, SEARCH, { query: 'x', session_id: '../x' });
     expect(bad.status).toBe(400);
   });
