@@ -14,7 +14,7 @@ import { isAncestorOrSelf, type CtxUri } from '../../runtime/sdk/index.js';
 import { SIDECARS, type Entry } from '../../runtime/sdk/index.js';
 import { ancestorDirs } from '../../runtime/sdk/index.js';
 import { contentBytes } from './batch-body.js';
-import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
+import { indexingReport, type IndexingReport } from './indexing.js';
 import { TEXT_EXTENSIONS, hasTextExtension, resolveUri } from './targets.js';
 
 export const LIMITS = {
@@ -178,7 +178,7 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
   } finally {
     lock.release();
   }
-  const report = await indexingReport(host.queues, concerns(account, root.path), {
+  const report = await indexingReport(host, account, root.path, {
     wait: body.wait,
     timeoutMs: body.timeout == null ? undefined : body.timeout * 1000,
     signal,

@@ -4,9 +4,7 @@
  */
 import type { Identity } from '../../runtime/sdk/index.js';
 import { definePlugin } from '../../runtime/sdk/index.js';
-import { queueSemanticOnCommit } from '../../runtime/sdk/index.js';
 import { s } from '../../runtime/sdk/index.js';
-import { splitPath } from '../../runtime/sdk/index.js';
 import { HOST_VERSION } from '../../runtime/sdk/index.js';
 import { parseBatchBody } from './batch-body.js';
 import { LIMITS, batchWrite, batchWriteBody, type AccessCheck } from './batch-write.js';
@@ -14,7 +12,7 @@ import { download, readContent, readSidecar } from './read.js';
 import { registerReindex } from './reindex.js';
 import { resolveUri, rootUriOf } from './targets.js';
 import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
-import { SIDECAR_HINT, writeContent } from './write.js';
+import { writeContent } from './write.js';
 
 const tagList = s.array(s.string(), { max: 64 });
 
@@ -32,16 +30,6 @@ export default definePlugin({
     const batchAccessCheck = (identity: Identity): AccessCheck =>
       typeof fs.assertContentAccessMany === 'function' ? Object.assign(accessCheck(identity), { many: (uris: string[]) => fs.assertContentAccessMany(identity, uris) }) : accessCheck(identity);
 
-    // A user edit of a sidecar rebuilds only that directory's L0/L1 vectors: one non-recursive
-    // vectors_only refresh, committed in the same batch as the edit.
-    queueSemanticOnCommit(host, (ev) => {
-      if (ev.type !== 'write' || !ev.hint?.[SIDECAR_HINT]) return null;
-      const dir = splitPath(ev.path)[0];
-      return {
-        message: { account: ev.account, path: dir, kind: 'dir', op: 'refresh', mode: 'vectors_only', recursive: false },
-        dedupeKey: `content-sidecar\x00${ev.account}\x00${dir}`,
-      };
-    });
 
     host.route({
       method: 'GET',

@@ -6,9 +6,8 @@
 import { CtxError, conflict, notFound, unavailable } from '../../runtime/sdk/index.js';
 import type { Identity } from '../../runtime/sdk/index.js';
 import type { PluginHost } from '../../runtime/sdk/index.js';
-import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type SemanticMessage } from '../../runtime/sdk/index.js';
 import { publicTask, type TaskRecord } from '../../runtime/sdk/index.js';
-import { concerns, indexingReport } from './indexing-status.js';
+import { indexing, indexingReport } from './indexing.js';
 import { resolveUri } from './targets.js';
 
 export const REINDEX_TASK = 'admin_reindex';
@@ -36,10 +35,11 @@ export function registerReindex(
       const key = `${input.account}\x00${input.path}`;
       try {
         await task.setStage('queued');
-        const msg: SemanticMessage = { account: input.account, path: input.path, kind: input.kind, op: 'refresh', mode: input.mode, recursive: input.recursive };
-        await host.queues.enqueue(SEMANTIC_QUEUE, msg, { taskId: task.task.task_id });
+        const service = indexing(host);
+        if (!service) throw new Error('the indexer (retrieval plugin) is no longer loaded');
+        await service.refresh({ account: input.account, path: input.path, kind: input.kind, mode: input.mode, recursive: input.recursive }, task.task.task_id);
         await task.setStage('processing_queue');
-        const report = await indexingReport(host.queues, concerns(input.account, input.path), { wait: true, signal: task.signal });
+        const report = await indexingReport(host, input.account, input.path, { wait: true, signal: task.signal });
         return { uri: input.uri, mode: input.mode, recursive: input.recursive, ...report };
       } finally {
         if (active.get(key) === task.task.task_id) active.delete(key);
@@ -53,7 +53,7 @@ export function registerReindex(
     const account = identity.accountId;
     const node = await host.unscopedVfs.stat(account, u.path);
     if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
-    if (!host.queues.hasConsumer(SEMANTIC_QUEUE) || !host.queues.hasConsumer(EMBEDDING_QUEUE))
+    if (!indexing(host)?.running())
       throw unavailable('reindex needs an indexer: no consumer is registered for the Semantic and Embedding queues (is the retrieval plugin loaded?)');
     const key = `${account}\x00${u.path}`;
     let running = active.get(key);

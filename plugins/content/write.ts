@@ -1,10 +1,11 @@
 /** `POST /api/v1/content/write` (spec Part 2, "Content": write body and rules). */
+import type { IndexHint } from '../../runtime/sdk/index.js';
 import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/sdk/index.js';
 import type { Identity } from '../../runtime/sdk/index.js';
 import type { PluginHost } from '../../runtime/sdk/index.js';
 import { SIDECAR_META_FIELDS, splitHeader, withHeader } from '../../runtime/sdk/index.js';
 import { splitPath } from '../../runtime/sdk/index.js';
-import { concerns, indexingReport, type IndexingReport } from './indexing-status.js';
+import { indexingReport, type IndexingReport } from './indexing.js';
 import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
 import { ABSTRACT, OVERVIEW, RELATIONS, TEXT_EXTENSIONS, assertFileLocation, hasTextExtension, resolveUri, rootUriOf } from './targets.js';
 
@@ -28,7 +29,7 @@ export interface WriteResult extends IndexingReport {
 }
 
 /** Marks a change event as a user edit of a directory's sidecar (see the commit hook in index.ts). */
-export const SIDECAR_HINT = 'content_sidecar';
+
 
 export async function writeContent(host: PluginHost, identity: Identity, body: WriteBody, check: (uri: string) => Promise<void>, signal?: AbortSignal): Promise<WriteResult> {
   const u = resolveUri(body.uri, identity, 'write');
@@ -59,11 +60,11 @@ export async function writeContent(host: PluginHost, identity: Identity, body: W
     updated = out.created || out.changed;
     if (!updated) writtenBytes = 0;
   }
-  const report = await indexingReport(host.queues, concerns(account, u.path), {
+  const report = await indexingReport(host, account, u.path, {
     wait: body.wait,
     timeoutMs: body.timeout == null ? undefined : body.timeout * 1000,
     signal,
-    file: { account, path: u.path },
+    kind: 'file',
   });
   return {
     uri: u.uri,
@@ -109,7 +110,7 @@ async function writeSidecar(host: PluginHost, account: string, path: string, uri
     }
     const newBody = body.mode === 'append' ? stored.body + given.body : given.body;
     const text = withHeader('meta', stored.header?.fields ?? null, newBody);
-    const out = await host.unscopedVfs.writeFile(account, path, Buffer.from(text, 'utf8'), { mode: 'replace', lock, hint: { [SIDECAR_HINT]: true } });
+    const out = await host.unscopedVfs.writeFile(account, path, Buffer.from(text, 'utf8'), { mode: 'replace', lock, hint: { index: 'sidecar-edited' satisfies IndexHint } });
     return { writtenBytes: out.changed ? Buffer.byteLength(given.body) : 0, updated: out.changed };
   } finally {
     lock.release();

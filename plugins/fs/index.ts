@@ -14,7 +14,6 @@ import { READ_ACCESS_KEY, deniedError, deniedNode, deniedOnPath, deniedOnPaths }
 import { browse, type BrowseQuery } from './browse.js';
 import { entry, placeholder, type DirectoryEntry, type EntryOptions } from './entries.js';
 import { ListingCache } from './listing.js';
-import { queueMkdirIndexing } from './mkdir-indexing.js';
 import { attrs, mkdir, mv, resolve, rm, rootUriOf, stat } from './ops.js';
 import { RestrictedIndex } from './restricted.js';
 import { checkTags } from '../../runtime/sdk/index.js';
@@ -64,7 +63,6 @@ export default definePlugin({
   setup(host) {
     const cache = new ListingCache(host.unscopedVfs);
     const restricted = new RestrictedIndex(host.kv, host.unscopedVfs);
-    queueMkdirIndexing(host);
 
     // Every scoped handle of every plugin applies these rules (runtime/access/guard.ts).
     host.access.installRules({

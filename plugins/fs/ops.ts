@@ -1,4 +1,5 @@
 /** stat, attrs, mkdir, rm and mv (spec Part 2, "File system"; mv is not in the spec). */
+import type { IndexHint } from '../../runtime/sdk/index.js';
 import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/sdk/index.js';
 import type { Identity } from '../../runtime/sdk/index.js';
 import type { PluginHost } from '../../runtime/sdk/index.js';
@@ -9,7 +10,6 @@ import { SIDECARS } from '../../runtime/sdk/index.js';
 import { assertEntryAccess, deniedError, deniedNode } from './access.js';
 import { isoTime } from './entries.js';
 import { countsFor } from './count.js';
-import { MKDIR_HINT } from './mkdir-indexing.js';
 import type { RestrictedIndex } from './restricted.js';
 
 /** Parses and authorizes a public URI, then applies the per-entry rules (403 on denied entries). */
@@ -120,7 +120,7 @@ export async function mkdir(host: PluginHost, identity: Identity, body: { uri: s
     const text = withHeader('meta', { uri: u.uri, level: 0, generator: 'mkdir' }, body.description ?? u.name);
     // One atomic batch creates the directory, its missing ancestors, its L0 and (mkdir-indexing.ts)
     // the Semantic message that gets the L0 vectorized.
-    await host.unscopedVfs.writeFile(account, `${u.path}/.abstract.md`, Buffer.from(text, 'utf8'), { mode: 'create', hint: { ...MKDIR_HINT } });
+    await host.unscopedVfs.writeFile(account, `${u.path}/.abstract.md`, Buffer.from(text, 'utf8'), { mode: 'create', hint: { index: 'dir-created' satisfies IndexHint } });
   } finally {
     lock.release();
   }

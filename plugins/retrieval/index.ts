@@ -5,7 +5,8 @@
  */
 import { definePlugin, type Identity, type PluginHost } from '../../runtime/sdk/index.js';
 import { createLlm, createReranker } from '../../runtime/sdk/index.js';
-import { EMBEDDING_QUEUE } from '../../runtime/sdk/index.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from './indexing-contract.js';
+import { createIndexingService, type IndexingService } from './indexing-status.js';
 import { HOST_VERSION } from '../../runtime/sdk/index.js';
 import { loadBackends } from './backends.js';
 import { Indexer } from './indexer.js';
@@ -29,10 +30,17 @@ export interface VectorIndexService {
    */
   resolve(identity: Identity, id: string): Promise<{ path: string; uri: string; level: 0 | 1 | 2 } | null>;
   /**
-   * The embedder the index actually runs on: after fallbacks (native → JS) and the remote model's
-   * dimension probe, which the configuration alone cannot tell.
+   * The embedder the index actually runs on, after the remote model's dimension probe, which the
+   * configuration alone cannot tell.
    */
   embedderInfo(): { provider: string; model: string; dim: number; inputMode: string; params: Record<string, unknown> };
+}
+
+declare module '../../runtime/sdk/index.js' {
+  interface Services {
+    'vector-index': VectorIndexService;
+    indexing: IndexingService;
+  }
 }
 
 export default definePlugin({
@@ -42,7 +50,7 @@ export default definePlugin({
   privileges: ['unscoped-vfs'],
   bootTimeoutMs: 120_000,
   async setup(host: PluginHost) {
-    const backends = await loadBackends(host.config, host.log);
+    const backends = await loadBackends(host.config);
     const store = new RecordStore(host.kv, backends, host.dataDir, host.log);
     const { embedderChanged } = await store.open();
     const llm = createLlm(host.config.llm);
@@ -68,6 +76,10 @@ export default definePlugin({
       embedderInfo: () => structuredClone(store.embedder.info),
     };
     host.provide('vector-index', service);
+    // The queues are this plugin's contract: declared here so observers list them even when idle.
+    host.queues.declare(SEMANTIC_QUEUE);
+    host.queues.declare(EMBEDDING_QUEUE);
+    host.provide('indexing', createIndexingService(host.queues));
     const vectordbReady = () => {
       store.index.stats();
       return 'ok';

@@ -15,11 +15,11 @@
  * Every consumer queues its follow-up work before it returns (acks), so `wait` sees no gap.
  */
 import type { PluginHost } from '../../runtime/sdk/index.js';
-import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from '../../runtime/sdk/index.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from './indexing-contract.js';
 import type { QueueMessage } from '../../runtime/sdk/index.js';
 import type { KvOp } from '../../runtime/sdk/index.js';
 import { formatHeader, splitHeader } from '../../runtime/sdk/index.js';
-import type { ChangeEvent, Entry } from '../../runtime/sdk/index.js';
+import type { ChangeEvent, Entry, IndexHint } from '../../runtime/sdk/index.js';
 import { SIDECARS } from '../../runtime/sdk/index.js';
 import { sha256Of, splitPath } from '../../runtime/sdk/index.js';
 import type { RecordAttrs } from './backends.js';
@@ -80,26 +80,33 @@ export class Indexer {
   private hook(events: ChangeEvent[]): KvOp[] {
     const ops: KvOp[] = [];
     for (const ev of events) {
-      const name = splitPath(ev.path)[1];
-      if (SIDECARS.has(name)) continue;
+      const [parent, name] = splitPath(ev.path);
       const msgs: Array<[SemanticMessage, string | undefined]> = [];
       const base = { account: ev.account, kind: ev.kind };
-      switch (ev.type) {
-        case 'write':
-        case 'meta':
-          msgs.push([{ ...base, path: ev.path, op: 'upsert', tags: ev.hint?.tags as string[] | undefined }, `u${S}${ev.account}${S}${ev.path}`]);
-          break;
-        case 'mkdir':
-          msgs.push([{ ...base, path: ev.path, op: 'upsert' }, `d${S}${ev.account}${S}${ev.path}`]);
-          break;
-        case 'rm':
-          msgs.push([{ ...base, path: ev.path, op: 'delete' }, undefined]);
-          break;
-        case 'mv':
-          if (ev.from !== undefined) msgs.push([{ ...base, path: ev.from, op: 'delete' }, undefined]);
-          msgs.push([{ ...base, path: ev.path, op: 'upsert', recursive: true }, undefined]);
-          break;
-      }
+      if (SIDECARS.has(name)) {
+        // The indexer's own output, unless the writer asked for indexing (IndexHint).
+        const asked = ev.type === 'write' ? (ev.hint?.index as IndexHint | undefined) : undefined;
+        if (asked === 'dir-created') msgs.push([{ account: ev.account, path: parent, kind: 'dir', op: 'upsert' }, `d${S}${ev.account}${S}${parent}`]);
+        else if (asked === 'sidecar-edited')
+          msgs.push([{ account: ev.account, path: parent, kind: 'dir', op: 'refresh', mode: 'vectors_only', recursive: false }, `sidecar-edit${S}${ev.account}${S}${parent}`]);
+        else continue;
+      } else
+        switch (ev.type) {
+          case 'write':
+          case 'meta':
+            msgs.push([{ ...base, path: ev.path, op: 'upsert', tags: ev.hint?.tags as string[] | undefined }, `u${S}${ev.account}${S}${ev.path}`]);
+            break;
+          case 'mkdir':
+            msgs.push([{ ...base, path: ev.path, op: 'upsert' }, `d${S}${ev.account}${S}${ev.path}`]);
+            break;
+          case 'rm':
+            msgs.push([{ ...base, path: ev.path, op: 'delete' }, undefined]);
+            break;
+          case 'mv':
+            if (ev.from !== undefined) msgs.push([{ ...base, path: ev.from, op: 'delete' }, undefined]);
+            msgs.push([{ ...base, path: ev.path, op: 'upsert', recursive: true }, undefined]);
+            break;
+        }
       for (const [msg, dedupeKey] of msgs) {
         if (msg.op !== 'delete' && !placement(msg.path)) continue;
         const prepared = this.host.queues.prepare(SEMANTIC_QUEUE, msg, { dedupeKey });

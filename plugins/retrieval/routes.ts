@@ -3,7 +3,7 @@ import { CtxError, invalidArgument, notFound } from '../../runtime/sdk/index.js'
 import type { Identity } from '../../runtime/sdk/index.js';
 import type { Llm } from '../../runtime/sdk/index.js';
 import type { PluginHost } from '../../runtime/sdk/index.js';
-import { EMBEDDING_QUEUE } from '../../runtime/sdk/index.js';
+import { EMBEDDING_QUEUE } from './indexing-contract.js';
 import { s } from '../../runtime/sdk/index.js';
 import { authorize, canRead, isAncestorOrSelf, parseUri } from '../../runtime/sdk/index.js';
 import { recordId } from '../../runtime/sdk/index.js';

@@ -79,7 +79,7 @@ export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from '../text-extensio
 // Storage, VFS types, tasks and queues.
 export type { Kv } from '../storage/kv.js';
 export type { KvOp } from '../storage/backend.js';
-export { SIDECARS, DIR_MODE, FILE_MODE, type ChangeEvent, type ChangeType, type Entry, type NodeKind, type NodeMeta } from '../vfs/types.js';
+export { SIDECARS, DIR_MODE, FILE_MODE, type ChangeEvent, type ChangeType, type IndexHint, type Entry, type NodeKind, type NodeMeta } from '../vfs/types.js';
 export { splitPath, ancestorDirs, sha256Of, type Vfs, type WriteOptions, type WriteOutcome } from '../vfs/vfs.js';
 export { isAncestorPath, type LockHandle, type LockKind } from '../vfs/locks.js';
 export { SIDECAR_META_FIELDS, formatHeader, splitHeader, withHeader, type HeaderKind, type TextHeader } from '../vfs/headers.js';
@@ -107,6 +107,3 @@ export {
   type VectorFilter,
   type VectorIndexStats,
 } from '../native.js';
-
-// The indexing queues' contract (to move into the retrieval plugin, offered as a service).
-export { EMBEDDING_QUEUE, SEMANTIC_QUEUE, queueSemanticOnCommit, touchesPath, type EmbeddingMessage, type SemanticMessage } from '../queues/indexing.js';

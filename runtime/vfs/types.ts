@@ -34,9 +34,21 @@ export interface ChangeEvent {
   from?: string;
   /** rm and mv: every affected path (the subtree), so consumers can update each record. */
   paths?: string[];
-  /** Plugin-supplied context travelling with the change (e.g. tags for the first vector upsert). */
+  /**
+   * Plugin-supplied context travelling with the change: `tags` for the first vector upsert, and
+   * `index` (an `IndexHint`) for sidecar writes whose indexing the writer asks for.
+   */
   hint?: Record<string, unknown>;
 }
+
+/**
+ * What a sidecar write asks of the indexer (sidecars are its own output, so it skips them
+ * otherwise): `dir-created`, the `.abstract.md` written by a mkdir, index the new directory;
+ * `sidecar-edited`, a user's edit of `.abstract.md`/`.overview.md`, rebuild that directory's L0/L1
+ * vectors from it. Passed as `hint: { index: ... }` with the write; whoever indexes honours it in
+ * the same atomic batch as the write.
+ */
+export type IndexHint = 'dir-created' | 'sidecar-edited';
 
 export const SIDECARS = new Set(['.abstract.md', '.overview.md', '.relations.json']);
 export const DIR_MODE = 0o40755;

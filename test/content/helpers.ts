@@ -1,12 +1,13 @@
 /**
  * Apps for the content tests. The content plugin reports indexing status from the durable queues,
  * so tests choose who consumes them: nobody (`deferred`), or a probe indexer that speaks the queue
- * contract of runtime/queues/indexing.ts (enqueue on commit, Semantic → Embedding) and can be held
+ * contract of plugins/retrieval/indexing-contract.ts (enqueue on commit, Semantic → Embedding) and can be held
  * or made to fail, so "queued", "complete" and errors are reached without timing.
  */
 import { builtinPlugins } from '../../plugins/index.js';
 import { definePlugin, type PluginDefinition } from '../../runtime/plugin.js';
-import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from '../../runtime/queues/indexing.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from '../../plugins/retrieval/indexing-contract.js';
+import { createIndexingService } from '../../plugins/retrieval/indexing-status.js';
 import type { QueueMessage } from '../../runtime/queues/queue.js';
 import type { ChangeEvent } from '../../runtime/vfs/types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -62,6 +63,8 @@ export function probeIndexer(): Probe {
       privileges: ['unscoped-vfs'],
       version: '0.0.0',
       setup(host) {
+        // Status is read through the same service the retrieval plugin offers, over these queues.
+        host.provide('indexing', createIndexingService(host.queues));
         const activations = new WeakMap<ChangeEvent, () => void>();
         host.unscopedVfs.onCommit((events) => {
           probe.commits.push(events);

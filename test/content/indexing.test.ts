@@ -93,15 +93,14 @@ describe('batch-write and the indexer', () => {
 });
 
 describe('sidecar edits', () => {
-  it('queue one vectors_only, non-recursive refresh of that directory only', async () => {
+  it('ask the indexer for a refresh with the sidecar-edited hint, in the write itself', async () => {
     await t.app.vfs.mkdir('acme', 'resources/sd/child');
     await t.app.vfs.writeFile('acme', 'resources/sd/.overview.md', Buffer.from(formatHeader('meta', { level: 1 }) + 'old'));
-    const before = probe.semantic.length;
+    const before = probe.commits.length;
     const r = (await post('/api/v1/content/write', { uri: 'ctx://resources/sd/.overview.md', content: 'new overview', wait: true })).json().result;
     expect(r.content_updated).toBe(true);
-    const msgs = probe.semantic.slice(before);
-    expect(msgs).toEqual([expect.objectContaining({ account: 'acme', path: 'resources/sd', kind: 'dir', op: 'refresh', mode: 'vectors_only', recursive: false })]);
-    expect(r.queue_status.Semantic.processed).toBe(1);
+    const events = probe.commits.slice(before).flat();
+    expect(events).toEqual([expect.objectContaining({ type: 'write', path: 'resources/sd/.overview.md', hint: { index: 'sidecar-edited' } })]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEMANTIC_QUEUE } from '../../runtime/queues/indexing.js';
+import { SEMANTIC_QUEUE } from '../../plugins/retrieval/indexing-contract.js';
 import { post, setup, wait, write, type Ctx } from './helpers.js';
 
 let c: Ctx;
@@ -50,6 +50,22 @@ describe('semantic processing', () => {
     expect(refreshesAfter - refreshesBefore).toBe(2);
     expect(c.t.app.queues.stats()[SEMANTIC_QUEUE]!.pending).toBe(0);
     expect(await readSidecar('ctx://resources/burst', 'abstract')).toContain('256 files');
+  });
+
+  it('an edited sidecar is re-embedded from the edit (one vectors_only refresh of that directory); mkdir indexes the new directory', async () => {
+    const mk = await c.t.req({ method: 'POST', url: '/api/v1/fs/mkdir', headers: c.admin, body: { uri: 'ctx://resources/edited', description: 'Ledger of lighthouse keepers' } });
+    expect(mk.status, mk.text).toBe(200);
+    await wait(c.t);
+    let f = await post(c.t, c.admin, '/api/v1/search/find', { query: 'lighthouse keepers', target_uri: 'ctx://resources' });
+    expect(f.body.result.resources.map((m: any) => m.uri)).toContain('ctx://resources/edited');
+    const w = await c.t.req({ method: 'POST', url: '/api/v1/content/write', headers: c.admin, body: { uri: 'ctx://resources/edited/.abstract.md', content: 'Almanac of tidal observatories', wait: true } });
+    expect(w.status, w.text).toBe(200);
+    expect(w.json().result).toMatchObject({ semantic_status: 'complete', vector_status: 'complete' });
+    expect(w.json().result.queue_status.Semantic.processed).toBeGreaterThanOrEqual(1);
+    f = await post(c.t, c.admin, '/api/v1/search/find', { query: 'tidal observatories almanac', target_uri: 'ctx://resources' });
+    const hit = f.body.result.resources.find((m: any) => m.uri === 'ctx://resources/edited');
+    expect(hit, JSON.stringify(f.body.result)).toBeDefined();
+    expect(hit.abstract).toContain('tidal observatories');
   });
 
   it('rm removes records and refreshes the parent; mv moves records', async () => {

@@ -1,13 +1,37 @@
 /**
  * `semantic_status`, `vector_status` and `queue_status` of a write, read from the durable queues
- * (runtime/queues/indexing.ts), never assumed:
+ * (indexing-contract.ts), never assumed:
  * - `deferred`: no consumer is registered for the queue (no indexer loaded), so nothing runs now;
  * - `queued`: work for the path (or one of its ancestors' L0/L1) is still pending or in flight;
  * - `complete`: nothing is pending for it (processed, or nothing was needed).
  * While waiting, messages that settle for the path are counted through `queues.onSettle`.
  */
-import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from '../../runtime/sdk/index.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type SemanticMessage } from './indexing-contract.js';
 import type { QueueManager } from '../../runtime/sdk/index.js';
+
+/**
+ * What other plugins get from `host.optional('indexing')`: index status of a path, and refreshes
+ * owned by a task. Without the retrieval plugin there is no service, and callers report `deferred`.
+ */
+export interface IndexingService {
+  /** Statuses of index work concerning `path` (the path, below it, its ancestors' L0/L1); waits when asked. */
+  report(account: string, path: string, opts: { wait: boolean; timeoutMs?: number; signal?: AbortSignal; kind?: 'file' | 'dir' }): Promise<IndexingReport>;
+  /** Whether an indexer consumes the queues now (reindex refuses without one). */
+  running(): boolean;
+  /** Queues a rebuild of `path`'s index owned by `taskId` (cancelling the task drops it). */
+  refresh(request: Omit<SemanticMessage, 'op'> & { mode: NonNullable<SemanticMessage['mode']> }, taskId: string): Promise<void>;
+}
+
+export function createIndexingService(queues: QueueManager): IndexingService {
+  return {
+    report: (account, path, opts) =>
+      indexingReport(queues, concerns(account, path), { wait: opts.wait, timeoutMs: opts.timeoutMs, signal: opts.signal, file: opts.kind === 'file' ? { account, path } : undefined }),
+    running: () => queues.hasConsumer(SEMANTIC_QUEUE) && queues.hasConsumer(EMBEDDING_QUEUE),
+    async refresh(request, taskId) {
+      await queues.enqueue<SemanticMessage>(SEMANTIC_QUEUE, { ...request, op: 'refresh' }, { taskId });
+    },
+  };
+}
 
 export type IndexStatus = 'queued' | 'complete' | 'deferred';
 
