@@ -8,7 +8,7 @@
  * with classes, and a catastrophic-backtracking pattern (timed separately: JS cannot finish it).
  */
 import { Bench } from 'tinybench';
-import { grep } from '../runtime/native-text.js';
+import { grep } from '../runtime/native.js';
 
 let seed = 42;
 const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);

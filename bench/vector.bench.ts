@@ -17,7 +17,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { VectorIndex, type RecordAttrs, type VectorFilter } from '../runtime/native-vector.js';
+import { VectorIndex, type RecordAttrs, type VectorFilter } from '../runtime/native.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string) => {
@@ -148,7 +148,7 @@ async function ours(): Promise<void> {
   const path = join(CACHE, `ctx-${N}-${DIM}.idx`);
   if (!existsSync(path)) {
     log(`building ctx-vector HNSW over ${N} x ${DIM}`);
-    const built = VectorIndex.create({ dim: DIM });
+    const built = new VectorIndex({ dim: DIM });
     const t0 = performance.now();
     const B = 50_000;
     for (let s = 0; s < N; s += B) {
@@ -234,7 +234,7 @@ async function flat768(): Promise<void> {
   const d = 768;
   const v = cachedF32(`mix-${n}-${d}.f32`, () => mixture(n, d, 3, 11));
   const qs = cachedF32(`mixq-200-${d}.f32`, () => mixture(200, d, 98, 11));
-  const index = VectorIndex.create({ dim: d, flatThreshold: 1_000_000 });
+  const index = new VectorIndex({ dim: d, flatThreshold: 1_000_000 });
   const B = 20_000;
   for (let s = 0; s < n; s += B) {
     const ids: string[] = [];

@@ -1,79 +1,195 @@
 /**
- * The only loader of core-native (the Rust addon built by `scripts/build-native.sh`). Everything
- * native goes through the typed surface declared here, so a missing or stale build fails at one
- * place with one message instead of `undefined is not a function` deep in a plugin.
+ * core-native, the Rust core: the only module that loads it, and the one every caller imports.
+ * Its types are the ones `@napi-rs/cli` generates from the Rust declarations
+ * (`core-native/index.d.cts`, built by `npm run build:native`), so they cannot drift from the
+ * addon. The core is required: importing this module fails, with a message naming the command
+ * that builds it, when the addon does not load.
  *
- * Areas are added next to each other (`hash`, then the vector index, grep, BM25 and the local
- * embedder); each declares the functions it uses from the addon in its own interface.
+ * Errors thrown or rejected by the core carry a stable `code` property (`INVALID_ARGUMENT`,
+ * `INVALID_REGEX`, `IO`, `INTERNAL`, `VECTOR_INDEX_*`); a panic in the core is an `INTERNAL` error,
+ * never a crash. Vectors cross the boundary as one `Float32Array` per batch, bytes as `Buffer`s.
  */
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type * as Core from '#core-native';
+import { JsonResult } from './http/reply.js';
 
-export interface FileDigest {
-  /** Lower-case hex. */
-  sha256: string;
-  size: number;
-}
+export type {
+  FileDigest,
+  GrepColumns,
+  HierarchicalParams,
+  HierarchicalResult,
+  Hit,
+  LocalEmbedInfo,
+  LocalEmbedParams,
+  RecordAttrs,
+  SearchOptions,
+  StoredRecord,
+  VectorFilter,
+  VectorIndexOptions,
+  VectorIndexStats,
+} from '#core-native';
+export type { GrepOpts as GrepOptions } from '#core-native';
 
-/** Functions exported by the addon, exactly as napi-derive names them. */
-export interface NativeAddon {
-  sha256Many(buffers: Buffer[]): string[];
-  sha256ManyAsync(buffers: Buffer[]): Promise<string[]>;
-  sha256File(path: string): FileDigest;
-  sha256FilesAsync(paths: string[], threads?: number): Promise<FileDigest[]>;
-  [name: string]: unknown;
-}
-
-const ADDON_FILE = 'ctx-native.linux-x64-gnu.node';
-
-/** Walks up from this file to the project root (works from `runtime/` and `dist/runtime/`). */
-function findAddon(): string {
-  const override = process.env.CTX_NATIVE_ADDON;
-  if (override) return resolve(override);
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    const candidate = join(dir, 'core-native', ADDON_FILE);
-    if (existsSync(candidate)) return candidate;
-    dir = dirname(dir);
+function load(): typeof Core {
+  try {
+    // `#core-native` (package.json `imports`) resolves from the package root, so the same line
+    // works from runtime/ under tsx and vitest and from dist/runtime/ after the build.
+    return createRequire(import.meta.url)('#core-native') as typeof Core;
+  } catch (err) {
+    const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new Error(`core-native (the Rust core) did not load: run \`npm run build:native\` (or \`npm run setup\`). ${detail}`, { cause: err });
   }
-  throw new Error(`core-native addon ${ADDON_FILE} not found: run \`npm run setup\` (or \`npm run build:native\`)`);
 }
 
-let cached: NativeAddon | undefined;
+const core = load();
 
-export function native(): NativeAddon {
-  if (cached) return cached;
-  if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`core-native is built for linux-x64 only (this is ${process.platform}-${process.arch})`);
-  }
-  const path = findAddon();
-  const require = createRequire(import.meta.url);
-  const addon = require(path) as NativeAddon;
-  for (const fn of ['sha256Many', 'sha256ManyAsync', 'sha256File', 'sha256FilesAsync']) {
-    if (typeof addon[fn] !== 'function') {
-      throw new Error(`core-native at ${path} lacks ${fn}(): it is stale, run \`npm run build:native\``);
-    }
-  }
-  cached = addon;
-  return addon;
+/** The `code` property of an error thrown by the core (undefined for any other error). */
+export function nativeErrorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
-/** Errors from the addon carry `CODE: message`; this splits them for callers that map codes. */
-export function nativeErrorCode(err: unknown): { code: string; message: string } {
-  const message = err instanceof Error ? err.message : String(err);
-  const m = /^([A-Z][A-Z0-9_]+): ([\s\S]*)$/.exec(message);
-  return m ? { code: m[1]!, message: m[2]! } : { code: 'NATIVE', message };
-}
+// ---- hashing --------------------------------------------------------------------------------
 
 export const hash = {
   /** Hex SHA-256 of each buffer, on the calling thread (fast for small inputs). */
-  sha256Many: (buffers: Buffer[]): string[] => native().sha256Many(buffers),
+  sha256Many: (buffers: Buffer[]): string[] => core.sha256Many(buffers),
   /** Same, on the libuv pool; do not mutate the buffers until it settles. */
-  sha256ManyAsync: (buffers: Buffer[]): Promise<string[]> => native().sha256ManyAsync(buffers),
-  sha256File: (path: string): FileDigest => native().sha256File(path),
+  sha256ManyAsync: (buffers: Buffer[]): Promise<string[]> => core.sha256ManyAsync(buffers),
+  /** Throws `IO` for an unreadable file. */
+  sha256File: (path: string): Core.FileDigest => core.sha256File(path),
   /** Streams the files off the JS thread, several at once; order is preserved. */
-  sha256Files: (paths: string[], threads?: number): Promise<FileDigest[]> =>
-    threads === undefined ? native().sha256FilesAsync(paths) : native().sha256FilesAsync(paths, threads),
+  sha256Files: (paths: string[], threads?: number): Promise<Core.FileDigest[]> => core.sha256FilesAsync(paths, threads),
+};
+
+// ---- JSON string literals -------------------------------------------------------------------
+
+/** Byte length of the JSON string literal of UTF-8 bytes, or -1 when they are not valid UTF-8. */
+export const jsonQuotedLen = (src: Buffer): number => core.jsonQuotedLen(src);
+
+/**
+ * Writes that literal into `dst` at `offset` and returns its length; throws `INVALID_ARGUMENT`
+ * for invalid UTF-8 or a destination without room (it never writes past the end).
+ */
+export const jsonQuoteInto = (src: Buffer, dst: Buffer, offset: number): number => core.jsonQuoteInto(src, dst, offset);
+
+/**
+ * A `result` equal to `bytes.toString('utf8')` as a JSON string, written by the core straight
+ * into the response buffer: no decode to a JS string, `JSON.stringify` and encode back
+ * (bench/content.bench.ts). Invalid UTF-8 is decoded with replacement characters in JavaScript,
+ * exactly as `toString` does.
+ */
+export function jsonStringResult(bytes: Buffer): JsonResult {
+  const len = core.jsonQuotedLen(bytes);
+  if (len < 0) return JsonResult.of(Buffer.from(JSON.stringify(bytes.toString('utf8'))));
+  return new JsonResult((head, tail) => {
+    const out = Buffer.allocUnsafe(head.length + len + tail.length);
+    head.copy(out, 0);
+    jsonQuoteInto(bytes, out, head.length);
+    tail.copy(out, head.length + len);
+    return out;
+  });
+}
+
+// ---- vector index ---------------------------------------------------------------------------
+
+/**
+ * FAISS-backed vector index with in-core filtering, BM25 and hybrid search (docs/vector-index.md).
+ * `new VectorIndex(opts)` or `await VectorIndex.loadAsync(path)`; methods are documented in the
+ * generated typings.
+ */
+export const VectorIndex = core.VectorIndex;
+export type VectorIndex = Core.VectorIndex;
+
+export type ContextType = Core.RecordAttrs['contextType'];
+export type SearchPlan = Core.SearchExplained['plan'];
+
+/** True when a load error means "rebuild the index from RocksDB" rather than a fatal problem. */
+export function needsRebuild(err: unknown): boolean {
+  const code = nativeErrorCode(err);
+  return code === 'VECTOR_INDEX_CORRUPT' || code === 'VECTOR_INDEX_INCOMPATIBLE' || code === 'VECTOR_INDEX_NOT_FOUND';
+}
+
+// ---- text kernels: tokenizer, local embedder, grep --------------------------------------------
+
+export const textKernels = {
+  tokenize: (s: string): string[] => core.tokenize(s),
+  /** Tokens after the light English stemmer (what the embedder's word features use). */
+  tokenizeStemmed: (s: string): string[] => core.tokenizeStemmed(s),
+  normalize: (s: string): string => core.normalizeText(s),
+};
+
+/** The `local` embedder (docs/embedders.md); embeddings come back as one row-major n × dim matrix. */
+export const localEmbed = {
+  /** Effective parameters (and algorithm version) for a dimension and overrides. */
+  info: (dim?: number, params?: Core.LocalEmbedParams): Core.LocalEmbedInfo => core.embedLocalInfo(dim, params),
+  /**
+   * On the calling thread; fine for a query or a handful of short texts (tens of µs each).
+   * Batches of documents should use `embedAsync`.
+   */
+  embed: (texts: string[], dim?: number, params?: Core.LocalEmbedParams): Float32Array => core.embedLocal(texts, dim, params),
+  /** On the libuv pool (several threads for large batches). */
+  embedAsync: (texts: string[], dim?: number, params?: Core.LocalEmbedParams): Promise<Float32Array> => core.embedLocalAsync(texts, dim, params),
+};
+
+/** Per-row views into a row-major n × dim matrix (no copy). */
+export function rows(matrix: Float32Array, dim: number): Float32Array[] {
+  const n = matrix.length / dim;
+  const out = new Array<Float32Array>(n);
+  for (let i = 0; i < n; i++) out[i] = matrix.subarray(i * dim, (i + 1) * dim);
+  return out;
+}
+
+export interface GrepLine {
+  /** Index of the buffer in the input. */
+  index: number;
+  /** 1-based. */
+  line: number;
+  text: string;
+}
+
+export interface GrepOutput {
+  matches: GrepLine[];
+  truncated: boolean;
+}
+
+/** The core answers in columns (one N-API object per match would cost more than the search). */
+function fromColumns(c: Core.GrepColumns): GrepOutput {
+  const n = c.index.length;
+  const texts = n === 0 ? [] : c.text.split('\n');
+  const matches = new Array<GrepLine>(n);
+  for (let i = 0; i < n; i++) matches[i] = { index: c.index[i]!, line: c.line[i]!, text: texts[i]! };
+  return { matches, truncated: c.truncated };
+}
+
+/** Below this many bytes in total, `grep.searchAsync` scans on the calling thread. */
+export const SYNC_GREP_BYTES = 256 * 1024;
+
+const toBuffer = (b: Buffer | string): Buffer => (typeof b === 'string' ? Buffer.from(b, 'utf8') : b);
+
+/**
+ * Line matches of a pattern (Rust `regex`: linear time, no backreferences or lookaround) in many
+ * buffers. A pattern it rejects throws an error with `code: 'INVALID_REGEX'`.
+ */
+export const grep = {
+  /**
+   * On the calling thread. Faster than `searchAsync` whenever the buffers are already in memory
+   * and total a few MB (no thread hop, no per-buffer reference); use the async form to keep the
+   * event loop free during long scans.
+   */
+  search(pattern: string, buffers: Array<Buffer | string>, options?: Core.GrepOpts): GrepOutput {
+    return fromColumns(core.grep(pattern, buffers.map(toBuffer), options));
+  },
+  /**
+   * Off the JS thread, large inputs split over the cores; same result as `search`. Inputs under
+   * `SYNC_GREP_BYTES` run on the calling thread instead: scanning them takes less time (well under
+   * a millisecond) than the thread hop and the per-buffer references of the async binding.
+   */
+  async searchAsync(pattern: string, buffers: Array<Buffer | string>, options?: Core.GrepOpts): Promise<GrepOutput> {
+    const bufs = buffers.map(toBuffer);
+    let total = 0;
+    for (const b of bufs) total += b.length;
+    if (total <= SYNC_GREP_BYTES) return grep.search(pattern, bufs, options);
+    return fromColumns(await core.grepAsync(pattern, bufs, options));
+  },
 };

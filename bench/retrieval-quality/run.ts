@@ -15,8 +15,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localEmbed, textKernels, type LocalEmbedParams } from '../../runtime/native-text.js';
-import { VectorIndex, type Hit, type RecordAttrs } from '../../runtime/native-vector.js';
+import { localEmbed, textKernels, VectorIndex, type Hit, type LocalEmbedParams, type RecordAttrs } from '../../runtime/native.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const K = 10;
@@ -120,7 +119,7 @@ function rrf(lists: Hit[][], k = 60): string[] {
 async function evaluate(s: Setup, alphas: number[]) {
   const dv = await localEmbed.embedAsync(s.docs.map((d) => d.text), s.dim, s.params);
   const qv = localEmbed.embed(s.queries.map((q) => q.text), s.dim, s.params);
-  const index = VectorIndex.create({ dim: s.dim });
+  const index = new VectorIndex({ dim: s.dim });
   const byRec = new Map<string, string>();
   const now = Date.now();
   const attrs: RecordAttrs[] = s.docs.map((d) => ({
@@ -151,7 +150,7 @@ async function evaluate(s: Setup, alphas: number[]) {
   });
   // Experiment for the BM25 tokenizer: the same index fed stemmed token streams (documents and
   // queries alike), to see whether stemming in BM25 would help.
-  const stemmedIndex = VectorIndex.create({ dim: s.dim });
+  const stemmedIndex = new VectorIndex({ dim: s.dim });
   const stemmed = (t: string) => textKernels.tokenizeStemmed(t).join(' ');
   stemmedIndex.upsert(ids, dv, attrs);
   stemmedIndex.upsertText(ids, s.docs.map((d) => stemmed(d.text)));

@@ -15,12 +15,12 @@
  *   check is core-native `jsonQuotedLen`, which fails on invalid UTF-8 and counts escapes), and
  *   the text between them is decoded piecewise at quote boundaries, which cannot split a UTF-8
  *   sequence, so the parsed value is the same;
- * - any surprise (unterminated string, malformed JSON, no addon) parses the whole body with
+ * - any surprise (unterminated string, malformed JSON) parses the whole body with
  *   `JSON.parse` as before, so errors and their messages are unchanged.
  */
 import { isAscii } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import { native } from '../../runtime/sdk/index.js';
+import { jsonQuotedLen } from '../../runtime/sdk/index.js';
 
 /** Strings shorter than this stay in the JSON text (a reference costs a few dozen characters). */
 const MIN_BYTES = 512;
@@ -29,20 +29,6 @@ const TAG = `\u0000ctx-body-${randomBytes(8).toString('hex')}:`;
 const TAG_JSON = JSON.stringify(TAG).slice(1, -1);
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-
-type QuotedLen = (src: Buffer) => number;
-let quotedLen: QuotedLen | null | undefined;
-
-function loadQuotedLen(): QuotedLen | null {
-  if (quotedLen !== undefined) return quotedLen;
-  try {
-    const fn = (native() as { jsonQuotedLen?: QuotedLen }).jsonQuotedLen;
-    quotedLen = typeof fn === 'function' ? fn : null;
-  } catch {
-    quotedLen = null;
-  }
-  return quotedLen;
-}
 
 const decode = (raw: Buffer, ascii: boolean, start: number, end: number) => raw.toString(ascii ? 'latin1' : 'utf8', start, end);
 
@@ -57,8 +43,7 @@ function isWhitespace(b: number): boolean {
 export function parseBatchBody(raw: Buffer): unknown {
   const ascii = isAscii(raw);
   const full = () => JSON.parse(decode(raw, ascii, 0, raw.length));
-  const check = raw.length >= MIN_BYTES ? loadQuotedLen() : null;
-  if (!check) return full();
+  if (raw.length < MIN_BYTES) return full();
   const parts: string[] = [];
   let from = 0;
   let i = 0;
@@ -82,7 +67,7 @@ export function parseBatchBody(raw: Buffer): unknown {
     while (next < raw.length && isWhitespace(raw[next]!)) next++;
     if (raw[next] === 0x3a) continue; // a key
     const bytes = raw.subarray(open + 1, close);
-    if (check(bytes) !== bytes.length + 2) continue; // escapes, control characters or invalid UTF-8
+    if (jsonQuotedLen(bytes) !== bytes.length + 2) continue; // escapes, control characters or invalid UTF-8
     parts.push(decode(raw, ascii, from, open + 1), `${TAG_JSON}${open + 1}:${close}`);
     from = close;
     refs++;

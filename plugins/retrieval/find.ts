@@ -8,8 +8,7 @@
  * 3. it stops when the top-k has not changed for STABLE_ROUNDS expansions, after MAX_EXPANSIONS,
  *    or when the frontier is empty or below the current k-th score.
  */
-import type { Hit, VectorFilter } from './backends.js';
-import { tokenize } from './backends.js';
+import type { VectorFilter } from '../../runtime/sdk/index.js';
 import type { RecordDoc, RecordStore } from './store.js';
 
 export const PARAMS = {
@@ -41,27 +40,11 @@ export interface Provenance {
   params: typeof PARAMS;
 }
 
-const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
-
-/** A filter as a string independent of key order and of keys set to undefined. */
-function canonical(f: VectorFilter): string {
-  const o = f as unknown as Record<string, unknown>;
-  return JSON.stringify(
-    Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => [k, o[k]]),
-  );
-}
-
-function withPrefix(f: VectorFilter, prefix: string): VectorFilter | null {
-  if (!f.uriPrefixes) return { ...f, uriPrefixes: [prefix] };
-  const keep = f.uriPrefixes.filter((p) => prefix === p || prefix.startsWith(p + '/') || p === 'ctx://');
-  if (keep.length) return { ...f, uriPrefixes: [prefix] };
-  const deeper = f.uriPrefixes.filter((p) => p.startsWith(prefix + '/'));
-  return deeper.length ? { ...f, uriPrefixes: deeper } : null;
-}
-
+/**
+ * The whole search runs in the core, in one call off the JS thread (a loop here cost ~8 N-API round
+ * trips per find). The scope's filters are OR'ed into one candidate set before scoring, so BM25 is
+ * normalized once over the whole scope. Without query text the score is the dense one alone.
+ */
 export async function hierarchicalFind(
   store: RecordStore,
   vec: Float32Array,
@@ -69,141 +52,16 @@ export async function hierarchicalFind(
   scope: { navs: VectorFilter[]; filters: VectorFilter[] },
   limit: number,
 ): Promise<{ candidates: Candidate[]; provenance: Provenance }> {
-  const account = scope.filters[0]?.account ?? scope.navs[0]!.account;
-  const globalK = Math.max(limit * 2, PARAMS.GLOBAL_K_MIN);
   const provenance: Provenance = { global_hits: 0, navigation_hits: 0, expanded: [], rounds: 0, stop_reason: 'no_hits', params: PARAMS };
   if (!scope.filters.length) return { candidates: [], provenance };
-  if (store.index.hierarchicalSearchAsync && text) return nativeFind(store, vec, text, scope, limit, account, provenance);
-
-  const searchAll = async (filters: VectorFilter[], k: number): Promise<Hit[]> => {
-    const lists = await Promise.all(filters.map((f) => store.search(vec, text, k, f)));
-    const best = new Map<string, number>();
-    for (const l of lists) for (const h of l) best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
-    return [...best].map(([id, score]) => ({ id, score }));
-  };
-
-  const navFilters = scope.navs.map((f) => ({ ...f, levels: [0, 1] }));
-  // Without conditions beyond access and target, one subtree search per expansion serves both as
-  // child candidates and as subdirectories to navigate (saves a search per round).
-  const plain = (f: VectorFilter) => canonical({ ...f, contextTypes: undefined, levels: undefined });
-  const sameScope =
-    scope.filters.length === scope.navs.length &&
-    scope.filters.every((f, i) => !f.levels && (!f.contextTypes || f.contextTypes.length === 3) && plain(f) === plain(scope.navs[i]!));
-  const [globalHits, navHits] = await Promise.all([searchAll(scope.filters, globalK), searchAll(navFilters, globalK)]);
-  provenance.global_hits = globalHits.length;
-  provenance.navigation_hits = navHits.length;
-
-  const docs = new Map<string, RecordDoc>();
-  const load = async (hits: Hit[]) => {
-    const missing = [...new Set(hits.map((h) => h.id).filter((id) => !docs.has(id)))];
-    if (!missing.length) return;
-    const got = await store.getMany(account, missing);
-    got.forEach((d, i) => d && docs.set(missing[i]!, d));
-  };
-  await load([...globalHits, ...navHits]);
-
-  const cands = new Map<string, Candidate>();
-  const offer = (h: Hit, via?: { uri: string; score: number }) => {
-    const doc = docs.get(h.id);
-    if (!doc) return;
-    const raw = clamp01(h.score);
-    const score = via ? Math.max(raw, PARAMS.ALPHA * raw + (1 - PARAMS.ALPHA) * via.score) : raw;
-    const prev = cands.get(h.id);
-    if (!prev || score > prev.score) cands.set(h.id, { doc, score, raw, via: score > raw ? via : undefined });
-  };
-  for (const h of globalHits) offer(h);
-
-  // Frontier: directory uri → best score (L0 or L1 record).
-  const frontier = new Map<string, number>();
-  const expanded = new Set<string>();
-  const push = (uri: string, score: number) => {
-    if (!expanded.has(uri) && score > (frontier.get(uri) ?? -1)) frontier.set(uri, score);
-  };
-  for (const h of navHits) {
-    const d = docs.get(h.id);
-    if (d) push(d.attrs.uri, clamp01(h.score));
-  }
-
-  const topKey = () =>
-    [...cands.values()]
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit)
-      .map((c) => c.doc.id)
-      .join(',');
-  const kth = () => {
-    const s = [...cands.values()].map((c) => c.score).sort((a, b) => b - a);
-    return s.length >= limit ? s[limit - 1]! : 0;
-  };
-  let last = topKey();
-  let stable = 0;
-  provenance.stop_reason = frontier.size ? 'max_expansions' : cands.size ? 'frontier_exhausted' : 'no_hits';
-  for (let round = 1; round <= PARAMS.MAX_EXPANSIONS; round++) {
-    if (!frontier.size) {
-      provenance.stop_reason = 'frontier_exhausted';
-      break;
-    }
-    const [uri, dirScore] = [...frontier].sort((a, b) => b[1] - a[1])[0]!;
-    frontier.delete(uri);
-    expanded.add(uri);
-    // A directory scoring below the current k-th result cannot lift a child above it by much.
-    if (cands.size >= limit && dirScore < kth() * 0.5) {
-      provenance.stop_reason = 'frontier_below_topk';
-      break;
-    }
-    const childFilters = scope.filters.map((f) => withPrefix(f, uri)).filter((f): f is VectorFilter => f !== null);
-    const navChild = navFilters.map((f) => withPrefix(f, uri)).filter((f): f is VectorFilter => f !== null);
-    let childHits: Hit[];
-    let subdirs: Hit[];
-    if (sameScope) {
-      childHits = childFilters.length ? await searchAll(childFilters, limit + PARAMS.NAV_K) : [];
-      await load(childHits);
-      subdirs = childHits.filter((h) => docs.get(h.id)?.kind === 'dir');
-    } else {
-      [childHits, subdirs] = await Promise.all([
-        childFilters.length ? searchAll(childFilters, limit) : Promise.resolve([]),
-        navChild.length ? searchAll(navChild, PARAMS.NAV_K) : Promise.resolve([]),
-      ]);
-      await load([...childHits, ...subdirs]);
-    }
-    const via = { uri, score: dirScore };
-    for (const h of childHits) offer(h, via);
-    for (const h of subdirs) {
-      const d = docs.get(h.id);
-      if (d && d.attrs.uri !== uri) push(d.attrs.uri, Math.max(clamp01(h.score), PARAMS.ALPHA * clamp01(h.score) + (1 - PARAMS.ALPHA) * dirScore));
-    }
-    provenance.expanded.push({ uri, score: round4(dirScore), child_hits: childHits.length, round });
-    provenance.rounds = round;
-    const key = topKey();
-    stable = key === last ? stable + 1 : 0;
-    last = key;
-    if (stable >= PARAMS.STABLE_ROUNDS) {
-      provenance.stop_reason = 'stable';
-      break;
-    }
-  }
-  return { candidates: [...cands.values()].sort((a, b) => b.score - a.score), provenance };
-}
-
-/**
- * The same algorithm in the core, in one call off the JS thread (the loop below cost ~8 N-API round
- * trips per find). Differences: the scope's filters are OR'ed into one candidate set before
- * scoring, so BM25 is normalized once over the whole scope instead of per `$or` branch.
- */
-async function nativeFind(
-  store: RecordStore,
-  vec: Float32Array,
-  text: string,
-  scope: { navs: VectorFilter[]; filters: VectorFilter[] },
-  limit: number,
-  account: string,
-  provenance: Provenance,
-): Promise<{ candidates: Candidate[]; provenance: Provenance }> {
-  const r = await store.index.hierarchicalSearchAsync!(vec, text, limit, scope.filters, scope.navs, {
+  const account = scope.filters[0]!.account;
+  const r = await store.index.hierarchicalSearchAsync(vec, text, limit, scope.filters, scope.navs, {
     propagation: PARAMS.ALPHA,
     maxExpansions: PARAMS.MAX_EXPANSIONS,
     stableRounds: PARAMS.STABLE_ROUNDS,
     globalKMin: PARAMS.GLOBAL_K_MIN,
     navK: PARAMS.NAV_K,
+    ...(text ? {} : { alpha: 1 }),
   });
   // Only the head can reach the results: present() keeps `limit` of them after collapsing a
   // directory's L0/L1 and skipping unreadable ones, and the reranker reads max(2·limit, 20). Loading
@@ -222,13 +80,21 @@ async function nativeFind(
   provenance.navigation_hits = r.navigationHits;
   provenance.expanded = r.expanded.map((e) => ({ uri: e.uri, score: round4(e.score), child_hits: e.childHits, round: e.round }));
   provenance.rounds = r.rounds;
-  provenance.stop_reason = r.stopReason as Provenance['stop_reason'];
+  provenance.stop_reason = r.stopReason;
   return { candidates, provenance };
 }
 
 export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 const LEVEL_TEXT = ['L0 abstract', 'L1 overview', 'L2 content'];
+
+/**
+ * Lowercased Unicode words: what a reader calls a word, for explaining and planning (the index's
+ * own tokenizer also emits identifier parts and CJK bigrams, which a whole-word check cannot find).
+ */
+export function words(text: string): string[] {
+  return text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+}
 
 const WORD_CHAR = /[\p{L}\p{N}\uD800-\uDFFF]/u;
 function isWordChar(s: string, i: number): boolean {
@@ -244,7 +110,7 @@ function isWordChar(s: string, i: number): boolean {
  * ~25 µs per hit, and one Unicode-class regex with lookbehind was slower still.
  */
 export function queryTermMatcher(query: string): (text: string) => string[] {
-  const terms = [...new Set(tokenize(query))];
+  const terms = [...new Set(words(query))];
   if (!terms.length) return () => [];
   return (text) => {
     const lower = text.toLowerCase();

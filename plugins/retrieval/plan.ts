@@ -7,7 +7,7 @@
  *   3. with a session: the query plus the 5 most frequent salient terms of the last messages.
  */
 import { parseJsonAnswer, type Llm } from '../../runtime/sdk/index.js';
-import { tokenize } from './backends.js';
+import { words as wordsOf } from './find.js';
 
 export const STOPWORDS = new Set(
   ('a an and are as at be but by can could did do does for from had has have how i if in into is it its me my of on or our please ' +
@@ -24,13 +24,13 @@ export interface QueryPlan {
 
 export function deterministicPlan(query: string, session: string[]): QueryPlan {
   const out = [query];
-  const words = tokenize(query);
+  const words = wordsOf(query);
   const keywords = words.filter((w) => !STOPWORDS.has(w) && w.length > 1);
   const kw = keywords.join(' ');
   if (kw && kw !== words.join(' ')) out.push(kw);
   if (session.length) {
     const freq = new Map<string, number>();
-    for (const w of tokenize(session.join(' '))) if (!STOPWORDS.has(w) && w.length > 2 && !keywords.includes(w)) freq.set(w, (freq.get(w) ?? 0) + 1);
+    for (const w of wordsOf(session.join(' '))) if (!STOPWORDS.has(w) && w.length > 2 && !keywords.includes(w)) freq.set(w, (freq.get(w) ?? 0) + 1);
     const top = [...freq].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map(([w]) => w);
     if (top.length) out.push(`${query} ${top.join(' ')}`);
   }

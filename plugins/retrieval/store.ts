@@ -18,7 +18,8 @@ import type { Logger } from '../../runtime/sdk/index.js';
 import type { KvOp } from '../../runtime/sdk/index.js';
 import type { Kv } from '../../runtime/sdk/index.js';
 import { recordId } from '../../runtime/sdk/index.js';
-import type { Backends, EmbedderLike, Hit, RecordAttrs, VectorBackend, VectorFilter } from './backends.js';
+import type { Backends, EmbedderLike, Hit, RecordAttrs, VectorFilter } from './backends.js';
+import type { VectorIndex } from '../../runtime/sdk/index.js';
 
 const S = '\x00';
 const META_SEQ = `meta${S}seq`;
@@ -86,7 +87,7 @@ export interface FileAbstract {
 }
 
 export class RecordStore {
-  index!: VectorBackend;
+  index!: VectorIndex;
   private seq = 0;
   private savedSeq = -1;
   private saveTimer: NodeJS.Timeout | undefined;
@@ -220,7 +221,7 @@ export class RecordStore {
       });
       if (ids.length) {
         this.index.upsert(ids, out.subarray(0, ids.length * dim), attrs);
-        this.index.upsertText?.(ids, texts);
+        this.index.upsertText(ids, texts);
       }
       n += ids.length;
       batch = [];
@@ -341,13 +342,13 @@ export class RecordStore {
     await this.mutateIndex(async () => {
       // A graph insert costs ~1 ms of CPU per vector: off the JS thread, and in chunks, because
       // each holds the index exclusively (searches wait for it).
-      if (this.indexKind === 'hnsw' && this.index.upsertAsync) {
+      if (this.indexKind === 'hnsw') {
         for (let i = 0; i < ids.length; i += RecordStore.GRAPH_INSERT_CHUNK) {
           const j = Math.min(ids.length, i + RecordStore.GRAPH_INSERT_CHUNK);
           await this.index.upsertAsync(ids.slice(i, j), flat.subarray(i * dim, j * dim), attrs.slice(i, j));
         }
       } else this.index.upsert(ids, flat, attrs);
-      this.index.upsertText?.(
+      this.index.upsertText(
         ids,
         docs.map((d) => d.text),
       );
@@ -412,9 +413,9 @@ export class RecordStore {
     this.scheduleSave();
   }
 
-  /** Hybrid (dense + BM25, fused in the core) when the index has it, else dense. */
+  /** Hybrid (dense + BM25, fused in the core) when there is query text, else dense. */
   search(query: Float32Array, text: string, k: number, filter: VectorFilter): Promise<Hit[]> {
-    if (this.index.hybridSearch && text) return Promise.resolve(this.index.hybridSearch(query, text, k, filter));
+    if (text) return Promise.resolve(this.index.hybridSearch(query, text, k, filter));
     return this.index.searchAsync(query, k, filter);
   }
 
@@ -435,12 +436,11 @@ export class RecordStore {
    */
   private maybeCompact(): void {
     const index = this.index;
-    const compact = index.compactAsync?.bind(index);
-    if (this.compaction || !compact || !index.needsCompaction?.()) return;
+    if (this.compaction || !index.needsCompaction()) return;
     const started = Date.now();
     const before = index.stats();
     this.log.info('vector index compaction started', { records: before.size, kind: before.kind });
-    this.compaction = compact()
+    this.compaction = index.compactAsync()
       .then(() => {
         if (this.index !== index) return;
         const after = index.stats();

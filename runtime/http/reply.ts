@@ -6,7 +6,7 @@ export type StreamSource = Buffer | string | AsyncIterable<Uint8Array>;
 
 /**
  * A `result` that is already JSON-encoded (for example a large file as a JSON string, from
- * runtime/native-json.ts). The pipeline hands it the envelope's head and tail and sends the bytes
+ * runtime/native.ts). The pipeline hands it the envelope's head and tail and sends the bytes
  * it returns, so a megabyte of text is not decoded, stringified and encoded again. The bytes
  * between head and tail must be one valid JSON value.
  */

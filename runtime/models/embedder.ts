@@ -9,7 +9,7 @@
  * re-embedded (the retrieval plugin compares it at start).
  */
 import type { CtxConfig } from '../config.js';
-import { localEmbed, type LocalEmbedParams } from '../native-text.js';
+import { localEmbed, type LocalEmbedParams } from '../native.js';
 import { RemoteModelError, ResilientEndpoint, type EndpointStats, type ResilienceOptions } from './resilient-http.js';
 
 export type EmbedKind = 'document' | 'query';
@@ -56,7 +56,7 @@ export interface EmbedderConfig extends ResilienceOptions {
   documentPrefix?: string;
   /** openai: skip the start-up dimension probe (tests of the probe itself). */
   skipCheck?: boolean;
-  /** local: tuning overrides (see runtime/native-text.ts). */
+  /** local: tuning overrides (see runtime/native.ts). */
   local?: LocalEmbedParams;
 }
 

@@ -250,6 +250,6 @@ describe('local embedder', () => {
   it('takes its dimension from config and rejects a bad one', async () => {
     const e = await createEmbedder({ provider: 'local', dim: 256 });
     expect(e.info.dim).toBe(256);
-    await expect(createEmbedder({ provider: 'local', dim: 0 })).rejects.toThrow(/INVALID_ARGUMENT/);
+    await expect(createEmbedder({ provider: 'local', dim: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });

@@ -39,7 +39,7 @@ describe('core-native sha256', () => {
     const missing = join(dir, 'nope.bin');
     expect(() => hash.sha256File(missing)).toThrow(/nope\.bin/);
     const err = await hash.sha256Files([missing]).catch((e: unknown) => e);
-    expect(nativeErrorCode(err).code).toBe('IO');
+    expect(nativeErrorCode(err)).toBe('IO');
   });
 
   it('rejects wrong argument types with a TypeError-like error instead of aborting', () => {

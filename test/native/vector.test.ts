@@ -2,8 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nativeErrorCode } from '../../runtime/native.js';
-import { needsRebuild, VectorIndex, type RecordAttrs, type VectorFilter } from '../../runtime/native-vector.js';
+import { nativeErrorCode, needsRebuild, VectorIndex, type RecordAttrs, type VectorFilter, type VectorIndexOptions } from '../../runtime/native.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctx-vector-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,8 +48,8 @@ function attrs(account: string, i: number, extra: Partial<RecordAttrs> = {}): Re
 }
 
 /** Two accounts with interleaved, near-identical vectors: a leak would show up at the top. */
-function twoAccounts(n = 200, opts: Partial<Parameters<typeof VectorIndex.create>[0]> = {}) {
-  const idx = VectorIndex.create({ dim: DIM, ...opts });
+function twoAccounts(n = 200, opts: Partial<VectorIndexOptions> = {}) {
+  const idx = new VectorIndex({ dim: DIM, ...opts });
   const v = vectors(n, 1);
   const ids = Array.from({ length: n }, (_, i) => id(i));
   idx.upsert(ids, v, ids.map((_, i) => attrs(i % 2 ? 'beta' : 'acme', i)));
@@ -132,7 +131,7 @@ describe('VectorIndex (core-native)', () => {
 
   it('HNSW above the threshold: accounts isolated, tombstones, compaction, selective filters go exact', async () => {
     const n = 1_500;
-    const idx = VectorIndex.create({ dim: DIM, flatThreshold: 600, exactMaxCandidates: 150, buildThreads: 1 });
+    const idx = new VectorIndex({ dim: DIM, flatThreshold: 600, exactMaxCandidates: 150, buildThreads: 1 });
     const v = vectors(n, 3);
     const ids = Array.from({ length: n }, (_, i) => id(i));
     await idx.upsertAsync(ids, v, ids.map((_, i) => attrs(i % 3 ? 'acme' : 'beta', i)));
@@ -165,7 +164,7 @@ describe('VectorIndex (core-native)', () => {
   });
 
   it('sync upsert leaves the flat-to-graph build to compactAsync', async () => {
-    const idx = VectorIndex.create({ dim: DIM, flatThreshold: 300, buildThreads: 1 });
+    const idx = new VectorIndex({ dim: DIM, flatThreshold: 300, buildThreads: 1 });
     const v = vectors(400, 5);
     const ids = Array.from({ length: 400 }, (_, i) => id(i));
     idx.upsert(ids, v, ids.map((_, i) => attrs('acme', i)));
@@ -194,14 +193,14 @@ describe('VectorIndex (core-native)', () => {
     bytes[bytes.length >> 1] ^= 0xff;
     writeFileSync(path, bytes);
     const err = await VectorIndex.loadAsync(path).catch((e: unknown) => e);
-    expect(nativeErrorCode(err).code).toBe('VECTOR_INDEX_CORRUPT');
+    expect(nativeErrorCode(err)).toBe('VECTOR_INDEX_CORRUPT');
     expect(needsRebuild(err)).toBe(true);
     writeFileSync(path, bytes.subarray(0, 100));
-    expect(nativeErrorCode(await VectorIndex.loadAsync(path).catch((e: unknown) => e)).code).toBe('VECTOR_INDEX_CORRUPT');
+    expect(nativeErrorCode(await VectorIndex.loadAsync(path).catch((e: unknown) => e))).toBe('VECTOR_INDEX_CORRUPT');
     writeFileSync(path, 'not an index at all, but long enough to have a trailer');
-    expect(nativeErrorCode(await VectorIndex.loadAsync(path).catch((e: unknown) => e)).code).toBe('VECTOR_INDEX_CORRUPT');
+    expect(nativeErrorCode(await VectorIndex.loadAsync(path).catch((e: unknown) => e))).toBe('VECTOR_INDEX_CORRUPT');
     const missing = await VectorIndex.loadAsync(join(dir, 'missing.bin')).catch((e: unknown) => e);
-    expect(nativeErrorCode(missing).code).toBe('VECTOR_INDEX_IO');
+    expect(nativeErrorCode(missing)).toBe('VECTOR_INDEX_NOT_FOUND');
   });
 
   it('BM25 and hybrid search honour the filter; hybrid scores lie in [0, 1]', () => {
@@ -220,8 +219,8 @@ describe('VectorIndex (core-native)', () => {
     }
     // Record 4 matches the text best; record 0 is the query vector itself.
     expect(hybrid.slice(0, 2).map((h) => h.id).sort()).toEqual([id(0), id(4)].sort());
-    expect(() => idx.upsertText([id(999)], ['x'])).toThrow(/INVALID_ARGUMENT/);
-    expect(() => idx.hybridSearch(row(v, 0), 'x', 5, { account: 'acme' }, { alpha: 2 })).toThrow(/INVALID_ARGUMENT/);
+    expect(() => idx.upsertText([id(999)], ['x'])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => idx.hybridSearch(row(v, 0), 'x', 5, { account: 'acme' }, { alpha: 2 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 
   it('async variants run off the JS thread and agree with the sync ones', async () => {
@@ -241,7 +240,7 @@ describe('VectorIndex (core-native)', () => {
       } catch (x) {
         e = x;
       }
-      expect(nativeErrorCode(e).code).toBe('INVALID_ARGUMENT');
+      expect(nativeErrorCode(e)).toBe('INVALID_ARGUMENT');
     };
     bad(() => idx.search(new Float32Array(3), 5, { account: 'acme' }));
     bad(() => idx.search(new Float32Array(DIM), 0, { account: 'acme' }));
@@ -251,8 +250,8 @@ describe('VectorIndex (core-native)', () => {
     bad(() => idx.upsert([id(50)], new Float32Array(DIM), [attrs('acme', 1, { contextType: 'nope' as 'memory' })]));
     bad(() => idx.upsert([id(50), id(51)], new Float32Array(DIM), [attrs('acme', 1), attrs('acme', 2)]));
     bad(() => idx.count({ account: 'acme', timeField: 'bogus' as 'createdAt' }));
-    await expect(idx.searchAsync(new Float32Array(2), 1, { account: 'acme' })).rejects.toThrow(/INVALID_ARGUMENT/);
+    await expect(idx.searchAsync(new Float32Array(2), 1, { account: 'acme' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(idx.stats().size).toBe(10);
-    expect(() => VectorIndex.create({ dim: 0 })).toThrow(/INVALID_ARGUMENT/);
+    expect(() => new VectorIndex({ dim: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });

@@ -1,6 +1,8 @@
 //! N-API surface of ctx. Each module wraps one area of the plain-Rust crates; keep logic out of
-//! here. Names are camelCased by napi-derive (`hash_many` → `hashMany`). Errors carry a stable
-//! `code` string in their message prefix (`CODE: message`) that `runtime/native.ts` parses.
+//! here. Names are camelCased by napi-derive (`hash_many` → `hashMany`) and `@napi-rs/cli`
+//! generates `core-native/index.d.cts` from these declarations, which `runtime/native.ts` uses as
+//! its types. Errors and panics: see `error.rs`.
+mod error;
 mod hash;
 mod json;
 mod text;

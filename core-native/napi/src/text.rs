@@ -4,27 +4,15 @@ use ctx_core::embed::{self, EmbedParams};
 use ctx_core::grep::{self, GrepOptions};
 use ctx_core::text;
 use napi::bindgen_prelude::*;
-use napi::{Env, JsBuffer, JsBufferValue, Task};
 use napi_derive::napi;
+
+use crate::error::{fail, guard, invalid, Code, Job, Result};
 
 /// `std::thread::available_parallelism` reads cgroup files on every call (~90 µs here), which
 /// dominated embedding a single query; the core count does not change while we run.
 fn available_threads() -> usize {
     static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *THREADS.get_or_init(ctx_core::hash::available_threads)
-}
-
-/// Runs a kernel so that a bug (a panic) becomes a rejected call with code INTERNAL instead of
-/// unwinding into N-API or a libuv worker, which would abort the whole server.
-fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
-        let msg = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default();
-        Err(Error::new(Status::GenericFailure, format!("INTERNAL: text kernel panicked: {msg}")))
-    })
-}
-
-fn invalid(msg: impl std::fmt::Display) -> Error {
-    Error::new(Status::InvalidArg, format!("INVALID_ARGUMENT: {msg}"))
 }
 
 /// Tunables of the local embedder; omitted fields take the defaults (`embedLocalInfo()`).
@@ -71,6 +59,7 @@ fn params(dim: Option<u32>, p: Option<LocalEmbedParams>) -> Result<EmbedParams> 
 /// The effective parameters for `dim` and overrides (defaults when both are omitted).
 #[napi]
 pub fn embed_local_info(dim: Option<u32>, overrides: Option<LocalEmbedParams>) -> Result<LocalEmbedInfo> {
+    guard(|| {
     let p = params(dim, overrides)?;
     Ok(LocalEmbedInfo {
         version: embed::EMBED_VERSION,
@@ -82,54 +71,41 @@ pub fn embed_local_info(dim: Option<u32>, overrides: Option<LocalEmbedParams>) -
         char_max: p.char_max as u32,
         max_chars: p.max_chars as u32,
     })
+    })
 }
 
 /// Embeds `texts` on the calling thread (plus helper threads for large batches).
 #[napi]
 pub fn embed_local(texts: Vec<String>, dim: Option<u32>, overrides: Option<LocalEmbedParams>) -> Result<Float32Array> {
-    let p = params(dim, overrides)?;
-    let v = guarded(|| embed::embed_batch(&texts, p, available_threads()).map_err(invalid))?;
-    Ok(Float32Array::new(v))
-}
-
-pub struct EmbedTask {
-    texts: Vec<String>,
-    params: EmbedParams,
-}
-
-impl Task for EmbedTask {
-    type Output = Vec<f32>;
-    type JsValue = Float32Array;
-    fn compute(&mut self) -> Result<Self::Output> {
-        guarded(|| embed::embed_batch(&self.texts, self.params, available_threads()).map_err(invalid))
-    }
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-        Ok(Float32Array::new(output))
-    }
+    guard(|| {
+        let p = params(dim, overrides)?;
+        let v = embed::embed_batch(&texts, p, available_threads()).map_err(invalid)?;
+        Ok(Float32Array::new(v))
+    })
 }
 
 /// Same as `embedLocal`, off the JS thread (libuv pool).
 #[napi(ts_return_type = "Promise<Float32Array>")]
-pub fn embed_local_async(texts: Vec<String>, dim: Option<u32>, overrides: Option<LocalEmbedParams>) -> Result<AsyncTask<EmbedTask>> {
-    let params = params(dim, overrides)?;
-    Ok(AsyncTask::new(EmbedTask { texts, params }))
+pub fn embed_local_async(texts: Vec<String>, dim: Option<u32>, overrides: Option<LocalEmbedParams>) -> Result<AsyncTask<Job<Vec<f32>, Float32Array>>> {
+    let p = guard(|| params(dim, overrides))?;
+    Ok(Job::new(move || embed::embed_batch(&texts, p, available_threads()).map_err(invalid), Float32Array::new))
 }
 
 /// The tokens BM25 and the embedder see (lowercased words, identifier parts and compounds).
 #[napi]
-pub fn tokenize(text: String) -> Vec<String> {
-    text::tokenize(&text)
+pub fn tokenize(text: String) -> Result<Vec<String>> {
+    guard(|| Ok(text::tokenize(&text)))
 }
 
 /// `tokenize` followed by the light English stemmer the embedder applies.
 #[napi]
-pub fn tokenize_stemmed(text: String) -> Vec<String> {
-    text::tokenize(&text).iter().map(|t| text::stem(t).into_owned()).collect()
+pub fn tokenize_stemmed(text: String) -> Result<Vec<String>> {
+    guard(|| Ok(text::tokenize(&text).iter().map(|t| text::stem(t).into_owned()).collect()))
 }
 
 #[napi]
-pub fn normalize_text(text: String) -> String {
-    text::normalize(&text)
+pub fn normalize_text(text: String) -> Result<String> {
+    guard(|| Ok(text::normalize(&text)))
 }
 
 #[napi(object)]
@@ -184,46 +160,36 @@ fn to_js(r: grep::GrepResult) -> GrepColumns {
     GrepColumns { index: Uint32Array::new(index), line: Uint32Array::new(line), text, truncated: r.truncated }
 }
 
-fn regex_error(e: grep::InvalidRegex) -> Error {
-    Error::new(Status::InvalidArg, format!("INVALID_REGEX: {e}"))
+fn regex_error(e: grep::InvalidRegex) -> napi::Error<Code> {
+    fail(Code("INVALID_REGEX"), e)
 }
 
-/// Line matches of `pattern` in every buffer, on the calling thread. Invalid pattern →
-/// `INVALID_REGEX: …`.
+/// Line matches of `pattern` in every buffer, on the calling thread. An invalid pattern throws
+/// `INVALID_REGEX`.
 ///
-/// Takes the buffers as borrowed `JsBuffer`s: napi's `Buffer` creates (and later deletes) a
-/// reference per buffer, about 1 µs each, which dominated calls over thousands of small files.
-/// Borrowing is sound because nothing runs JavaScript before this function returns.
-#[napi(ts_args_type = "pattern: string, buffers: Buffer[], options?: GrepOpts")]
-pub fn grep(pattern: String, buffers: Vec<JsBuffer>, options: Option<GrepOpts>) -> Result<GrepColumns> {
-    let values = buffers.into_iter().map(|b| b.into_value()).collect::<Result<Vec<JsBufferValue>>>()?;
-    let slices: Vec<&[u8]> = values.iter().map(|v| &v[..]).collect();
-    guarded(|| grep::grep(&pattern, &slices, &grep_opts(options)).map(to_js).map_err(regex_error))
-}
-
-pub struct GrepTask {
-    pattern: String,
-    buffers: Vec<Buffer>,
-    opts: GrepOptions,
-}
-
-impl Task for GrepTask {
-    type Output = grep::GrepResult;
-    type JsValue = GrepColumns;
-    fn compute(&mut self) -> Result<Self::Output> {
-        let slices: Vec<&[u8]> = self.buffers.iter().map(|b| b.as_ref()).collect();
-        guarded(|| grep::grep_parallel(&self.pattern, &slices, &self.opts, available_threads()).map_err(regex_error))
-    }
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-        Ok(to_js(output))
-    }
+/// Takes the buffers as borrowed slices: napi's `Buffer` creates (and later deletes) a reference
+/// per buffer, about 1 µs each, which dominated calls over thousands of small files. Borrowing is
+/// sound because nothing runs JavaScript before this function returns.
+#[napi]
+pub fn grep(pattern: String, buffers: Vec<BufferSlice>, options: Option<GrepOpts>) -> Result<GrepColumns> {
+    guard(|| {
+        let slices: Vec<&[u8]> = buffers.iter().map(|b| &b[..]).collect();
+        grep::grep(&pattern, &slices, &grep_opts(options)).map(to_js).map_err(regex_error)
+    })
 }
 
 /// Same as `grep`, off the JS thread, splitting large inputs over the cores; an invalid pattern
-/// rejects with `INVALID_REGEX: …`. Buffers must not be mutated until the promise settles.
+/// rejects with `INVALID_REGEX`. Buffers must not be mutated until the promise settles.
 #[napi(ts_return_type = "Promise<GrepColumns>")]
-pub fn grep_async(pattern: String, buffers: Vec<Buffer>, options: Option<GrepOpts>) -> AsyncTask<GrepTask> {
-    AsyncTask::new(GrepTask { pattern, buffers, opts: grep_opts(options) })
+pub fn grep_async(pattern: String, buffers: Vec<Buffer>, options: Option<GrepOpts>) -> AsyncTask<Job<grep::GrepResult, GrepColumns>> {
+    let opts = grep_opts(options);
+    Job::new(
+        move || {
+            let slices: Vec<&[u8]> = buffers.iter().map(|b| b.as_ref()).collect();
+            grep::grep_parallel(&pattern, &slices, &opts, available_threads()).map_err(regex_error)
+        },
+        to_js,
+    )
 }
 
 /// f32 parameters reported as the decimal they were written as (0.6, not 0.6000000238).

@@ -5,16 +5,13 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use ctx_vector as cv;
 use napi::bindgen_prelude::*;
-use napi::{Env, Task};
 use napi_derive::napi;
 
-fn err(e: cv::Error) -> Error {
-    let status = if matches!(e, cv::Error::InvalidArgument(_)) { Status::InvalidArg } else { Status::GenericFailure };
-    Error::new(status, format!("{}: {}", e.code(), e))
-}
+use crate::error::{fail, guard, invalid, Code, Job, Result};
 
-fn invalid(msg: String) -> Error {
-    Error::new(Status::InvalidArg, format!("INVALID_ARGUMENT: {msg}"))
+/// ctx-vector's error with its stable code (`INVALID_ARGUMENT`, `VECTOR_INDEX_*`).
+fn err(e: cv::Error) -> napi::Error<Code> {
+    fail(Code(e.code()), e)
 }
 
 #[napi(object)]
@@ -100,6 +97,7 @@ pub struct StoredRecord {
     pub owner_space: String,
     pub uri: String,
     pub parent_uri: String,
+    #[napi(ts_type = "'resource' | 'memory' | 'skill' | 'session'")]
     pub context_type: String,
     pub level: u32,
     pub tags: Vec<String>,
@@ -131,7 +129,7 @@ fn to_attrs(a: RecordAttrs) -> Result<cv::RecordAttrs> {
 
 fn to_filter(f: VectorFilter) -> Result<cv::Filter> {
     if f.account.is_empty() {
-        return Err(invalid("filter.account is required".into()));
+        return Err(invalid("filter.account is required"));
     }
     let time_field = match f.time_field.as_deref() {
         None | Some("updatedAt") => cv::TimeField::UpdatedAt,
@@ -177,45 +175,6 @@ pub struct VectorIndex {
     inner: Shared,
 }
 
-pub struct SearchTask {
-    inner: Shared,
-    q: Vec<f32>,
-    k: usize,
-    filter: cv::Filter,
-    opts: cv::SearchOpts,
-}
-
-impl Task for SearchTask {
-    type Output = Vec<(String, f32)>;
-    type JsValue = Vec<Hit>;
-    fn compute(&mut self) -> Result<Self::Output> {
-        read(&self.inner).search(&self.q, self.k, &self.filter, self.opts).map_err(err)
-    }
-    fn resolve(&mut self, _env: Env, out: Self::Output) -> Result<Self::JsValue> {
-        Ok(hits(out))
-    }
-}
-
-pub struct HybridSearchTask {
-    inner: Shared,
-    q: Vec<f32>,
-    text: String,
-    k: usize,
-    filter: cv::Filter,
-    alpha: f32,
-}
-
-impl Task for HybridSearchTask {
-    type Output = Vec<(String, f32)>;
-    type JsValue = Vec<Hit>;
-    fn compute(&mut self) -> Result<Self::Output> {
-        read(&self.inner).hybrid_search(&self.q, &self.text, self.k, &self.filter, self.alpha).map_err(err)
-    }
-    fn resolve(&mut self, _env: Env, out: Self::Output) -> Result<Self::JsValue> {
-        Ok(hits(out))
-    }
-}
-
 /// Parameters of `hierarchicalSearch` (docs/retrieval.md); every field has the plugin's default.
 #[napi(object)]
 pub struct HierarchicalParams {
@@ -251,6 +210,7 @@ pub struct HierarchicalResult {
     pub navigation_hits: u32,
     pub expanded: Vec<HierarchicalExpansion>,
     pub rounds: u32,
+    #[napi(ts_type = "'stable' | 'max_expansions' | 'frontier_exhausted' | 'frontier_below_topk' | 'no_hits'")]
     pub stop_reason: String,
 }
 
@@ -287,136 +247,6 @@ fn hier_out(r: cv::HierResult) -> HierarchicalResult {
     }
 }
 
-pub struct HierarchicalTask {
-    inner: Shared,
-    q: Vec<f32>,
-    text: String,
-    limit: usize,
-    filters: Vec<cv::Filter>,
-    navs: Vec<cv::Filter>,
-    params: cv::HierParams,
-}
-
-impl Task for HierarchicalTask {
-    type Output = cv::HierResult;
-    type JsValue = HierarchicalResult;
-    fn compute(&mut self) -> Result<Self::Output> {
-        read(&self.inner).hierarchical_search(&self.q, &self.text, self.limit, &self.filters, &self.navs, &self.params).map_err(err)
-    }
-    fn resolve(&mut self, _env: Env, out: Self::Output) -> Result<Self::JsValue> {
-        Ok(hier_out(out))
-    }
-}
-
-pub struct SearchManyTask {
-    inner: Shared,
-    q: Vec<f32>,
-    n: usize,
-    k: usize,
-    filter: cv::Filter,
-    opts: cv::SearchOpts,
-}
-
-impl Task for SearchManyTask {
-    type Output = Vec<Vec<(String, f32)>>;
-    type JsValue = Vec<Vec<Hit>>;
-    fn compute(&mut self) -> Result<Self::Output> {
-        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        read(&self.inner).search_many(&self.q, self.n, self.k, &self.filter, self.opts, threads).map_err(err)
-    }
-    fn resolve(&mut self, _env: Env, out: Self::Output) -> Result<Self::JsValue> {
-        Ok(out.into_iter().map(hits).collect())
-    }
-}
-
-pub struct UpsertTask {
-    inner: Shared,
-    ids: Vec<String>,
-    v: Vec<f32>,
-    attrs: Vec<cv::RecordAttrs>,
-}
-
-impl Task for UpsertTask {
-    type Output = ();
-    type JsValue = ();
-    fn compute(&mut self) -> Result<()> {
-        let ids: Vec<&str> = self.ids.iter().map(|s| s.as_str()).collect();
-        write(&self.inner).upsert(&ids, &self.v, &self.attrs).map_err(err)
-    }
-    fn resolve(&mut self, _env: Env, _out: ()) -> Result<()> {
-        Ok(())
-    }
-}
-
-pub struct CompactTask(Shared);
-
-impl Task for CompactTask {
-    type Output = ();
-    type JsValue = ();
-    /// The index is held exclusively only at the two ends (see `compaction_begin` in ctx-vector):
-    /// searches and upserts from the JS thread keep going while the graph is built.
-    fn compute(&mut self) -> Result<()> {
-        write(&self.0).compaction_begin().map_err(err)?;
-        let built = {
-            let snapshot = read(&self.0).compaction_snapshot();
-            cv::compaction_build(snapshot)
-        };
-        // Catch up with the changes made during the build outside the exclusive section (a graph
-        // insert costs ~1 ms: thousands of them under the lock would stall every search), until
-        // few are left for the final exclusive step.
-        let caught_up = built.and_then(|mut b| {
-            for _ in 0..16 {
-                let changes = write(&self.0).compaction_changes();
-                let n = changes.len();
-                b.apply(changes)?;
-                if n < 64 {
-                    break;
-                }
-            }
-            Ok(b)
-        });
-        let done = caught_up.and_then(|b| write(&self.0).compaction_finish(b));
-        if done.is_err() {
-            write(&self.0).compaction_abort();
-        }
-        done.map_err(err)
-    }
-    fn resolve(&mut self, _env: Env, _out: ()) -> Result<()> {
-        Ok(())
-    }
-}
-
-pub struct SaveTask {
-    inner: Shared,
-    path: String,
-}
-
-impl Task for SaveTask {
-    type Output = ();
-    type JsValue = ();
-    fn compute(&mut self) -> Result<()> {
-        cv::save(&read(&self.inner), std::path::Path::new(&self.path)).map_err(err)
-    }
-    fn resolve(&mut self, _env: Env, _out: ()) -> Result<()> {
-        Ok(())
-    }
-}
-
-pub struct LoadTask {
-    path: String,
-}
-
-impl Task for LoadTask {
-    type Output = cv::VectorIndex;
-    type JsValue = VectorIndex;
-    fn compute(&mut self) -> Result<cv::VectorIndex> {
-        cv::load(std::path::Path::new(&self.path)).map_err(err)
-    }
-    fn resolve(&mut self, _env: Env, out: cv::VectorIndex) -> Result<VectorIndex> {
-        Ok(VectorIndex { inner: Arc::new(RwLock::new(out)) })
-    }
-}
-
 fn config_from(o: &VectorIndexOptions) -> cv::Config {
     let mut c = cv::Config::default();
     if let Some(v) = o.flat_threshold {
@@ -443,221 +273,327 @@ fn config_from(o: &VectorIndexOptions) -> cv::Config {
     c
 }
 
+/// The compaction of `compactAsync`. The index is held exclusively only at the two ends (see
+/// `compaction_begin` in ctx-vector): searches and upserts from the JS thread keep going while the
+/// graph is built.
+fn compact(shared: &Shared) -> cv::Result<()> {
+    write(shared).compaction_begin()?;
+    let snapshot = read(shared).compaction_snapshot();
+    let built = snapshot.and_then(cv::compaction_build);
+    // Catch up with the changes made during the build outside the exclusive section (a graph
+    // insert costs ~1 ms: thousands of them under the lock would stall every search), until few
+    // are left for the final exclusive step.
+    let caught_up = built.and_then(|mut b| {
+        for _ in 0..16 {
+            let changes = write(shared).compaction_changes();
+            let n = changes.len();
+            b.apply(changes)?;
+            if n < 64 {
+                break;
+            }
+        }
+        Ok(b)
+    });
+    let done = caught_up.and_then(|b| write(shared).compaction_finish(b));
+    if done.is_err() {
+        write(shared).compaction_abort();
+    }
+    done
+}
+
+fn filters(v: Vec<VectorFilter>) -> Result<Vec<cv::Filter>> {
+    v.into_iter().map(to_filter).collect()
+}
+
+fn stored(a: cv::RecordAttrs, v: Vec<f32>, with_vector: bool) -> StoredRecord {
+    StoredRecord {
+        account: a.account,
+        owner_space: a.owner_space,
+        uri: a.uri,
+        parent_uri: a.parent_uri,
+        context_type: a.context_type.as_str().to_string(),
+        level: a.level as u32,
+        tags: a.tags,
+        created_at: a.created_at as f64,
+        updated_at: a.updated_at as f64,
+        peer: a.peer,
+        vector: if with_vector { Some(Float32Array::new(v)) } else { None },
+    }
+}
+
+fn wrap(idx: cv::VectorIndex) -> VectorIndex {
+    VectorIndex { inner: Arc::new(RwLock::new(idx)) }
+}
+
+type HitsJob = AsyncTask<Job<Vec<(String, f32)>, Vec<Hit>>>;
+
+/// One in-memory index (flat below `flatThreshold` records, HNSW above). Filters are evaluated
+/// inside the core over per-account bitmaps, so a query never sees another account's records.
+/// Methods without `Async` run on the calling thread; use the async ones for large batches,
+/// saving, loading and compaction. Errors: `INVALID_ARGUMENT`, `VECTOR_INDEX_CORRUPT` /
+/// `VECTOR_INDEX_INCOMPATIBLE` / `VECTOR_INDEX_NOT_FOUND` (rebuild from the source of truth),
+/// `VECTOR_INDEX_IO`, `VECTOR_INDEX_FAISS`, `INTERNAL`.
 #[napi]
 impl VectorIndex {
     #[napi(constructor)]
     pub fn new(opts: VectorIndexOptions) -> Result<Self> {
-        if let Some(m) = &opts.metric {
-            if m != "ip" {
-                return Err(invalid(format!("metric must be 'ip' (vectors are L2-normalized), got {m:?}")));
+        guard(|| {
+            if let Some(m) = &opts.metric {
+                if m != "ip" {
+                    return Err(invalid(format!("metric must be 'ip' (vectors are L2-normalized), got {m:?}")));
+                }
             }
-        }
-        let idx = cv::VectorIndex::with_config(opts.dim as usize, config_from(&opts)).map_err(err)?;
-        Ok(VectorIndex { inner: Arc::new(RwLock::new(idx)) })
+            cv::VectorIndex::with_config(opts.dim as usize, config_from(&opts)).map(wrap).map_err(err)
+        })
     }
 
     /// Changes tunables of a loaded index (thresholds, ef); the dimension is fixed.
     #[napi]
     pub fn configure(&self, opts: VectorIndexOptions) -> Result<()> {
-        let mut g = write(&self.inner);
-        if opts.dim as usize != g.dim() {
-            return Err(invalid(format!("dim is {} and cannot change", g.dim())));
-        }
-        g.set_config(config_from(&opts));
-        Ok(())
+        guard(|| {
+            let mut g = write(&self.inner);
+            if opts.dim as usize != g.dim() {
+                return Err(invalid(format!("dim is {} and cannot change", g.dim())));
+            }
+            g.set_config(config_from(&opts));
+            Ok(())
+        })
     }
 
+    /// Inserts or replaces by id, on this thread. Never builds the graph (a flat store that
+    /// outgrows the threshold waits for `compactAsync`, see `needsCompaction`); inserts into an
+    /// existing graph cost ~1 ms of CPU each, so batches belong in `upsertAsync`.
     #[napi]
     pub fn upsert(&self, ids: Vec<String>, vectors: Float32Array, attrs: Vec<RecordAttrs>) -> Result<()> {
-        let attrs = attrs.into_iter().map(to_attrs).collect::<Result<Vec<_>>>()?;
-        let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
-        write(&self.inner).upsert_deferred(&ids, &vectors, &attrs).map_err(err)
+        guard(|| {
+            let attrs = attrs.into_iter().map(to_attrs).collect::<Result<Vec<_>>>()?;
+            let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+            write(&self.inner).upsert_deferred(&ids, &vectors, &attrs).map_err(err)
+        })
     }
 
     /// `upsert` off the JS thread; unlike the sync `upsert` it also turns a flat store that grew
     /// past the threshold into a graph (the sync one leaves that to `compactAsync`, as it takes
     /// seconds). Inserts into a graph cost ~1 ms of CPU each: prefer this for batches.
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn upsert_async(&self, ids: Vec<String>, vectors: Float32Array, attrs: Vec<RecordAttrs>) -> Result<AsyncTask<UpsertTask>> {
-        let attrs = attrs.into_iter().map(to_attrs).collect::<Result<Vec<_>>>()?;
-        Ok(AsyncTask::new(UpsertTask { inner: self.inner.clone(), ids, v: vectors.to_vec(), attrs }))
+    pub fn upsert_async(&self, ids: Vec<String>, vectors: Float32Array, attrs: Vec<RecordAttrs>) -> Result<AsyncTask<Job<(), ()>>> {
+        let attrs = guard(|| attrs.into_iter().map(to_attrs).collect::<Result<Vec<_>>>())?;
+        let (inner, v) = (self.inner.clone(), vectors.to_vec());
+        Ok(Job::new(
+            move || {
+                let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+                write(&inner).upsert(&ids, &v, &attrs).map_err(err)
+            },
+            |()| (),
+        ))
     }
 
     #[napi]
     pub fn remove(&self, ids: Vec<String>) -> Result<u32> {
-        let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
-        write(&self.inner).remove(&ids).map(|n| n as u32).map_err(err)
+        guard(|| {
+            let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+            write(&self.inner).remove(&ids).map(|n| n as u32).map_err(err)
+        })
     }
 
     #[napi]
     pub fn remove_where(&self, filter: VectorFilter) -> Result<u32> {
-        let f = to_filter(filter)?;
-        Ok(write(&self.inner).remove_where(&f) as u32)
+        guard(|| {
+            let f = to_filter(filter)?;
+            Ok(write(&self.inner).remove_where(&f) as u32)
+        })
     }
 
     #[napi]
     pub fn search(&self, query: Float32Array, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<Vec<Hit>> {
-        let f = to_filter(filter)?;
-        read(&self.inner).search(&query, k as usize, &f, to_opts(opts)).map(hits).map_err(err)
+        guard(|| {
+            let f = to_filter(filter)?;
+            read(&self.inner).search(&query, k as usize, &f, to_opts(opts)).map(hits).map_err(err)
+        })
     }
 
     /// Like `search`, also returning how the query was answered
     /// (`exact`, `exact-quantized`, `graph`, `graph-then-exact`, `empty`).
     #[napi]
     pub fn search_explain(&self, query: Float32Array, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<SearchExplained> {
-        let f = to_filter(filter)?;
-        let (h, plan) = read(&self.inner).search_plan(&query, k as usize, &f, to_opts(opts)).map_err(err)?;
-        let plan = match plan {
-            cv::Plan::Empty => "empty",
-            cv::Plan::Exact => "exact",
-            cv::Plan::ExactQuantized => "exact-quantized",
-            cv::Plan::Graph => "graph",
-            cv::Plan::GraphThenExact => "graph-then-exact",
-        };
-        Ok(SearchExplained { hits: hits(h), plan: plan.to_string() })
+        guard(|| {
+            let f = to_filter(filter)?;
+            let (h, plan) = read(&self.inner).search_plan(&query, k as usize, &f, to_opts(opts)).map_err(err)?;
+            let plan = match plan {
+                cv::Plan::Empty => "empty",
+                cv::Plan::Exact => "exact",
+                cv::Plan::ExactQuantized => "exact-quantized",
+                cv::Plan::Graph => "graph",
+                cv::Plan::GraphThenExact => "graph-then-exact",
+            };
+            Ok(SearchExplained { hits: hits(h), plan: plan.to_string() })
+        })
     }
 
     #[napi(ts_return_type = "Promise<Hit[]>")]
-    pub fn search_async(&self, query: Float32Array, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<AsyncTask<SearchTask>> {
-        let f = to_filter(filter)?;
-        Ok(AsyncTask::new(SearchTask { inner: self.inner.clone(), q: query.to_vec(), k: k as usize, filter: f, opts: to_opts(opts) }))
+    pub fn search_async(&self, query: Float32Array, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<HitsJob> {
+        let f = guard(|| to_filter(filter))?;
+        let (inner, q, opts) = (self.inner.clone(), query.to_vec(), to_opts(opts));
+        Ok(Job::new(move || read(&inner).search(&q, k as usize, &f, opts).map_err(err), hits))
     }
 
+    /// `n` queries packed in one Float32Array (n × dim), one filter, off the JS thread on all cores.
     #[napi(ts_return_type = "Promise<Hit[][]>")]
-    pub fn search_many(&self, queries: Float32Array, n: u32, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<AsyncTask<SearchManyTask>> {
-        let f = to_filter(filter)?;
-        Ok(AsyncTask::new(SearchManyTask { inner: self.inner.clone(), q: queries.to_vec(), n: n as usize, k: k as usize, filter: f, opts: to_opts(opts) }))
+    pub fn search_many(&self, queries: Float32Array, n: u32, k: u32, filter: VectorFilter, opts: Option<SearchOptions>) -> Result<AsyncTask<Job<Vec<Vec<(String, f32)>>, Vec<Vec<Hit>>>>> {
+        let f = guard(|| to_filter(filter))?;
+        let (inner, q, opts) = (self.inner.clone(), queries.to_vec(), to_opts(opts));
+        Ok(Job::new(
+            move || {
+                let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+                read(&inner).search_many(&q, n as usize, k as usize, &f, opts, threads).map_err(err)
+            },
+            |out| out.into_iter().map(hits).collect(),
+        ))
     }
 
     /// Benchmark baseline: FAISS's own HNSW search on one thread (no filter).
     #[napi]
     pub fn bench_faiss_search(&self, query: Float32Array, k: u32, ef: u32) -> Result<Vec<Hit>> {
-        write(&self.inner).faiss_search(&query, k as usize, ef as usize).map(hits).map_err(err)
+        guard(|| write(&self.inner).faiss_search(&query, k as usize, ef as usize).map(hits).map_err(err))
     }
 
+    /// The record's attributes and (unless `withVector` is false) its vector; null when absent.
     #[napi]
     pub fn get(&self, id: String, with_vector: Option<bool>) -> Result<Option<StoredRecord>> {
-        let g = read(&self.inner);
-        let Some((a, v)) = g.get(&id).map_err(err)? else { return Ok(None) };
-        Ok(Some(StoredRecord {
-            account: a.account,
-            owner_space: a.owner_space,
-            uri: a.uri,
-            parent_uri: a.parent_uri,
-            context_type: a.context_type.as_str().to_string(),
-            level: a.level as u32,
-            tags: a.tags,
-            created_at: a.created_at as f64,
-            updated_at: a.updated_at as f64,
-            peer: a.peer,
-            vector: if with_vector.unwrap_or(true) { Some(Float32Array::new(v)) } else { None },
-        }))
+        guard(|| {
+            let found = read(&self.inner).get(&id).map_err(err)?;
+            Ok(found.map(|(a, v)| stored(a, v, with_vector.unwrap_or(true))))
+        })
     }
 
     #[napi]
     pub fn count(&self, filter: VectorFilter) -> Result<u32> {
-        let f = to_filter(filter)?;
-        Ok(read(&self.inner).count(&f) as u32)
+        guard(|| {
+            let f = to_filter(filter)?;
+            Ok(read(&self.inner).count(&f) as u32)
+        })
     }
 
     #[napi]
     pub fn ids(&self, filter: VectorFilter, limit: Option<u32>) -> Result<Vec<String>> {
-        let f = to_filter(filter)?;
-        Ok(read(&self.inner).ids(&f, limit.map(|l| l as usize).unwrap_or(usize::MAX)))
+        guard(|| {
+            let f = to_filter(filter)?;
+            read(&self.inner).ids(&f, limit.map(|l| l as usize).unwrap_or(usize::MAX)).map_err(err)
+        })
     }
 
     #[napi]
-    pub fn stats(&self) -> VectorIndexStats {
-        let s = read(&self.inner).stats();
-        VectorIndexStats {
-            size: s.size as u32,
-            dim: s.dim as u32,
-            kind: match s.kind {
-                cv::Kind::Flat => "flat",
-                cv::Kind::Hnsw => "hnsw",
-            }
-            .to_string(),
-            vector_bytes: s.vector_bytes as f64,
-            code_bytes: s.code_bytes as f64,
-            graph_bytes: s.graph_bytes as f64,
-            attr_bytes: s.attr_bytes as f64,
-            text_bytes: s.text_bytes as f64,
-            deleted: s.deleted as u32,
-            text_docs: s.text_docs as u32,
-        }
+    pub fn stats(&self) -> Result<VectorIndexStats> {
+        guard(|| {
+            let s = read(&self.inner).stats();
+            Ok(VectorIndexStats {
+                size: s.size as u32,
+                dim: s.dim as u32,
+                kind: match s.kind {
+                    cv::Kind::Flat => "flat",
+                    cv::Kind::Hnsw => "hnsw",
+                }
+                .to_string(),
+                vector_bytes: s.vector_bytes as f64,
+                code_bytes: s.code_bytes as f64,
+                graph_bytes: s.graph_bytes as f64,
+                attr_bytes: s.attr_bytes as f64,
+                text_bytes: s.text_bytes as f64,
+                deleted: s.deleted as u32,
+                text_docs: s.text_docs as u32,
+            })
+        })
     }
 
     /// True when tombstones are a quarter of the graph, or a flat store outgrew the threshold
     /// through sync upserts; then call `compactAsync`.
     #[napi]
-    pub fn needs_compaction(&self) -> bool {
-        read(&self.inner).needs_compaction()
+    pub fn needs_compaction(&self) -> Result<bool> {
+        guard(|| Ok(read(&self.inner).needs_compaction()))
     }
 
+    /// Rebuilds the store without tombstones (seconds per 100k vectors). It holds the index only
+    /// at its two short ends, so searches and upserts go on meanwhile; changes made during the
+    /// build are carried over.
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn compact_async(&self) -> AsyncTask<CompactTask> {
-        AsyncTask::new(CompactTask(self.inner.clone()))
+    pub fn compact_async(&self) -> AsyncTask<Job<(), ()>> {
+        let inner = self.inner.clone();
+        Job::new(move || compact(&inner).map_err(err), |()| ())
     }
 
+    /// Atomic (temp file + fsync + rename), checksummed.
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn save_async(&self, path: String) -> AsyncTask<SaveTask> {
-        AsyncTask::new(SaveTask { inner: self.inner.clone(), path })
+    pub fn save_async(&self, path: String) -> AsyncTask<Job<(), ()>> {
+        let inner = self.inner.clone();
+        Job::new(move || cv::save(&read(&inner), std::path::Path::new(&path)).map_err(err), |()| ())
     }
 
+    /// Rejects with `VECTOR_INDEX_CORRUPT`, `_INCOMPATIBLE` or `_NOT_FOUND` when the index must be
+    /// rebuilt from the source of truth.
     #[napi(ts_return_type = "Promise<VectorIndex>")]
-    pub fn load_async(path: String) -> AsyncTask<LoadTask> {
-        AsyncTask::new(LoadTask { path })
+    pub fn load_async(path: String) -> AsyncTask<Job<cv::VectorIndex, VectorIndex>> {
+        Job::new(move || cv::load(std::path::Path::new(&path)).map_err(err), wrap)
     }
 
     #[napi]
     pub fn upsert_text(&self, ids: Vec<String>, texts: Vec<String>) -> Result<()> {
-        let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
-        let texts: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
-        write(&self.inner).upsert_text(&ids, &texts).map_err(err)
+        guard(|| {
+            let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+            let texts: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+            write(&self.inner).upsert_text(&ids, &texts).map_err(err)
+        })
     }
 
     #[napi]
     pub fn search_text(&self, query: String, k: u32, filter: VectorFilter) -> Result<Vec<Hit>> {
-        let f = to_filter(filter)?;
-        read(&self.inner).search_text(&query, k as usize, &f).map(hits).map_err(err)
+        guard(|| {
+            let f = to_filter(filter)?;
+            read(&self.inner).search_text(&query, k as usize, &f).map(hits).map_err(err)
+        })
     }
 
+    /// Fusion: `alpha * max(0, cosine) + (1 - alpha) * bm25 / maxBm25` (alpha default 0.6), in [0, 1].
     #[napi]
     pub fn hybrid_search(&self, query: Float32Array, text: String, k: u32, filter: VectorFilter, opts: Option<HybridOptions>) -> Result<Vec<Hit>> {
-        let f = to_filter(filter)?;
-        let alpha = opts.and_then(|o| o.alpha).unwrap_or(DEFAULT_ALPHA);
-        read(&self.inner).hybrid_search(&query, &text, k as usize, &f, alpha as f32).map(hits).map_err(err)
+        guard(|| {
+            let f = to_filter(filter)?;
+            let alpha = opts.and_then(|o| o.alpha).unwrap_or(DEFAULT_ALPHA);
+            read(&self.inner).hybrid_search(&query, &text, k as usize, &f, alpha as f32).map(hits).map_err(err)
+        })
     }
 
     /// `hybridSearch` off the JS thread: worth its ~20 µs hop for searches over many candidates.
     #[napi(ts_return_type = "Promise<Hit[]>")]
-    pub fn hybrid_search_async(&self, query: Float32Array, text: String, k: u32, filter: VectorFilter, opts: Option<HybridOptions>) -> Result<AsyncTask<HybridSearchTask>> {
-        let f = to_filter(filter)?;
+    pub fn hybrid_search_async(&self, query: Float32Array, text: String, k: u32, filter: VectorFilter, opts: Option<HybridOptions>) -> Result<HitsJob> {
+        let f = guard(|| to_filter(filter))?;
         let alpha = opts.and_then(|o| o.alpha).unwrap_or(DEFAULT_ALPHA) as f32;
-        Ok(AsyncTask::new(HybridSearchTask { inner: self.inner.clone(), q: query.to_vec(), text, k: k as usize, filter: f, alpha }))
+        let (inner, q) = (self.inner.clone(), query.to_vec());
+        Ok(Job::new(move || read(&inner).hybrid_search(&q, &text, k as usize, &f, alpha).map_err(err), hits))
     }
 
     /// A whole hierarchical `find` in one call (docs/retrieval.md): global and navigation
-    /// searches, then subtree expansions with score propagation until the top-k is stable.
+    /// searches, then subtree expansions with score propagation until the top-k is stable
+    /// (`filters` OR'ed into the scope, `navs` bounding navigation).
     #[napi]
     pub fn hierarchical_search(&self, query: Float32Array, text: String, limit: u32, filters: Vec<VectorFilter>, navs: Vec<VectorFilter>, params: Option<HierarchicalParams>) -> Result<HierarchicalResult> {
-        let filters = filters.into_iter().map(to_filter).collect::<Result<Vec<_>>>()?;
-        let navs = navs.into_iter().map(to_filter).collect::<Result<Vec<_>>>()?;
-        read(&self.inner).hierarchical_search(&query, &text, limit as usize, &filters, &navs, &to_hier_params(params)).map(hier_out).map_err(err)
+        guard(|| {
+            let (filters, navs) = (self::filters(filters)?, self::filters(navs)?);
+            read(&self.inner).hierarchical_search(&query, &text, limit as usize, &filters, &navs, &to_hier_params(params)).map(hier_out).map_err(err)
+        })
     }
 
     /// `hierarchicalSearch` on the libuv pool: one hop per find.
     #[napi(ts_return_type = "Promise<HierarchicalResult>")]
-    pub fn hierarchical_search_async(&self, query: Float32Array, text: String, limit: u32, filters: Vec<VectorFilter>, navs: Vec<VectorFilter>, params: Option<HierarchicalParams>) -> Result<AsyncTask<HierarchicalTask>> {
-        let filters = filters.into_iter().map(to_filter).collect::<Result<Vec<_>>>()?;
-        let navs = navs.into_iter().map(to_filter).collect::<Result<Vec<_>>>()?;
-        Ok(AsyncTask::new(HierarchicalTask { inner: self.inner.clone(), q: query.to_vec(), text, limit: limit as usize, filters, navs, params: to_hier_params(params) }))
+    pub fn hierarchical_search_async(&self, query: Float32Array, text: String, limit: u32, filters: Vec<VectorFilter>, navs: Vec<VectorFilter>, params: Option<HierarchicalParams>) -> Result<AsyncTask<Job<cv::HierResult, HierarchicalResult>>> {
+        let (filters, navs) = guard(|| Ok((self::filters(filters)?, self::filters(navs)?)))?;
+        let (inner, q, params) = (self.inner.clone(), query.to_vec(), to_hier_params(params));
+        Ok(Job::new(move || read(&inner).hierarchical_search(&q, &text, limit as usize, &filters, &navs, &params).map_err(err), hier_out))
     }
 
     /// True while a `compactAsync` is building a new store in the background.
     #[napi]
-    pub fn compacting(&self) -> bool {
-        read(&self.inner).compacting()
+    pub fn compacting(&self) -> Result<bool> {
+        guard(|| Ok(read(&self.inner).compacting()))
     }
 }
 
@@ -667,5 +603,6 @@ const DEFAULT_ALPHA: f64 = 0.6;
 #[napi(object)]
 pub struct SearchExplained {
     pub hits: Vec<Hit>,
+    #[napi(ts_type = "'empty' | 'exact' | 'exact-quantized' | 'graph' | 'graph-then-exact'")]
     pub plan: String,
 }

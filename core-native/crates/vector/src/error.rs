@@ -15,6 +15,9 @@ pub enum Error {
     /// The saved index was written by another format version or with another
     /// dimension/metric: rebuild it from the source of truth.
     Incompatible(String),
+    /// The in-memory structures contradict each other (a bug): the call fails instead of
+    /// panicking, and the index can be rebuilt from the source of truth.
+    Internal(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -24,9 +27,11 @@ impl Error {
         match self {
             Error::InvalidArgument(_) => "INVALID_ARGUMENT",
             Error::Faiss { .. } => "VECTOR_INDEX_FAISS",
+            Error::Io(e) if e.kind() == std::io::ErrorKind::NotFound => "VECTOR_INDEX_NOT_FOUND",
             Error::Io(_) => "VECTOR_INDEX_IO",
             Error::Corrupt(_) => "VECTOR_INDEX_CORRUPT",
             Error::Incompatible(_) => "VECTOR_INDEX_INCOMPATIBLE",
+            Error::Internal(_) => "INTERNAL",
         }
     }
 
@@ -44,6 +49,7 @@ impl fmt::Display for Error {
             Error::Io(e) => write!(f, "I/O error: {e}"),
             Error::Corrupt(m) => write!(f, "corrupt vector index: {m}"),
             Error::Incompatible(m) => write!(f, "incompatible vector index: {m}"),
+            Error::Internal(m) => write!(f, "vector index inconsistent: {m}"),
         }
     }
 }

@@ -122,7 +122,7 @@ impl VectorIndex {
             }
         };
         for &(s, r) in &nav_hits {
-            push(&mut frontier, &expanded, self.rec(r).uri, clamp01(s));
+            push(&mut frontier, &expanded, self.rec(r)?.uri, clamp01(s));
         }
         let top_key = |cands: &HashMap<u32, Cand>| -> Vec<u32> {
             let mut v: Vec<(f32, u32)> = cands.iter().map(|(r, c)| (c.score, *r)).collect();
@@ -159,7 +159,12 @@ impl VectorIndex {
             let child_cand = &scope & &sub;
             let (child, subdirs): (Vec<(f32, u32)>, Vec<(f32, u32)>) = if same_scope {
                 let child = self.hybrid_pre(q, limit + p.nav_k, &child_cand, &bm, p.alpha)?;
-                let dirs = child.iter().copied().filter(|&(_, r)| self.rec(r).level < 2).collect();
+                let mut dirs = Vec::new();
+                for &(s, r) in &child {
+                    if self.rec(r)?.level < 2 {
+                        dirs.push((s, r));
+                    }
+                }
                 (child, dirs)
             } else {
                 let child = self.hybrid_pre(q, limit, &child_cand, &bm, p.alpha)?;
@@ -170,7 +175,7 @@ impl VectorIndex {
                 offer(&mut cands, s, r, Some((uri, dir_score)));
             }
             for &(s, r) in &subdirs {
-                let d = self.rec(r).uri;
+                let d = self.rec(r)?.uri;
                 if d != uri {
                     let s = clamp01(s);
                     push(&mut frontier, &expanded, d, s.max(p.propagation * s + (1.0 - p.propagation) * dir_score));
@@ -190,13 +195,15 @@ impl VectorIndex {
         ranked.sort_unstable_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
         out.hits = ranked
             .into_iter()
-            .map(|(r, c)| HierHit {
-                id: crate::format_id(self.rec(r).id),
-                score: c.score,
-                raw: c.raw,
-                via: c.via.map(|(u, s)| (self.strings.name(u).to_string(), s)),
+            .map(|(r, c)| {
+                Ok(HierHit {
+                    id: crate::format_id(self.rec(r)?.id),
+                    score: c.score,
+                    raw: c.raw,
+                    via: c.via.map(|(u, s)| (self.strings.name(u).to_string(), s)),
+                })
             })
-            .collect();
+            .collect::<Result<_>>()?;
         Ok(out)
     }
 }

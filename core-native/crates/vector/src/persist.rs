@@ -228,8 +228,8 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
     if &t[12..20] != END {
         return Err(corrupt("missing end marker (truncated or not a ctx vector index)"));
     }
-    let body_len = u64::from_le_bytes(t[0..8].try_into().unwrap());
-    let want_crc = u32::from_le_bytes(t[8..12].try_into().unwrap());
+    let body_len = le_u64(&t[0..8]);
+    let want_crc = le_u32(&t[8..12]);
     if body_len != size - TRAILER {
         return Err(corrupt("length in trailer does not match the file"));
     }
@@ -291,7 +291,7 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
     }
     let nslots = r.count(body_len, 4)?;
     let raw = r.bytes(nslots * 4)?;
-    let slot_rec: Vec<u32> = raw.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    let slot_rec: Vec<u32> = raw.chunks_exact(4).map(le_u32).collect();
     let mut bm = Bm25::default();
     let nterms = r.count(body_len, 8)?;
     for _ in 0..nterms {
@@ -301,7 +301,7 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
         let raw = r.bytes(np * 8)?;
         let p: Vec<(u32, u32)> = raw
             .chunks_exact(8)
-            .map(|c| (u32::from_le_bytes(c[0..4].try_into().unwrap()), u32::from_le_bytes(c[4..8].try_into().unwrap())))
+            .map(|c| (le_u32(&c[0..4]), le_u32(&c[4..8])))
             .collect();
         bm.total_postings += p.len() as u64;
         bm.terms.insert(t.as_str().into(), bm.term_names.len() as u32);
@@ -311,8 +311,8 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
     let ndocs = r.count(body_len, 8)?;
     let raw = r.bytes(ndocs * 8)?;
     for c in raw.chunks_exact(8) {
-        let rec = u32::from_le_bytes(c[0..4].try_into().unwrap());
-        let len = u32::from_le_bytes(c[4..8].try_into().unwrap());
+        let rec = le_u32(&c[0..4]);
+        let len = le_u32(&c[4..8]);
         bm.doc_rec.push(rec);
         bm.doc_len.push(len);
         if rec != crate::bm25::DEAD {
@@ -388,4 +388,13 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
     idx.reindex_all();
     mark("bitmaps");
     Ok(idx)
+}
+
+/// Little-endian integers from slices the caller cut to length (`chunks_exact`, fixed ranges).
+fn le_u32(b: &[u8]) -> u32 {
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+fn le_u64(b: &[u8]) -> u64 {
+    u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }

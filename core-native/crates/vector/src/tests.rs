@@ -1,4 +1,5 @@
 use super::*;
+use crate::filter::parent_of;
 
 /// Deterministic pseudo-random generator (xorshift64*), so tests need no crate.
 pub(crate) struct Rng(u64);
@@ -58,7 +59,7 @@ fn attrs(account: &str, uri: &str, level: u8) -> RecordAttrs {
 
 fn brute(idx: &VectorIndex, q: &[f32], k: usize, f: &Filter) -> Vec<String> {
     let cand = idx.candidates(f);
-    idx.named(idx.scan_exact(q, k, &cand)).into_iter().map(|x| x.0).collect()
+    idx.named(idx.scan_exact(q, k, &cand).unwrap()).unwrap().into_iter().map(|x| x.0).collect()
 }
 
 fn build(n: usize, d: usize, accounts: usize, cfg: Config) -> (VectorIndex, Vec<f32>) {
@@ -118,7 +119,7 @@ fn filters_combine() {
     f.uri_prefixes = Some(vec!["ctx://resources/d3/".into(), "ctx://resources/d4".into()]);
     assert_eq!(idx.count(&f), 60);
     f.uri_prefixes = Some(vec!["ctx://resources/d3/f3.md".into()]);
-    assert_eq!(idx.ids(&f, 10), vec![id(3)]);
+    assert_eq!(idx.ids(&f, 10).unwrap(), vec![id(3)]);
     f.uri_prefixes = Some(vec!["ctx://resources/d3/f3".into()]);
     assert_eq!(idx.count(&f), 0, "prefixes match whole path segments");
     f.uri_prefixes = Some(vec!["ctx://".into()]);
@@ -164,7 +165,7 @@ fn directory_records_match_their_own_prefix() {
     f.uri_prefixes = Some(vec!["ctx://resources/docs".into()]);
     assert_eq!(idx.count(&f), 2);
     f.uri_prefixes = Some(vec!["ctx://resources/docs/x.md".into()]);
-    assert_eq!(idx.ids(&f, 10), vec![id(2)]);
+    assert_eq!(idx.ids(&f, 10).unwrap(), vec![id(2)]);
 }
 
 #[test]
@@ -179,7 +180,7 @@ fn update_and_remove() {
     assert!(top.contains(&id(5).as_str()) && top.contains(&id(7).as_str()));
     let mut p = Filter::account("acct0");
     p.uri_prefixes = Some(vec!["ctx://resources/d5".into()]);
-    assert!(!idx.ids(&p, 100).contains(&id(5)), "old attributes are unindexed");
+    assert!(!idx.ids(&p, 100).unwrap().contains(&id(5)), "old attributes are unindexed");
     assert_eq!(idx.remove(&[&id(5), &id(7), &id(100_000)]).unwrap(), 2);
     assert_eq!(idx.len(), 198);
     let hits = idx.search(target, 5, &f, SearchOpts::default()).unwrap();
@@ -356,7 +357,7 @@ fn background_compaction_keeps_changes_made_while_it_builds() {
     idx.compaction_begin().unwrap();
     assert!(idx.compaction_begin().is_err(), "one compaction at a time");
     assert!(!idx.needs_compaction());
-    let snap = idx.compaction_snapshot();
+    let snap = idx.compaction_snapshot().unwrap();
     // Meanwhile: new records, new vectors for old ones, removals, an attribute-only update.
     let nv = random_vectors(60, d, 12);
     let new_ids: Vec<String> = (600..620).chain(0..20).chain(100..120).map(id).collect();

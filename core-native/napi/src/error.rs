@@ -1,0 +1,86 @@
+//! How the addon fails. Every error it throws or rejects with is a JS `Error` whose `code`
+//! property is a stable string (`INVALID_ARGUMENT`, `INVALID_REGEX`, `IO`, `INTERNAL`, the
+//! `VECTOR_INDEX_*` codes of ctx-vector) and whose message does not repeat it: callers branch on
+//! `err.code`, never on the text. Every export runs its body under `guard`, so a bug in the core
+//! (a panic) becomes an `INTERNAL` error instead of unwinding into N-API or a libuv worker, where
+//! it would abort the whole server.
+use std::fmt::Display;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use napi::bindgen_prelude::{JsError, ToNapiValue, TypeName};
+use napi::{Env, Task};
+
+/// The `code` of a thrown error (napi-rs writes an error's status string there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Code(pub &'static str);
+
+impl AsRef<str> for Code {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+pub const INVALID_ARGUMENT: Code = Code("INVALID_ARGUMENT");
+pub const INTERNAL: Code = Code("INTERNAL");
+
+/// Named `Result` on purpose: napi-derive recognises a result return type by that name and throws
+/// its error with the error's own status (here our code) rather than napi's `GenericFailure`.
+pub type Result<T> = std::result::Result<T, napi::Error<Code>>;
+
+pub fn fail(code: Code, message: impl Display) -> napi::Error<Code> {
+    napi::Error::new(code, message.to_string())
+}
+
+pub fn invalid(message: impl Display) -> napi::Error<Code> {
+    fail(INVALID_ARGUMENT, message)
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic payload".to_string())
+}
+
+/// Runs an export's body, turning a panic into an `INTERNAL` error.
+pub fn guard<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(fail(INTERNAL, format!("core-native panicked: {}", panic_message(&*p)))))
+}
+
+type Work<T> = Box<dyn FnOnce() -> Result<T> + Send>;
+
+/// Work for the libuv pool: `work` runs there (guarded), `finish` converts its output on the JS
+/// thread. napi-rs's `Task` can only reject with its own status codes, so a failure travels as
+/// (code, message) and becomes the coded JS error in `resolve`.
+pub struct Job<T: Send + 'static, J> {
+    work: Option<Work<T>>,
+    finish: fn(T) -> J,
+}
+
+impl<T: Send + 'static, J> Job<T, J> {
+    pub fn new(work: impl FnOnce() -> Result<T> + Send + 'static, finish: fn(T) -> J) -> napi::bindgen_prelude::AsyncTask<Self>
+    where
+        J: ToNapiValue + TypeName,
+    {
+        napi::bindgen_prelude::AsyncTask::new(Job { work: Some(Box::new(work)), finish })
+    }
+}
+
+impl<T: Send + 'static, J: ToNapiValue + TypeName> Task for Job<T, J> {
+    type Output = std::result::Result<T, (Code, String)>;
+    type JsValue = J;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        let work = self.work.take();
+        let out = guard(|| match work {
+            Some(w) => w(),
+            None => Err(fail(INTERNAL, "async job computed twice")),
+        });
+        Ok(out.map_err(|e| (e.status, e.reason)))
+    }
+
+    fn resolve(&mut self, env: Env, out: Self::Output) -> napi::Result<J> {
+        match out {
+            Ok(v) => Ok((self.finish)(v)),
+            // An error made from a JS value is rejected as that very value, code included.
+            Err((code, message)) => Err(napi::Error::from(JsError::from(fail(code, message)).into_unknown(env))),
+        }
+    }
+}
