@@ -9,6 +9,7 @@ import { loadConfig, type CtxConfig } from './config.js';
 import { listenUws, type UwsServer } from './adapters/uws/server.js';
 import { inject, type InjectRequest, type InjectResponse } from './http/inject.js';
 import { Pipeline } from './http/pipeline.js';
+import { openApiRoute } from './http/openapi.js';
 import { Authenticator, DEFAULT_ACCOUNT, DEFAULT_USER } from './identity/auth.js';
 import { IdentityRegistry } from './identity/registry.js';
 import { createLogger, flushLogs, type Logger } from './logger.js';
@@ -124,6 +125,8 @@ async function assemble(
   const definitions = [...trusted, ...(opts.extraPlugins ?? [])];
   for (const spec of config.plugins) definitions.push(await importPlugin(spec));
   const ordered = orderPlugins(definitions);
+  // The host's own route: the API document of every route the plugins register.
+  pipeline.add('host', openApiRoute(() => pipeline.routes()));
   const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard }, ordered, new Set(trusted));
 
   let app!: App;

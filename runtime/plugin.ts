@@ -17,6 +17,7 @@ import type { TaskContext, TaskManager, TaskRecord, TaskTypeDef } from './tasks/
 import type { ChangeEvent } from './vfs/types.js';
 import type { Vfs } from './vfs/vfs.js';
 import type { Reply } from './http/reply.js';
+import type { ErrorCode } from './errors.js';
 
 import type { Services } from './sdk/index.js';
 export type { Services };
@@ -87,7 +88,29 @@ export interface RouteDef<B = unknown, Q = unknown> {
    */
   parseJson?: (raw: Buffer) => unknown;
   bodyLimit?: number;
+  /**
+   * What the route is, for `GET /api/v1/openapi.json` (runtime/http/openapi.ts): every field below
+   * is documentation only, never checked per request. A test fails when a built-in route lacks a
+   * summary, a request schema for input it reads, or a response.
+   */
   summary?: string;
+  description?: string;
+  /** OpenAPI tags; default: the plugin's name. */
+  tags?: string[];
+  /** The success envelope's `result` (`{status:'ok', result, time}`). */
+  response?: Schema<unknown>;
+  /** A handler that returns a `Reply`: its content type and, for JSON without the envelope, the body. */
+  reply?: { contentType: string; schema?: Schema<unknown>; description?: string };
+  /** The content type of a `rawBody` request (e.g. multipart/form-data). */
+  bodyType?: string;
+  /** Success status when not 200 (e.g. 201). */
+  successStatus?: number;
+  /**
+   * Error codes the route answers beyond those the host adds from its definition (UNAUTHENTICATED
+   * when auth is required, PERMISSION_DENIED with roles, INVALID_ARGUMENT with a schema,
+   * PAYLOAD_TOO_LARGE and UNSUPPORTED_MEDIA_TYPE with a body, UNAVAILABLE and INTERNAL always).
+   */
+  errors?: ErrorCode[];
   handler(ctx: RouteContext<B, Q>): Promise<unknown | Reply> | unknown | Reply;
 }
 

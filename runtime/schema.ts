@@ -1,20 +1,64 @@
 /**
- * Declared request schemas. Routes declare `body` and `query` schemas; the runtime validates before
- * the handler runs and answers 400 INVALID_ARGUMENT naming the field (`details.field`).
- * Query values arrive as strings and are coerced (`'true'` → true, `'5'` → 5, repeated or
- * comma-separated keys → arrays); JSON bodies are not coerced: a wrong type is an error.
+ * Declared request and response schemas. Routes declare `body`, `query` and `response` schemas;
+ * the runtime validates requests before the handler runs and answers 400 INVALID_ARGUMENT naming
+ * the field (`details.field`). Query values arrive as strings and are coerced (`'true'` → true,
+ * `'5'` → 5, repeated or comma-separated keys → arrays); JSON bodies are not coerced: a wrong type
+ * is an error.
+ *
+ * Every schema is also a TypeBox (JSON Schema) type (`toJsonSchema()`), which the OpenAPI document
+ * is made of. Valid input is accepted by TypeBox's validator, compiled once per schema; the
+ * hand-written walker below (`check`) runs only when that validator refuses the input (to coerce
+ * a query string or to name the offending field with the message clients already see) and for
+ * schemas the compiled validator cannot decide (custom checks, query strings with nullable or
+ * union fields, regular expressions with flags).
  */
+import { Type, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { CtxError } from './errors.js';
 
 export type Mode = 'json' | 'query';
+
+/** A compiled TypeBox check, or `null` when the compiled validator cannot decide for this schema and mode. */
+type Compiled = TypeCheck<TSchema> | null;
 
 export abstract class Schema<T> {
   declare readonly _type: T;
   isOptional = false;
   defaultValue: unknown = undefined;
   description?: string;
+  private compiledJson: Compiled | undefined = undefined;
+  private compiledQuery: Compiled | undefined = undefined;
 
   abstract check(value: unknown, field: string, mode: Mode): T;
+
+  /** The JSON Schema of the value itself, without `default`/`description` (those are added by `toJsonSchema`). */
+  protected abstract baseJson(): TSchema;
+
+  /**
+   * Whether input the compiled validator accepts is already what `check` would return, once
+   * `finish` has run. Query mode is stricter: a value `check` would coerce must not pass as is.
+   */
+  abstract compilable(mode: Mode): boolean;
+
+  /** True when an accepted value still needs defaults filled in or unknown fields stripped. */
+  needsFinish(): boolean {
+    return false;
+  }
+
+  /** Fills in defaults and strips unknown fields in place (input the compiled validator accepted). */
+  finish(value: unknown): unknown {
+    return value;
+  }
+
+  /** This schema as JSON Schema (a TypeBox type: JSON-serializable, symbols aside). */
+  toJsonSchema(): TSchema {
+    const base = this.baseJson();
+    if (this.defaultValue === undefined && this.description === undefined) return base;
+    const out: TSchema = { ...base };
+    if (this.defaultValue !== undefined) out.default = this.defaultValue;
+    if (this.description !== undefined) out.description = this.description;
+    return out;
+  }
 
   parse(value: unknown, field = 'body', mode: Mode = 'json'): T {
     if (value === undefined) {
@@ -22,17 +66,31 @@ export abstract class Schema<T> {
       if (this.isOptional) return undefined as T;
       throw fieldError(field, `${field} is required`);
     }
+    const compiled = mode === 'json' ? (this.compiledJson ??= this.compile('json')) : (this.compiledQuery ??= this.compile('query'));
+    if (compiled !== null && compiled.Check(value)) return this.finish(value) as T;
     return this.check(value, field, mode);
   }
 
+  private compile(mode: Mode): Compiled {
+    return this.compilable(mode) ? TypeCompiler.Compile(this.toJsonSchema()) : null;
+  }
+
+  /** A copy with its own compiled validators (they depend on what the copy changes). */
+  protected copy<U>(): Schema<U> {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(this)), this) as Schema<U>;
+    copy.compiledJson = undefined;
+    copy.compiledQuery = undefined;
+    return copy;
+  }
+
   optional(): Schema<T | undefined> {
-    const copy = Object.assign(Object.create(Object.getPrototypeOf(this)), this) as Schema<T | undefined>;
+    const copy = this.copy<T | undefined>();
     copy.isOptional = true;
     return copy;
   }
 
   default(value: T): Schema<T> {
-    const copy = Object.assign(Object.create(Object.getPrototypeOf(this)), this) as Schema<T>;
+    const copy = this.copy<T>();
     copy.defaultValue = value;
     copy.isOptional = true;
     return copy;
@@ -74,6 +132,19 @@ class NullableSchema<T> extends Schema<T | null> {
     if (value === null || (mode === 'query' && value === 'null')) return null;
     return this.inner.check(value, field, mode);
   }
+  protected baseJson(): TSchema {
+    return Type.Union([this.inner.toJsonSchema(), Type.Null()]);
+  }
+  // In a query string 'null' is null; the compiled validator would take it for the string 'null'.
+  compilable(mode: Mode): boolean {
+    return mode === 'json' && this.inner.compilable(mode);
+  }
+  override needsFinish(): boolean {
+    return this.inner.needsFinish();
+  }
+  override finish(value: unknown): unknown {
+    return value === null ? null : this.inner.finish(value);
+  }
 }
 
 interface StringOpts {
@@ -97,6 +168,14 @@ class StringSchema extends Schema<string> {
       throw fieldError(field, `${field} is not valid${this.opts.patternHint ? `: ${this.opts.patternHint}` : ''}`);
     return value;
   }
+  protected baseJson(): TSchema {
+    const { min, max, pattern } = this.opts;
+    return Type.String({ ...(min !== undefined ? { minLength: min } : {}), ...(max !== undefined ? { maxLength: max } : {}), ...(pattern ? { pattern: pattern.source } : {}) });
+  }
+  // JSON Schema patterns carry no flags: a flagged RegExp is checked by `check` alone.
+  compilable(): boolean {
+    return !this.opts.pattern || this.opts.pattern.flags === '';
+  }
 }
 
 class EnumSchema<T extends string> extends Schema<T> {
@@ -109,6 +188,12 @@ class EnumSchema<T extends string> extends Schema<T> {
         allowed: this.values,
       });
     return value as T;
+  }
+  protected baseJson(): TSchema {
+    return Type.Union(this.values.map((v) => Type.Literal(v)));
+  }
+  compilable(): boolean {
+    return this.values.length > 0;
   }
 }
 
@@ -132,6 +217,14 @@ class NumberSchema extends Schema<number> {
     if (this.opts.max !== undefined && n > this.opts.max) throw fieldError(field, `${field} must be <= ${this.opts.max}, got ${n}`);
     return n;
   }
+  protected baseJson(): TSchema {
+    const { min, max } = this.opts;
+    const bounds = { ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) };
+    return this.opts.int ? Type.Integer(bounds) : Type.Number(bounds);
+  }
+  compilable(): boolean {
+    return true;
+  }
 }
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
@@ -146,6 +239,12 @@ class BoolSchema extends Schema<boolean> {
       if (FALSE_WORDS.has(w)) return false;
     }
     throw fieldError(field, `${field} must be a boolean, got ${JSON.stringify(value)}`);
+  }
+  protected baseJson(): TSchema {
+    return Type.Boolean();
+  }
+  compilable(): boolean {
+    return true;
   }
 }
 
@@ -163,6 +262,21 @@ class ArraySchema<T> extends Schema<T[]> {
       throw fieldError(field, `${field} needs at least ${this.opts.min} item(s)`);
     return arr.map((v, i) => this.item.parse(v, `${field}[${i}]`, mode));
   }
+  protected baseJson(): TSchema {
+    const { min, max } = this.opts;
+    return Type.Array(this.item.toJsonSchema(), { ...(min !== undefined ? { minItems: min } : {}), ...(max !== undefined ? { maxItems: max } : {}) });
+  }
+  compilable(mode: Mode): boolean {
+    return this.item.compilable(mode);
+  }
+  override needsFinish(): boolean {
+    return this.item.needsFinish();
+  }
+  override finish(value: unknown): unknown {
+    const arr = value as unknown[];
+    if (this.item.needsFinish()) for (let i = 0; i < arr.length; i++) arr[i] = this.item.finish(arr[i]);
+    return arr;
+  }
 }
 
 type Shape = Record<string, Schema<unknown>>;
@@ -171,8 +285,34 @@ type ObjectOf<S extends Shape> = { [K in keyof S]: Infer<S[K]> };
 export type UnknownFields = 'reject' | 'strip' | 'allow';
 
 export class ObjectSchema<S extends Shape> extends Schema<ObjectOf<S>> {
+  /** Fields with a default (filled in by `finish`) and fields whose values need finishing themselves. */
+  private readonly defaulted: string[];
+  private readonly nested: string[];
+
   constructor(readonly shape: S, private readonly unknown: UnknownFields = 'reject') {
     super();
+    const keys = Object.keys(shape);
+    this.defaulted = keys.filter((k) => shape[k]!.defaultValue !== undefined);
+    this.nested = keys.filter((k) => shape[k]!.needsFinish());
+  }
+  protected baseJson(): TSchema {
+    const props: Record<string, TSchema> = {};
+    for (const [key, schema] of Object.entries(this.shape)) props[key] = schema.isOptional ? Type.Optional(schema.toJsonSchema()) : schema.toJsonSchema();
+    return Type.Object(props, this.unknown === 'reject' ? { additionalProperties: false } : {});
+  }
+  compilable(mode: Mode): boolean {
+    return Object.values(this.shape).every((schema) => schema.compilable(mode));
+  }
+  override needsFinish(): boolean {
+    return this.defaulted.length > 0 || this.nested.length > 0 || this.unknown === 'strip';
+  }
+  override finish(value: unknown): unknown {
+    const obj = value as Record<string, unknown>;
+    // Nested values first: a default filled in is used as given, as `parse` returns it.
+    for (const key of this.nested) if (obj[key] !== undefined) obj[key] = this.shape[key]!.finish(obj[key]);
+    for (const key of this.defaulted) if (obj[key] === undefined) obj[key] = clone(this.shape[key]!.defaultValue);
+    if (this.unknown === 'strip') for (const key of Object.keys(obj)) if (!Object.hasOwn(this.shape, key)) delete obj[key];
+    return obj;
   }
   check(value: unknown, field: string, mode: Mode): ObjectOf<S> {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -204,6 +344,20 @@ class RecordSchema<T> extends Schema<Record<string, T>> {
     for (const [k, v] of Object.entries(value)) out[k] = this.value.parse(v, `${field}.${k}`, mode);
     return out;
   }
+  protected baseJson(): TSchema {
+    return Type.Record(Type.String(), this.value.toJsonSchema());
+  }
+  compilable(mode: Mode): boolean {
+    return this.value.compilable(mode);
+  }
+  override needsFinish(): boolean {
+    return this.value.needsFinish();
+  }
+  override finish(value: unknown): unknown {
+    const obj = value as Record<string, unknown>;
+    if (this.value.needsFinish()) for (const key of Object.keys(obj)) obj[key] = this.value.finish(obj[key]);
+    return obj;
+  }
 }
 
 class UnionSchema<T> extends Schema<T> {
@@ -220,20 +374,44 @@ class UnionSchema<T> extends Schema<T> {
     }
     throw fieldError(field, `${field} must be ${this.hint}, got ${typeName(value)}`);
   }
+  protected baseJson(): TSchema {
+    return Type.Union(this.options.map((o) => o.toJsonSchema()));
+  }
+  // Which alternative `check` picks is not known after a compiled check, so none may need finishing;
+  // in a query string an earlier alternative may coerce what a later one accepts as is.
+  compilable(mode: Mode): boolean {
+    return mode === 'json' && this.options.every((o) => o.compilable(mode) && !o.needsFinish());
+  }
 }
 
 class AnySchema extends Schema<unknown> {
   check(value: unknown): unknown {
     return value;
   }
+  protected baseJson(): TSchema {
+    return Type.Any();
+  }
+  compilable(): boolean {
+    return true;
+  }
 }
 
+/**
+ * A hand-written check. `doc` is what the OpenAPI document shows for it (any value when absent);
+ * the compiled validator never runs for it, since only `fn` knows what it accepts and returns.
+ */
 class CustomSchema<T> extends Schema<T> {
-  constructor(private readonly fn: (value: unknown, field: string, mode: Mode) => T) {
+  constructor(private readonly fn: (value: unknown, field: string, mode: Mode) => T, private readonly doc?: Schema<unknown>) {
     super();
   }
   check(value: unknown, field: string, mode: Mode): T {
     return this.fn(value, field, mode);
+  }
+  protected baseJson(): TSchema {
+    return this.doc ? this.doc.toJsonSchema() : Type.Unknown();
+  }
+  compilable(): boolean {
+    return false;
   }
 }
 
@@ -248,7 +426,8 @@ export const s = {
   record: <T>(value: Schema<T>) => new RecordSchema(value),
   union: <T>(options: Schema<unknown>[], hint: string) => new UnionSchema<T>(options, hint),
   any: () => new AnySchema(),
-  custom: <T>(fn: (value: unknown, field: string, mode: Mode) => T) => new CustomSchema<T>(fn),
+  /** A hand-written check; `doc` describes what it accepts in the OpenAPI document. */
+  custom: <T>(fn: (value: unknown, field: string, mode: Mode) => T, doc?: Schema<unknown>) => new CustomSchema<T>(fn, doc),
   /** `telemetry`: boolean or `{summary: boolean}`, accepted by most endpoints. */
   telemetry: () =>
     new UnionSchema<boolean | { summary?: boolean }>(

@@ -139,8 +139,16 @@ export class Pipeline {
 
   constructor(private readonly opts: PipelineOptions) {}
 
+  private readonly registered: RegisteredRoute[] = [];
+
   add(plugin: string, def: RouteDef<any, any>): void {
     this.router.add(def.method, def.path, { def, plugin }, (e) => `plugin ${e.plugin}`);
+    this.registered.push({ def, plugin });
+  }
+
+  /** Every route in registration order (the OpenAPI document is built from them). */
+  routes(): readonly RegisteredRoute[] {
+    return this.registered;
   }
 
   /** The largest body this route accepts; the transport enforces it while the body streams in. */
