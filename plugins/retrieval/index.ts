@@ -5,17 +5,12 @@
  */
 import { definePlugin, type Identity, type PluginHost } from '../../runtime/sdk/index.js';
 import { createLlm, createReranker } from '../../runtime/sdk/index.js';
-import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from './indexing-contract.js';
-import { createIndexingService, type IndexingService } from './indexing-status.js';
 import { HOST_VERSION } from '../../runtime/sdk/index.js';
 import { loadBackends } from './backends.js';
-import { Indexer } from './indexer.js';
 import { registerRoutes, type RerankerLike } from './routes.js';
-import { RecordStore } from './store.js';
-import { createSummarizer } from './summarize.js';
-
-/** Owner of the internal `vector_reembed` task (not a real user; listed with include_internal). */
-export const REEMBED_OWNER = { accountId: '-', userId: 'system', role: 'ROOT' } as const;
+import { RecordStore, embedderTag, type RecordDoc } from './store.js';
+import type { RecordAttrs } from './backends.js';
+import { parentPath, placement, type Placement } from './space.js';
 
 /** What other plugins get from `host.optional('vector-index')`. */
 export interface VectorIndexService {
@@ -36,10 +31,37 @@ export interface VectorIndexService {
   embedderInfo(): { provider: string; model: string; dim: number; inputMode: string; params: Record<string, unknown> };
 }
 
+/**
+ * The record store as the semantic plugin (the indexer) writes it: records per node and level, the
+ * embedder they are embedded with, and which paths are indexed at all. Not for reading on behalf of
+ * a caller (no access checks): `vector-index` and the search routes are.
+ */
+export interface VectorStoreService {
+  readonly embedder: RecordStore['embedder'];
+  /** Tag of the running embedder stored with each record (provider/model/dim/fingerprint). */
+  embedderTag(): string;
+  /** The stored records were embedded by another embedder: re-embed every record once. */
+  readonly embedderChanged: boolean;
+  /** Re-embedding was queued durably (called once, after the messages and the task exist). */
+  reembedQueuedDone(): Promise<void>;
+  setReembedQueued(n: number): void;
+  /** Where a path sits for indexing (context type, owner space), or null when it is not indexed. */
+  placement(path: string): Placement | null;
+  parentPath(path: string): string;
+  id(account: string, path: string, level: 0 | 1 | 2): string;
+  get(account: string, path: string, level: number): Promise<RecordDoc | undefined>;
+  allRecords(): AsyncIterable<RecordDoc>;
+  upsert(docs: RecordDoc[], vectors: Float32Array[]): Promise<void>;
+  updateAttrs(doc: RecordDoc): Promise<void>;
+  remove(account: string, path: string, opts: { level?: number; subtree?: boolean; keep?: (paths: string[]) => Promise<Set<string>> }): Promise<number>;
+}
+
+export type { RecordDoc, RecordAttrs, Placement };
+
 declare module '../../runtime/sdk/index.js' {
   interface Services {
     'vector-index': VectorIndexService;
-    indexing: IndexingService;
+    'vector-store': VectorStoreService;
   }
 }
 
@@ -54,16 +76,7 @@ export default definePlugin({
     const store = new RecordStore(host.kv, backends, host.dataDir, host.log);
     const { embedderChanged } = await store.open();
     const llm = createLlm(host.config.llm);
-    const indexer = new Indexer(
-      host,
-      store,
-      createSummarizer(llm, (err) => {
-        indexer.stats.llmFallbacks++;
-        host.log.warn('LLM failed; extractive L0/L1 used instead', { error: err });
-      }),
-    );
-    indexer.install();
-    host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, llm: llm ? llm.model : null, records: store.index.stats().size });
+    host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, records: store.index.stats().size });
 
     const service: VectorIndexService = {
       // Scoped like every index query: the caller's account only, and only what they may read.
@@ -76,40 +89,32 @@ export default definePlugin({
       embedderInfo: () => structuredClone(store.embedder.info),
     };
     host.provide('vector-index', service);
-    // The queues are this plugin's contract: declared here so observers list them even when idle.
-    host.queues.declare(SEMANTIC_QUEUE);
-    host.queues.declare(EMBEDDING_QUEUE);
-    host.provide('indexing', createIndexingService(host.queues));
+    host.provide('vector-store', {
+      get embedder() {
+        return store.embedder;
+      },
+      embedderTag: () => embedderTag(store.embedder.info),
+      embedderChanged,
+      reembedQueuedDone: () => store.reembedQueuedDone(),
+      setReembedQueued: (n) => void (store.reembedQueued = n),
+      placement,
+      parentPath,
+      id: (account, path, level) => store.id(account, path, level),
+      get: (account, path, level) => store.get(account, path, level),
+      allRecords: () => store.allRecords(),
+      upsert: (docs, vectors) => store.upsert(docs, vectors),
+      updateAttrs: (doc) => store.updateAttrs(doc),
+      remove: (account, path, opts) => store.remove(account, path, opts),
+    } satisfies VectorStoreService);
+    host.on('account-deleted', ({ account }) => void store.dropAccount(account).catch((err) => host.log.warn('dropping vector records failed', { account, error: err })));
     const vectordbReady = () => {
       store.index.stats();
       return 'ok';
     };
     host.readyCheck('vectordb', vectordbReady);
     const reranker: RerankerLike | null = createReranker(host.config.rerank);
-    registerRoutes(host, store, indexer, llm, reranker);
+    registerRoutes(host, store, llm, reranker);
 
-    // Re-embedding after an embedder change: an Embedding message per stored record is queued
-    // (durable) before the server takes requests, and an internal task tracks it until the queue
-    // has drained them (resumed after a restart).
-    host.taskType({
-      type: 'vector_reembed',
-      cancellable: false,
-      onRestart: 'resume',
-      async run(ctx, input) {
-        await ctx.setStage('embedding');
-        await host.queues.waitFor((p) => (p as { op?: string }).op === 'upsert', [EMBEDDING_QUEUE]);
-        return { records: (input as { records?: number } | undefined)?.records ?? 0, embedder: store.embedder.info };
-      },
-    });
-    host.onReady(async () => {
-      if (!embedderChanged) return;
-      const n = await indexer.reembedAll();
-      store.reembedQueued = n;
-      host.log.info('re-embedding queued after an embedder change', { records: n });
-      await host.tasks.create('vector_reembed', REEMBED_OWNER, { internal: true, stage: 'queued', input: { records: n } });
-      // Only now is the re-embed durable (messages and task); a crash before this line repeats it.
-      await store.reembedQueuedDone();
-    });
     host.onClose(() => store.close());
   },
 });

@@ -3,7 +3,6 @@ import { CtxError, invalidArgument, notFound } from '../../runtime/sdk/index.js'
 import type { Identity } from '../../runtime/sdk/index.js';
 import type { Llm } from '../../runtime/sdk/index.js';
 import type { PluginHost } from '../../runtime/sdk/index.js';
-import { EMBEDDING_QUEUE } from './indexing-contract.js';
 import { s } from '../../runtime/sdk/index.js';
 import { authorize, canRead, isAncestorOrSelf, parseUri } from '../../runtime/sdk/index.js';
 import { recordId } from '../../runtime/sdk/index.js';
@@ -12,7 +11,6 @@ import { SIDECARS } from '../../runtime/sdk/index.js';
 import { statusTable as table, type ComponentStatus } from '../../runtime/sdk/index.js';
 import { hierarchicalFind, matchReason, queryTermMatcher, round4, type Candidate, type Provenance } from './find.js';
 import { compileGlob, grepFiles, splitAbsoluteGlob } from './grep-glob.js';
-import type { Indexer } from './indexer.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
 import { categoryOf, placement } from './space.js';
@@ -77,7 +75,7 @@ export interface RerankerLike {
 /** Weight of the reranker's relevance in the final score (the rest is the retrieval score). */
 export const RERANK_WEIGHT = 0.7;
 
-export function registerRoutes(host: PluginHost, store: RecordStore, indexer: Indexer, llm: Llm | null, reranker: RerankerLike | null = null): void {
+export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | null, reranker: RerankerLike | null = null): void {
   const ops = { find: new OpStats(), search: new OpStats(), grep: new OpStats(), glob: new OpStats() };
   const describeEmbedder = () => `${store.embedder.info.provider}/${store.embedder.info.model}`;
 
@@ -329,17 +327,19 @@ export function registerRoutes(host: PluginHost, store: RecordStore, indexer: In
 
   host.observer('vectordb', () => vectordbStatus(host, store));
   host.observer('retrieval', (): ComponentStatus => {
-      const rows = Object.entries(ops).map(([name, o]) => [name, o.count, o.empty, o.pct(50), o.pct(99), o.count ? (o.expansions / o.count).toFixed(2) : '-']);
-      const st = indexer.stats;
-      const status =
-        table(['operation', 'requests', 'empty', 'p50_ms', 'p99_ms', 'avg_expansions'], rows) +
+    const rows = Object.entries(ops).map(([name, o]) => [name, o.count, o.empty, o.pct(50), o.pct(99), o.count ? (o.expansions / o.count).toFixed(2) : '-']);
+    let status = table(['operation', 'requests', 'empty', 'p50_ms', 'p99_ms', 'avg_expansions'], rows);
+    // The indexer's counters, from the semantic plugin when it is loaded.
+    const st = host.optional('indexing')?.stats();
+    if (st)
+      status +=
         '\n\n' +
         table(
           ['semantic_files', 'dir_refreshes', 'embedded', 'unchanged', 'deleted', 'llm_fallbacks', 'llm'],
-          [[st.files, st.dirRefreshes, st.embedded, st.skippedUnchanged, st.deleted, st.llmFallbacks, llm ? llm.model : 'none (extractive)']],
+          [[st.files, st.dirRefreshes, st.embedded, st.skippedUnchanged, st.deleted, st.llmFallbacks, st.llm ?? 'none (extractive)']],
         );
-      return { name: 'retrieval', is_healthy: true, has_errors: st.llmFallbacks > 0, status };
-    });
+    return { name: 'retrieval', is_healthy: true, has_errors: (st?.llmFallbacks ?? 0) > 0, status };
+  });
 }
 
 function canReadPath(path: string, identity: Identity): boolean {
@@ -357,7 +357,7 @@ function provenanceOut(p: Provenance, targets: string[]) {
 function vectordbStatus(host: PluginHost, store: RecordStore): ComponentStatus {
   const st = store.index.stats();
   const info = store.embedder.info;
-  const q = host.queues.stats()[EMBEDDING_QUEUE];
+  const q = host.optional('indexing')?.stats().embedding;
   const rows = [
     ['backend', `${store.backendKind} (${st.kind})`],
     ['records', st.size],

@@ -1,10 +1,11 @@
 /**
- * The indexing pipeline on the two durable queues (runtime/queues/indexing.ts):
+ * The indexing pipeline on the two durable queues (indexing-contract.ts):
  *
  * 1. A `vfs.onCommit` hook adds a Semantic message to the batch of every write, mkdir, rm, mv and
- *    tag change, so a durable change always has durable index work. Sidecars are skipped: the
- *    processor's own sidecar writes must not trigger more processing (user edits of a sidecar are
- *    queued by the content plugin as a `vectors_only` refresh).
+ *    tag change, so a durable change always has durable index work. Sidecars are skipped (the
+ *    processor's own sidecar writes must not trigger more processing) unless the writer passed an
+ *    `IndexHint`: a mkdir's abstract indexes the new directory, a user's sidecar edit queues a
+ *    `vectors_only` refresh of its directory.
  * 2. Semantic consumer: files get their L0 abstract (LLM or extractive) and an Embedding message
  *    for their L2 record; directories get `.abstract.md`/`.overview.md` regenerated from their
  *    children and Embedding messages for L0/L1, then their parent is queued: bottom-up. Directory
@@ -22,12 +23,26 @@ import { formatHeader, splitHeader } from '../../runtime/sdk/index.js';
 import type { ChangeEvent, Entry, IndexHint } from '../../runtime/sdk/index.js';
 import { SIDECARS } from '../../runtime/sdk/index.js';
 import { sha256Of, splitPath } from '../../runtime/sdk/index.js';
-import type { RecordAttrs } from './backends.js';
-import { placement, parentPath } from './space.js';
-import { embedderTag, type FileAbstract, type RecordDoc, type RecordStore } from './store.js';
+import type { Services } from '../../runtime/sdk/index.js';
 import { L2_TOKEN_BUDGET, truncateTokens, type ChildInfo, type Summarizer } from './summarize.js';
 
 const S = '\x00';
+
+/** The retrieval plugin's record store, as its `vector-store` service offers it. */
+type VectorStore = Services['vector-store'];
+type RecordDoc = NonNullable<Awaited<ReturnType<VectorStore['get']>>>;
+type RecordAttrs = RecordDoc['attrs'];
+type Placement = NonNullable<ReturnType<VectorStore['placement']>>;
+
+/** The stored L0 abstract of a file (this plugin's keyspace), reused while the file is unchanged. */
+export interface FileAbstract {
+  abstract: string;
+  sha256: string;
+  generator: string;
+}
+
+/** Key of a file's stored abstract: per account first, so an account's abstracts are one range. */
+export const absKey = (account: string, path: string) => `a${S}${account}${S}${path}`;
 const ABSTRACT = '.abstract.md';
 const OVERVIEW = '.overview.md';
 
@@ -58,7 +73,7 @@ export class Indexer {
 
   constructor(
     private readonly host: PluginHost,
-    private readonly store: RecordStore,
+    private readonly store: VectorStore,
     private readonly summarizer: Summarizer,
   ) {}
 
@@ -72,7 +87,8 @@ export class Indexer {
       this.activations.delete(ev);
       for (const fn of fns) fn();
     });
-    host.unscopedVfs.on('drop', (account: string) => void this.store.dropAccount(account).catch((err) => host.log.warn('dropping vector records failed', { account, error: err })));
+    // Records are dropped by the retrieval plugin; the abstracts kept here are this plugin's to drop.
+    host.on('account-deleted', ({ account }) => void this.dropAbstracts(account).catch((err) => host.log.warn('dropping file abstracts failed', { account, error: err })));
     host.consume<SemanticMessage>(SEMANTIC_QUEUE, (m) => this.semanticTracked(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
     host.consume<EmbeddingMessage>(EMBEDDING_QUEUE, (m) => this.embedding(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
   }
@@ -108,7 +124,7 @@ export class Indexer {
             break;
         }
       for (const [msg, dedupeKey] of msgs) {
-        if (msg.op !== 'delete' && !placement(msg.path)) continue;
+        if (msg.op !== 'delete' && !this.store.placement(msg.path)) continue;
         const prepared = this.host.queues.prepare(SEMANTIC_QUEUE, msg, { dedupeKey });
         if (!prepared) continue;
         ops.push(...prepared.ops);
@@ -166,9 +182,9 @@ export class Indexer {
    * message to finish (it will list the children after it, so it sees this change).
    */
   private parentRefresh(account: string, path: string): SemanticMessage[] {
-    const parent = parentPath(path);
+    const parent = this.store.parentPath(path);
     if (this.dirsWaiting.has(`${account}${S}${parent}`)) return [];
-    return placement(parent) ? [{ account, path: parent, kind: 'dir', op: 'refresh', mode: 'semantic_and_vectors' }] : [];
+    return this.store.placement(parent) ? [{ account, path: parent, kind: 'dir', op: 'refresh', mode: 'semantic_and_vectors' }] : [];
   }
 
   private serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -192,7 +208,7 @@ export class Indexer {
    */
   private async semanticTracked(qm: QueueMessage<SemanticMessage>): Promise<void> {
     const m = qm.payload;
-    const parentKey = `${m.account}${S}${parentPath(m.path)}`;
+    const parentKey = `${m.account}${S}${this.store.parentPath(m.path)}`;
     this.childrenInFlight.set(parentKey, (this.childrenInFlight.get(parentKey) ?? 0) + 1);
     // A directory refresh counts as waiting from the moment it starts (before any await), so a
     // child finishing now does not queue a second refresh behind this one.
@@ -236,7 +252,7 @@ export class Indexer {
         try {
           const child = (p: unknown) => {
             const m = p as SemanticMessage;
-            return m.account === account && m.path !== path && parentPath(m.path) === path;
+            return m.account === account && m.path !== path && this.store.parentPath(m.path) === path;
           };
           const deadline = Date.now() + Indexer.DEBOUNCE_MS;
           while (Date.now() < deadline && this.host.queues.countPending(child, [SEMANTIC_QUEUE]) > (this.childrenInFlight.get(key) ?? 0))
@@ -265,7 +281,7 @@ export class Indexer {
       return;
     }
     const node = await this.host.unscopedVfs.stat(m.account, m.path);
-    if (!node || !placement(m.path)) return; // removed since; its delete message does the cleanup
+    if (!node || !this.store.placement(m.path)) return; // removed since; its delete message does the cleanup
     if (m.recursive) return this.expand(m, node);
     if (node.kind === 'file') return this.semanticFile(m, node);
     if (m.op === 'refresh' && m.mode === 'vectors_only') return this.enqueue([], [0, 1].map((level) => ({ account: m.account, path: m.path, level: level as 0 | 1, op: 'upsert' as const })));
@@ -278,7 +294,7 @@ export class Indexer {
     const sem: SemanticMessage[] = [];
     const emb: EmbeddingMessage[] = [];
     const visit = (e: { path: string; kind: 'file' | 'dir'; name: string }) => {
-      if (SIDECARS.has(e.name) || !placement(e.path)) return;
+      if (SIDECARS.has(e.name) || !this.store.placement(e.path)) return;
       if (vectorsOnly) {
         for (const level of e.kind === 'file' ? [2] : [0, 1]) emb.push({ account: m.account, path: e.path, level: level as 0 | 1 | 2, op: 'upsert' });
       } else sem.push({ account: m.account, path: e.path, kind: e.kind, op: 'upsert' });
@@ -295,12 +311,12 @@ export class Indexer {
   private async semanticFile(m: SemanticMessage, node: Entry): Promise<void> {
     this.stats.files++;
     // The stored abstract and the content in one round trip (the content is usually needed).
-    const [stored, [buf]] = await Promise.all([this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path)), this.host.unscopedVfs.readMany(m.account, [m.path])]);
+    const [stored, [buf]] = await Promise.all([this.host.kv.getJson<FileAbstract>(absKey(m.account, m.path)), this.host.unscopedVfs.readMany(m.account, [m.path])]);
     const extra: KvOp[] = [];
     if (!stored || stored.sha256 !== node.sha256 || stored.generator !== this.summarizer.generator) {
       const content = (buf ?? Buffer.alloc(0)).toString('utf8');
       const abstract = await this.summarizer.fileAbstract('ctx://' + m.path, node.name, content);
-      extra.push(this.host.kv.putJsonOp(this.store.absKey(m.account, m.path), { abstract, sha256: node.sha256 ?? '', generator: this.summarizer.generator } satisfies FileAbstract));
+      extra.push(this.host.kv.putJsonOp(absKey(m.account, m.path), { abstract, sha256: node.sha256 ?? '', generator: this.summarizer.generator } satisfies FileAbstract));
     }
     await this.enqueue(this.parentRefresh(m.account, m.path), [{ account: m.account, path: m.path, level: 2, op: 'upsert' }], extra);
   }
@@ -311,8 +327,8 @@ export class Indexer {
   }
 
   private async deleteAbstracts(account: string, path: string): Promise<void> {
-    const ops: KvOp[] = [this.host.kv.delOp(this.store.absKey(account, path))];
-    for await (const [key] of this.host.kv.scanPrefix(this.store.absKey(account, path + '/'))) ops.push(this.host.kv.delOp(key));
+    const ops: KvOp[] = [this.host.kv.delOp(absKey(account, path))];
+    for await (const [key] of this.host.kv.scanPrefix(absKey(account, path + '/'))) ops.push(this.host.kv.delOp(key));
     await this.host.kv.batch(ops);
   }
 
@@ -323,7 +339,7 @@ export class Indexer {
     const children = (await this.host.unscopedVfs.list(account, dir.path)).filter((c) => !SIDECARS.has(c.name));
     const files = children.filter((c) => c.kind === 'file');
     const dirs = children.filter((c) => c.kind === 'dir');
-    const fileAbs = await this.host.kv.getMany(files.map((f) => this.store.absKey(account, f.path)));
+    const fileAbs = await this.host.kv.getMany(files.map((f) => absKey(account, f.path)));
     const dirAbs = await this.host.unscopedVfs.readMany(account, dirs.map((d) => d.path + '/' + ABSTRACT));
     const counts = await Promise.all(dirs.map(async (d) => (await this.host.unscopedVfs.list(account, d.path)).filter((c) => !SIDECARS.has(c.name)).length));
     const info: ChildInfo[] = [];
@@ -389,7 +405,7 @@ export class Indexer {
       this.stats.deleted += await this.store.remove(m.account, m.path, { level: m.level });
       return;
     }
-    const place = placement(m.path);
+    const place = this.store.placement(m.path);
     const node = place ? await this.host.unscopedVfs.stat(m.account, m.path) : null;
     const wantKind = m.level === 2 ? 'file' : 'dir';
     if (!place || !node || node.kind !== wantKind) {
@@ -438,16 +454,16 @@ export class Indexer {
   }
 
   private get embedderTag(): string {
-    return embedderTag(this.store.embedder.info);
+    return this.store.embedderTag();
   }
 
-  private async buildDoc(m: EmbeddingMessage, node: Entry, place: NonNullable<ReturnType<typeof placement>>): Promise<RecordDoc> {
+  private async buildDoc(m: EmbeddingMessage, node: Entry, place: NonNullable<Placement | null>): Promise<RecordDoc> {
     const uri = 'ctx://' + m.path;
     const attrs: RecordAttrs = {
       account: m.account,
       ownerSpace: place.ownerSpace,
       uri,
-      parentUri: 'ctx://' + parentPath(m.path),
+      parentUri: 'ctx://' + this.store.parentPath(m.path),
       contextType: place.contextType,
       level: m.level,
       tags: node.tags ?? [],
@@ -457,7 +473,7 @@ export class Indexer {
     if (place.peer !== undefined) attrs.peer = place.peer;
     const id = this.store.id(m.account, m.path, m.level);
     if (m.level === 2) {
-      const [[content], abs] = await Promise.all([this.host.unscopedVfs.readMany(m.account, [m.path]), this.host.kv.getJson<FileAbstract>(this.store.absKey(m.account, m.path))]);
+      const [[content], abs] = await Promise.all([this.host.unscopedVfs.readMany(m.account, [m.path]), this.host.kv.getJson<FileAbstract>(absKey(m.account, m.path))]);
       const body = splitHeader((content ?? Buffer.alloc(0)).toString('utf8')).body;
       const abstract = abs?.abstract ?? truncateTokens(body, 100);
       const text = truncateTokens(`${node.name}\n${abstract}\n${body}`, L2_TOKEN_BUDGET);
@@ -468,6 +484,12 @@ export class Indexer {
     const overview = l1 ? splitHeader(l1.toString('utf8')).body.trim() : '';
     const text = m.level === 0 ? `${node.name}\n${abstract}` : truncateTokens(`${node.name}\n${overview}`, L2_TOKEN_BUDGET);
     return { id, path: m.path, level: m.level, attrs, text, abstract, overview, kind: 'dir', size: node.size, sourceSha: sha256Of(Buffer.from(text)), embedder: this.embedderTag };
+  }
+
+  private async dropAbstracts(account: string): Promise<void> {
+    const ops: KvOp[] = [];
+    for await (const [key] of this.host.kv.scanPrefix(absKey(account, ''))) ops.push(this.host.kv.delOp(key));
+    await this.host.kv.batch(ops);
   }
 
   /** Queues re-embedding of every stored record (embedder changed). */

@@ -6,8 +6,8 @@
  */
 import { builtinPlugins } from '../../plugins/index.js';
 import { definePlugin, type PluginDefinition } from '../../runtime/plugin.js';
-import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from '../../plugins/retrieval/indexing-contract.js';
-import { createIndexingService } from '../../plugins/retrieval/indexing-status.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from '../../plugins/semantic/indexing-contract.js';
+import { createIndexingService } from '../../plugins/semantic/indexing-status.js';
 import type { QueueMessage } from '../../runtime/queues/queue.js';
 import type { ChangeEvent } from '../../runtime/vfs/types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';

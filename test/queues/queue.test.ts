@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.js';
-import { touchesPath } from '../../plugins/retrieval/indexing-contract.js';
+import { touchesPath } from '../../plugins/semantic/indexing-contract.js';
 import { QueueManager, sanitizeError, type QueueMessage } from '../../runtime/queues/queue.js';
 import { Kv } from '../../runtime/storage/kv.js';
 import { RocksDbBackend } from '../../runtime/storage/rocksdb.js';

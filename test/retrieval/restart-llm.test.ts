@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REEMBED_OWNER } from '../../plugins/retrieval/index.js';
+import { REEMBED_OWNER } from '../../plugins/semantic/index.js';
 import { createEmbedder } from '../../runtime/models/embedder.js';
 import { createLlm } from '../../runtime/models/llm.js';
 import { startFakeOpenAi, type FakeServer } from '../models/fake-openai.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEMANTIC_QUEUE } from '../../plugins/retrieval/indexing-contract.js';
+import { SEMANTIC_QUEUE } from '../../plugins/semantic/indexing-contract.js';
 import { post, setup, wait, write, type Ctx } from './helpers.js';
 
 let c: Ctx;

@@ -269,7 +269,7 @@ describe('wait and observers', () => {
   });
 
   it('observer models falls back to the configuration when no plugin provides vector-index', async () => {
-    const bare = await startTestApp({ plugins: builtinPlugins.filter((p) => p.name !== 'retrieval') });
+    const bare = await startTestApp({ plugins: builtinPlugins.filter((p) => p.name !== 'retrieval' && !(p.dependsOn ?? []).includes('retrieval')) });
     try {
       const status = (await bare.req({ url: '/api/v1/observer/models', headers: bare.root })).json().result.status as string;
       const row = status.split('\n').find((l) => l.includes('dense_embedding'))!;

@@ -1,0 +1,80 @@
+/**
+ * Semantic plugin: the indexer. It turns every durable VFS change into index work on its two
+ * durable queues (Semantic, Embedding), writes L0/L1 sidecars bottom-up (LLM or extractive), and
+ * embeds records into the retrieval plugin's store through its `vector-store` service. Other
+ * plugins read index status through the `indexing` service. README.md describes the pipeline.
+ */
+import { HOST_VERSION, createLlm, definePlugin, type Identity } from '../../runtime/sdk/index.js';
+import { Indexer, type IndexerStats } from './indexer.js';
+import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from './indexing-contract.js';
+import { createIndexingService, type IndexingService } from './indexing-status.js';
+import { createSummarizer } from './summarize.js';
+
+/** Owner of the internal `vector_reembed` task (not a real user; listed with include_internal). */
+export const REEMBED_OWNER: Identity = { accountId: '-', userId: 'system', role: 'ROOT' };
+
+export interface IndexingServiceWithStats extends IndexingService {
+  /** Counters of the pipeline since start (the `retrieval` observer shows them). */
+  stats(): Readonly<IndexerStats> & { llm: string | null; embedding: { pending: number; error_count: number } };
+}
+
+declare module '../../runtime/sdk/index.js' {
+  interface Services {
+    indexing: IndexingServiceWithStats;
+  }
+}
+
+export default definePlugin({
+  name: 'semantic',
+  version: HOST_VERSION,
+  dependsOn: ['retrieval'],
+  // Reads every account's changes (onCommit hook) and writes their sidecars: it is the indexer.
+  privileges: ['unscoped-vfs'],
+  setup(host) {
+    const store = host.use('vector-store');
+    const llm = createLlm(host.config.llm);
+    const indexer = new Indexer(
+      host,
+      store,
+      createSummarizer(llm, (err) => {
+        indexer.stats.llmFallbacks++;
+        host.log.warn('LLM failed; extractive L0/L1 used instead', { error: err });
+      }),
+    );
+    // The queues are this plugin's contract: declared so observers list them even when idle.
+    host.queues.declare(SEMANTIC_QUEUE);
+    host.queues.declare(EMBEDDING_QUEUE);
+    indexer.install();
+    host.provide('indexing', {
+      ...createIndexingService(host.queues),
+      stats() {
+        const q = host.queues.stats()[EMBEDDING_QUEUE];
+        return { ...indexer.stats, llm: llm ? llm.model : null, embedding: { pending: q?.pending ?? 0, error_count: q?.error_count ?? 0 } };
+      },
+    });
+    host.log.info('semantic processing ready', { llm: llm ? llm.model : null });
+
+    // Re-embedding after an embedder change: an Embedding message per stored record is queued
+    // (durable) before the server takes requests, and an internal task tracks it until the queue
+    // has drained them (resumed after a restart).
+    host.taskType({
+      type: 'vector_reembed',
+      cancellable: false,
+      onRestart: 'resume',
+      async run(ctx, input) {
+        await ctx.setStage('embedding');
+        await host.queues.waitFor((p) => (p as { op?: string }).op === 'upsert', [EMBEDDING_QUEUE]);
+        return { records: (input as { records?: number } | undefined)?.records ?? 0, embedder: store.embedder.info };
+      },
+    });
+    host.onReady(async () => {
+      if (!store.embedderChanged) return;
+      const n = await indexer.reembedAll();
+      store.setReembedQueued(n);
+      host.log.info('re-embedding queued after an embedder change', { records: n });
+      await host.tasks.create('vector_reembed', REEMBED_OWNER, { internal: true, stage: 'queued', input: { records: n } });
+      // Only now is the re-embed durable (messages and task); a crash before this line repeats it.
+      await store.reembedQueuedDone();
+    });
+  },
+});
