@@ -166,6 +166,7 @@ async function assemble(
       await Promise.race([pipeline.idle(), new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref())]);
       queues.close();
       await tasks.drain(Math.min(2000, config.shutdownTimeoutMs));
+      await started.settle();
       for (const { plugin, fn } of started.closeHooks()) {
         try {
           await fn();

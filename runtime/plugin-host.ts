@@ -47,6 +47,8 @@ export interface StartedPlugins {
   observers: Array<{ name: string; plugin: string; probe: ComponentProbe }>;
   /** onClose hooks in the order they must run (reverse of registration). */
   closeHooks(): Array<{ plugin: string; fn: () => Promise<void> | void }>;
+  /** Resolves when no account-deleted handler is running. */
+  settle(): Promise<void>;
 }
 
 /** Privileges an extra plugin declares that the operator did not grant. */
@@ -71,7 +73,9 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
   const readyChecks: StartedPlugins['readyChecks'] = [];
   const observers: StartedPlugins['observers'] = [];
   const closeHooks: Array<{ plugin: string; fn: () => Promise<void> | void }> = [];
-  const listeners: Array<{ event: string; fn: (ev: never) => void }> = [];
+  const listeners: Array<{ event: 'change' | 'drop'; fn: (ev: never) => void }> = [];
+  /** account-deleted handlers still running: shutdown waits for them before storage closes. */
+  const cleanups = new Set<Promise<void>>();
   let started = false;
   const byName = new Map(ordered.map((p) => [p.name, p]));
   const dependencyClosure = (name: string): Set<string> => {
@@ -207,10 +211,23 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       },
       on(event, fn) {
         late(`subscribe to ${event}`);
-        listeners.push({ event, fn: fn as (ev: never) => void });
-        if (event === 'change') vfs.on('change', fn as (ev: HostEvents['change']) => void);
-        else if (event === 'account-deleted') vfs.on('drop', (account: string) => (fn as (ev: HostEvents['account-deleted']) => void)({ account }));
-        else throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} subscribes to unknown host event ${JSON.stringify(event)}`);
+        let vfsEvent: 'change' | 'drop';
+        let registered: (...args: any[]) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+        if (event === 'change') {
+          vfsEvent = 'change';
+          registered = fn as (ev: HostEvents['change']) => void;
+        } else if (event === 'account-deleted') {
+          vfsEvent = 'drop';
+          registered = ((account: string) => {
+            const p: Promise<void> = Promise.resolve()
+              .then(() => (fn as (ev: HostEvents['account-deleted']) => void | Promise<void>)({ account }))
+              .catch((err) => pluginLog.error('account-deleted handler failed', { account, error: err }))
+              .finally(() => cleanups.delete(p));
+            cleanups.add(p);
+          });
+        } else throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} subscribes to unknown host event ${JSON.stringify(event)}`);
+        vfs.on(vfsEvent, registered);
+        listeners.push({ event: vfsEvent, fn: registered });
       },
       onReady(fn) {
         late('add an onReady hook');
@@ -269,10 +286,18 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
         log.error('onClose hook failed after a failed start', { plugin, error: closeErr });
       }
     }
-    for (const { event, fn } of listeners) vfs.off(event === 'account-deleted' ? 'drop' : event, fn as never);
+    for (const { event, fn } of listeners) vfs.off(event, fn as never);
     throw err;
   }
-  return { services, readyChecks, observers, closeHooks: closeInReverse };
+  return {
+    services,
+    readyChecks,
+    observers,
+    closeHooks: closeInReverse,
+    async settle() {
+      while (cleanups.size) await Promise.all([...cleanups]);
+    },
+  };
 }
 
 /** A task owner as an identity with their current role (USER when no longer registered). */

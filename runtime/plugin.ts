@@ -202,7 +202,11 @@ export interface PluginHost {
   optional<T = unknown>(name: string): T | undefined;
   taskType(def: PluginTaskTypeDef): void;
   consume<P>(queue: string, consumer: Consumer<P>, opts?: ConsumerOptions): void;
-  on<E extends keyof HostEvents>(event: E, fn: (ev: HostEvents[E]) => void): void;
+  /**
+   * Subscribes to a host event. An `account-deleted` handler may return a promise: the host logs
+   * its failure and waits for it on shutdown (its cleanup never races the storage closing).
+   */
+  on<E extends keyof HostEvents>(event: E, fn: (ev: HostEvents[E]) => void | Promise<void>): void;
   onReady(fn: () => Promise<void> | void): void;
   onClose(fn: () => Promise<void> | void): void;
   /** A line in `GET /ready`: return 'ok', 'not_configured', or throw. Names are unique across plugins. */

@@ -51,7 +51,7 @@ export default definePlugin({
   setup(host) {
     const store = new PrivacyStore(host.kv);
     // Account deletion drops the VFS; a re-created account must not inherit the old configs.
-    host.on('account-deleted', ({ account }) => void store.dropAccount(account).catch((err) => host.log.warn('dropping privacy configs failed', { account, error: err })));
+    host.on('account-deleted', ({ account }) => store.dropAccount(account));
 
     const target = (identity: Identity, params: Record<string, string>) => ({
       owner: ownerOf(identity),

@@ -106,7 +106,7 @@ export default definePlugin({
       updateAttrs: (doc) => store.updateAttrs(doc),
       remove: (account, path, opts) => store.remove(account, path, opts),
     } satisfies VectorStoreService);
-    host.on('account-deleted', ({ account }) => void store.dropAccount(account).catch((err) => host.log.warn('dropping vector records failed', { account, error: err })));
+    host.on('account-deleted', ({ account }) => store.dropAccount(account));
     const vectordbReady = () => {
       store.index.stats();
       return 'ok';

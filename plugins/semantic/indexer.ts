@@ -88,7 +88,7 @@ export class Indexer {
       for (const fn of fns) fn();
     });
     // Records are dropped by the retrieval plugin; the abstracts kept here are this plugin's to drop.
-    host.on('account-deleted', ({ account }) => void this.dropAbstracts(account).catch((err) => host.log.warn('dropping file abstracts failed', { account, error: err })));
+    host.on('account-deleted', ({ account }) => this.dropAbstracts(account));
     host.consume<SemanticMessage>(SEMANTIC_QUEUE, (m) => this.semanticTracked(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
     host.consume<EmbeddingMessage>(EMBEDDING_QUEUE, (m) => this.embedding(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
   }

@@ -128,6 +128,23 @@ describe('load-time checks', () => {
     await expect(boot([spy])).rejects.toMatchObject({ code: 'CTX_PLUGIN_DUPLICATE', message: expect.stringMatching(/spy.*queue.*system/) });
   });
 
+  it('shutdown waits for account-deleted handlers: cleanup never races the store closing', async () => {
+    let finished = false;
+    const slow = p('slow-cleanup', [], (h) =>
+      h.on('account-deleted', async ({ account }) => {
+        await new Promise((r) => setTimeout(r, 200));
+        await h.kv.put(`dropped\x00${account}`, '1');
+        finished = true;
+      }),
+    );
+    const t = await startTestApp({ extraPlugins: [slow] });
+    await t.account('doomed');
+    expect((await t.req({ method: 'DELETE', url: '/api/v1/admin/accounts/doomed', headers: t.root })).status).toBe(200);
+    expect(finished).toBe(false);
+    await t.close();
+    expect(finished).toBe(true);
+  });
+
   it('every built-in plugin loads through the public API', () => {
     for (const b of builtinPlugins) expect(typeof b.setup).toBe('function');
   });

@@ -29,7 +29,7 @@ export default definePlugin({
     host.on('change', (ev) => {
       if (ev.type === 'write') writes.set(ev.account, (writes.get(ev.account) ?? 0) + 1);
     });
-    host.on('account-deleted', ({ account }) => writes.delete(account));
+    host.on('account-deleted', ({ account }) => void writes.delete(account));
 
     host.route({
       method: 'GET',
