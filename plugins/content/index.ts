@@ -10,9 +10,11 @@ import { parseBatchBody } from './batch-body.js';
 import { LIMITS, batchWrite, batchWriteBody, type AccessCheck } from './batch-write.js';
 import { download, readContent, readSidecar } from './read.js';
 import { registerReindex } from './reindex.js';
-import { resolveUri, rootUriOf } from './targets.js';
+import { resolveUri } from './targets.js';
+import { rootUriOf } from '../../runtime/sdk/index.js';
 import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
 import { writeContent } from './write.js';
+import { resultObject } from '../../runtime/sdk/index.js';
 
 const tagList = s.array(s.string(), { max: 64 });
 
@@ -34,6 +36,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/content/abstract',
+      summary: 'a directory\'s L0 abstract, without its metadata header',
+      response: s.string(),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       query: s.object({ uri: s.string({ min: 1 }) }),
       handler: (ctx) => readSidecar(host.unscopedVfs, ctx.identity, ctx.query.uri, 'abstract', accessCheck(ctx.identity)),
     });
@@ -41,6 +46,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/content/overview',
+      summary: 'a directory\'s L1 overview',
+      response: s.string(),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       query: s.object({ uri: s.string({ min: 1 }) }),
       handler: (ctx) => readSidecar(host.unscopedVfs, ctx.identity, ctx.query.uri, 'overview', accessCheck(ctx.identity)),
     });
@@ -48,6 +56,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/content/read',
+      summary: 'a file\'s text (by URI or 32-hex record id), optionally a range of lines',
+      response: s.string(),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       query: s.object({
         uri: s.string({ min: 1 }),
         offset: s.int({ min: 0 }).default(0),
@@ -60,6 +71,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/content/download',
+      summary: 'a file\'s raw bytes as an attachment',
+      reply: { contentType: 'application/octet-stream', description: 'the file\'s bytes, with Content-Disposition: attachment' },
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       query: s.object({ uri: s.string({ min: 1 }) }),
       handler: (ctx) => download(host.unscopedVfs, ctx.identity, ctx.query.uri, accessCheck(ctx.identity)),
     });
@@ -67,6 +81,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/content/write',
+      summary: 'writes a file (replace, append or create); parents are created',
+      response: resultObject({ uri: s.string(), root_uri: s.string(), context_type: s.string(), mode: s.string(), written_bytes: s.int(), content_updated: s.bool(), semantic_status: s.enum(['queued', 'complete', 'deferred']), vector_status: s.string(), queue_status: resultObject({ Semantic: resultObject({ processed: s.int(), error_count: s.int(), errors: s.array(s.string()) }).optional(), Embedding: resultObject({ processed: s.int(), error_count: s.int(), errors: s.array(s.string()) }).optional() }).optional() }),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND', 'CONFLICT', 'PROCESSING_ERROR', 'DEADLINE_EXCEEDED'],
       body: s.object({
         uri: s.string({ min: 1 }),
         content: s.string(),
@@ -82,6 +99,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/content/batch-write',
+      summary: 'writes many files under one root in one locked batch, with optional hash preconditions',
+      response: resultObject({ root_uri: s.string(), created: s.array(s.string()), updated: s.array(s.string()), unchanged: s.array(s.string()), semantic_status: s.string(), vector_status: s.string(), queue_status: resultObject({ Semantic: resultObject({ processed: s.int(), error_count: s.int(), errors: s.array(s.string()) }).optional(), Embedding: resultObject({ processed: s.int(), error_count: s.int(), errors: s.array(s.string()) }).optional() }).optional() }),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND', 'CONFLICT', 'PROCESSING_ERROR', 'DEADLINE_EXCEEDED'],
       body: batchWriteBody,
       // Room for 16 MiB of content sent as base64 or escaped JSON; the content limits are checked
       // after parsing, with messages naming them.
@@ -94,6 +114,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/content/set_tags',
+      summary: 'sets k=v tags on a file or directory (replace or append; recursive for descendants)',
+      response: resultObject({ uri: s.string(), updated_uris: s.array(s.string()), root_uri: s.string(), context_type: s.string(), tags: s.array(s.string()), mode: s.enum(['replace', 'append']), recursive: s.bool(), success_count: s.int(), failed_count: s.int(), skipped_count: s.int() }),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       body: s.object({
         uri: s.string({ min: 1 }),
         tags: tagList,
@@ -125,6 +148,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/content/reindex',
+      summary: 'rebuilds vectors (and optionally L0/L1) under a URI as a task; with wait, answers when it finished',
+      response: resultObject({ task_id: s.string(), status: s.string(), uri: s.string().optional(), mode: s.string().optional(), recursive: s.bool().optional() }),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND', 'CONFLICT', 'PROCESSING_ERROR'],
       body: s.object({
         uri: s.string({ min: 1 }),
         mode: s.enum(['vectors_only', 'semantic_and_vectors'] as const).default('vectors_only'),

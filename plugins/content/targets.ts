@@ -1,7 +1,7 @@
 /** URI resolution and the naming rules of content writes (spec Part 2, "Content" and "Limits"). */
 import { CtxError, invalidArgument } from '../../runtime/sdk/index.js';
 import type { Identity } from '../../runtime/sdk/index.js';
-import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/sdk/index.js';
+import { authorize, isRecordId, parseUri, spaceRootDepth, uriFromPath, type CtxUri } from '../../runtime/sdk/index.js';
 import { SIDECARS } from '../../runtime/sdk/index.js';
 import type { Vfs } from '../../runtime/sdk/index.js';
 
@@ -54,25 +54,6 @@ export async function resolveReadTarget(input: string, identity: Identity, vfs: 
   return u;
 }
 
-/**
- * The root a written file belongs to: its context space root (`ctx://resources`,
- * `ctx://user/{u}/memories`, ...) plus the first segment below it when the file is deeper, e.g.
- * `ctx://resources/docs/a/b.md` → `ctx://resources/docs`, `ctx://user/u/skills/s/SKILL.md` →
- * `ctx://user/u/skills/s`.
- */
-export function rootUriOf(u: CtxUri): string {
-  const spaceDepth = spaceRootDepth(u);
-  const depth = u.segments.length - 1 > spaceDepth ? spaceDepth + 1 : spaceDepth;
-  return uriFromPath(u.segments.slice(0, depth).join('/'));
-}
-
-/** Number of segments of the space root: `resources` 1, `user/u/memories` 3, `user/u/peers/p/memories` 5. */
-function spaceRootDepth(u: CtxUri): number {
-  if (u.scope === 'resources') return 1;
-  if (u.scope === 'user') return u.peerId !== undefined ? 5 : 3;
-  if (u.scope === 'agent') return Math.min(u.segments.length, 3);
-  return 0;
-}
 
 /** Rejects URIs a file cannot live at (containers such as `ctx://user/u`, scope roots). */
 export function assertFileLocation(u: CtxUri): void {

@@ -7,7 +7,8 @@ import { SIDECAR_META_FIELDS, splitHeader, withHeader } from '../../runtime/sdk/
 import { splitPath } from '../../runtime/sdk/index.js';
 import { indexingReport, type IndexingReport } from './indexing.js';
 import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
-import { ABSTRACT, OVERVIEW, RELATIONS, TEXT_EXTENSIONS, assertFileLocation, hasTextExtension, resolveUri, rootUriOf } from './targets.js';
+import { ABSTRACT, OVERVIEW, RELATIONS, TEXT_EXTENSIONS, assertFileLocation, hasTextExtension, resolveUri } from './targets.js';
+import { rootUriOf } from '../../runtime/sdk/index.js';
 
 export interface WriteBody {
   uri: string;

@@ -14,10 +14,12 @@ import { READ_ACCESS_KEY, deniedError, deniedNode, deniedOnPath, deniedOnPaths }
 import { browse, type BrowseQuery } from './browse.js';
 import { entry, placeholder, type DirectoryEntry, type EntryOptions } from './entries.js';
 import { ListingCache } from './listing.js';
-import { attrs, mkdir, mv, resolve, rm, rootUriOf, stat } from './ops.js';
+import { attrs, mkdir, mv, resolve, rm, stat } from './ops.js';
+import { rootUriOf } from '../../runtime/sdk/index.js';
 import { RestrictedIndex } from './restricted.js';
 import { checkTags } from '../../runtime/sdk/index.js';
 import { setTags, type SetTagsOptions, type SetTagsOutcome } from './tags.js';
+import { resultObject } from '../../runtime/sdk/index.js';
 
 export interface FsService {
   /** set_tags for both routes (fs and content): validates, authorizes, applies the tag rules atomically. */
@@ -42,6 +44,21 @@ declare module '../../runtime/sdk/index.js' {
 
 const extraField = s.enum(['locked', 'id', 'count'] as const);
 const tagList = s.array(s.string({ min: 1, max: 512 }), { max: 64 });
+// Spec Part 2 "Directory entry": an unreadable child under ctx://resources is a placeholder with `access: denied`.
+const directoryEntry = resultObject({
+  name: s.string(),
+  size: s.int().optional(),
+  mode: s.int().optional(),
+  modTime: s.string().optional(),
+  isDir: s.bool(),
+  uri: s.string(),
+  meta: s.record(s.any()).optional(),
+  rel_path: s.string().optional(),
+  access: s.enum(['denied'] as const).optional(),
+});
+const listing = s.array(s.union([directoryEntry, s.string()], 'an entry, or its URI with simple=true'));
+const tagsResult = resultObject({ uri: s.string(), updated_uris: s.array(s.string()), root_uri: s.string(), context_type: s.string(), tags: s.array(s.string()), mode: s.enum(['replace', 'append'] as const), recursive: s.bool(), success_count: s.int(), failed_count: s.int(), skipped_count: s.int() });
+const uriErrors = ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'] as const;
 const listingQuery = {
   uri: s.string({ min: 1 }),
   output: s.enum(['agent', 'original'] as const).default('agent'),
@@ -97,6 +114,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/fs/ls',
+      summary: 'lists a directory (recursive, paged, sorted directories first)',
+      response: listing,
+      errors: [...uriErrors],
       query: s.object({
         ...listingQuery,
         simple: s.bool().default(false),
@@ -110,6 +130,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/fs/tree',
+      summary: 'a directory tree to level_limit levels, entries with rel_path',
+      response: listing,
+      errors: [...uriErrors],
       query: s.object({
         ...listingQuery,
         level_limit: s.int({ min: 1, max: 64 }).default(3),
@@ -122,6 +145,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/fs/stat',
+      summary: 'a file\'s or directory\'s metadata (by URI or 32-hex record id)',
+      response: resultObject({ name: s.string(), size: s.int(), mode: s.int(), modTime: s.string(), isDir: s.bool(), isLocked: s.bool(), id: s.string().optional().describe('files: the level-2 record id'), count: s.int().optional().describe('directories: estimated items under it'), uri: s.string() }),
+      errors: [...uriErrors],
       query: s.object({ uri: s.string({ min: 1 }) }),
       handler: (ctx) => stat(host, restricted, ctx.identity, ctx.query.uri),
     });
@@ -129,6 +155,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/fs/attrs',
+      summary: 'context type and tags (and memory fields) of a node',
+      response: resultObject({ uri: s.string(), context_type: s.string(), attrs: resultObject({ tags: s.array(s.string()), memory: s.record(s.any()).optional() }) }),
+      errors: [...uriErrors],
       query: s.object({ uri: s.string({ min: 1 }) }),
       handler: (ctx) => attrs(host, ctx.identity, ctx.query.uri),
     });
@@ -136,6 +165,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/fs/attrs/set_tags',
+      summary: 'sets k=v tags (same as content/set_tags)',
+      response: tagsResult,
+      errors: [...uriErrors],
       body: s.object({
         uri: s.string({ min: 1 }),
         tags: s.array(s.string(), { max: 64 }),
@@ -167,6 +199,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/fs/mkdir',
+      summary: 'creates a directory and its parents (existing: unchanged); writes its L0',
+      response: resultObject({ uri: s.string() }),
+      errors: [...uriErrors, 'CONFLICT'],
       body: s.object({ uri: s.string({ min: 1 }), description: s.string({ max: 64 * 1024 }).optional(), telemetry: s.telemetry() }),
       handler: (ctx) => mkdir(host, ctx.identity, ctx.body),
     });
@@ -174,6 +209,9 @@ export default definePlugin({
     host.route({
       method: 'DELETE',
       path: '/api/v1/fs',
+      summary: 'removes a file or directory (idempotent; recursive for a non-empty directory)',
+      response: resultObject({ uri: s.string(), deleted_count: s.int().optional() }),
+      errors: [...uriErrors, 'CONFLICT'],
       query: s.object({ uri: s.string({ min: 1 }), recursive: s.bool().default(false) }),
       handler: (ctx) => rm(host, ctx.identity, ctx.query),
     });
@@ -181,6 +219,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/fs/mv',
+      summary: 'moves a file or directory',
+      response: resultObject({ from: s.string(), to: s.string() }),
+      errors: [...uriErrors, 'CONFLICT'],
       body: s.object({ from_uri: s.string({ min: 1 }), to_uri: s.string({ min: 1 }), telemetry: s.telemetry() }),
       handler: (ctx) => mv(host, ctx.identity, ctx.body),
     });
@@ -189,6 +230,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/fs/access',
+      summary: 'sets who may read an entry under ctx://resources (null lifts the restriction; ROOT or ADMIN)',
+      response: resultObject({ uri: s.string(), readers: s.array(s.string()).nullable() }),
+      errors: [...uriErrors],
       roles: ['ROOT', 'ADMIN'],
       body: s.object({ uri: s.string({ min: 1 }), readers: s.array(s.string({ min: 1, max: 128 }), { max: 1000 }).nullable() }),
       async handler(ctx) {

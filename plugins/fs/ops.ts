@@ -1,5 +1,5 @@
 /** stat, attrs, mkdir, rm and mv (spec Part 2, "File system"; mv is not in the spec). */
-import type { IndexHint } from '../../runtime/sdk/index.js';
+import { rootUriOf, spaceRootDepth, type IndexHint } from '../../runtime/sdk/index.js';
 import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/sdk/index.js';
 import type { Identity } from '../../runtime/sdk/index.js';
 import type { PluginHost } from '../../runtime/sdk/index.js';
@@ -19,20 +19,6 @@ export async function resolve(host: PluginHost, identity: Identity, input: unkno
   // Only a USER below ctx://resources has reader lists to check: nothing to await otherwise.
   if (identity.role === 'USER' && u.path.startsWith('resources/')) await assertEntryAccess(host.unscopedVfs, identity, u.path);
   return u;
-}
-
-/** Segments of the space root: `resources` 1, `user/u/memories` 3, `user/u/peers/p/memories` 5. */
-export function spaceRootDepth(u: CtxUri): number {
-  if (u.scope === 'resources') return 1;
-  if (u.scope === 'user') return u.peerId !== undefined ? 5 : 3;
-  if (u.scope === 'agent') return Math.min(u.segments.length, 3);
-  return 0;
-}
-
-/** The write root the content plugin reports too: the space root plus the first segment below it. */
-export function rootUriOf(u: CtxUri): string {
-  const depth = spaceRootDepth(u);
-  return uriFromPath(u.segments.slice(0, u.segments.length - 1 > depth ? depth + 1 : depth).join('/'));
 }
 
 export interface StatResult {

@@ -2,7 +2,7 @@
 import type { Identity } from '../../runtime/sdk/index.js';
 import type { PluginHost } from '../../runtime/sdk/index.js';
 import { canRead, parseUri, uriFromPath, type CtxUri } from '../../runtime/sdk/index.js';
-import { splitPath } from '../../runtime/sdk/index.js';
+import { isAncestorPath, splitPath } from '../../runtime/sdk/index.js';
 import { renderGraphHtml, type GraphData, type GraphEdge, type GraphNode } from './graph-html.js';
 import { RELATIONS_FILE, readSidecar } from './store.js';
 
@@ -30,7 +30,7 @@ export async function collectGraph(host: PluginHost, identity: Identity, spaces:
     let best = -1;
     let depth = -1;
     spaces.forEach((s, i) => {
-      if ((s.path === '' || path === s.path || path.startsWith(s.path + '/')) && s.path.length > depth) {
+      if (isAncestorPath(s.path, path) && s.path.length > depth) {
         best = i;
         depth = s.path.length;
       }

@@ -1,13 +1,14 @@
 /**
- * The retrieval plugin's indexing queues. Writers never touch them: the indexer turns durable VFS
+ * The semantic plugin's indexing queues. Writers never touch them: the indexer turns durable VFS
  * changes (and their `IndexHint`s) into messages itself, and other plugins read index status
- * through the `indexing` service (indexing-status.ts). Every payload carries `account` and `path` so status and wait can be
- * answered per path without knowing who consumes the queue.
+ * through the `indexing` service (indexing-status.ts). Every payload carries `account` and `path`
+ * so status and wait can be answered per path without knowing who consumes the queue.
  *
  * - `Semantic`: a node changed; the consumer refreshes L0/L1 sidecars bottom-up and enqueues the
  *   `Embedding` work for the records concerned (before it acks, so `waitFor` sees no gap).
  * - `Embedding`: (re)compute or delete the vector record of one level of one node.
  */
+import { isAncestorPath } from '../../runtime/sdk/index.js';
 
 export const SEMANTIC_QUEUE = 'Semantic';
 export const EMBEDDING_QUEUE = 'Embedding';
@@ -39,6 +40,6 @@ export function touchesPath(account: string, path: string) {
   return (payload: unknown): boolean => {
     const p = payload as { account?: string; path?: string } | null;
     if (!p || p.account !== account || typeof p.path !== 'string') return false;
-    return p.path === path || p.path.startsWith(path + '/') || path === '';
+    return isAncestorPath(path, p.path);
   };
 }

@@ -9,6 +9,7 @@ import { CtxError, conflict } from '../errors.js';
 import type { Identity } from '../identity/types.js';
 import { authorize, parseUri, uriFromPath, type Access, type CtxUri } from '../uri/index.js';
 import type { Entry } from '../vfs/types.js';
+import { isAncestorPath } from '../vfs/locks.js';
 import type { Vfs, WriteOptions } from '../vfs/vfs.js';
 import type { AccessGuard } from './guard.js';
 import { namespaceReadable } from './guard.js';
@@ -92,7 +93,7 @@ export class ScopedVfs {
     const u = await this.readable(uri);
     let hidden: string | null = null;
     for await (const e of this.vfs.walk(this.account, u.path, { maxDepth: opts.maxDepth, descend: (d) => this.visible(d) })) {
-      if (hidden !== null && e.path.startsWith(hidden + '/')) continue;
+      if (hidden !== null && isAncestorPath(hidden, e.path)) continue;
       if (!this.visible(e)) {
         hidden = e.path;
         continue;

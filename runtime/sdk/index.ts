@@ -50,6 +50,7 @@ export type { Identity, Role } from '../identity/types.js';
 export type { AccountRecord, UserRecord } from '../identity/registry.js';
 export { CtxError, conflict, failedPrecondition, invalidArgument, isCtxError, notFound, permissionDenied, unavailable, type ErrorCode } from '../errors.js';
 export { s, Schema, fieldError, type Infer } from '../schema.js';
+export { componentStatusSchema, resultObject, taskRecordSchema, taskStartedSchema } from '../result-schemas.js';
 export { JsonResult, Reply, contentDisposition, formatSse, type SseWriter, type StreamSource } from '../http/reply.js';
 export { parseMultipart, type MultipartField } from '../adapters/uws/index.js';
 
@@ -63,6 +64,8 @@ export {
   joinUri,
   parseUri,
   relativePath,
+  rootUriOf,
+  spaceRootDepth,
   uriFromPath,
   RESERVED_IDS,
   SCHEME,

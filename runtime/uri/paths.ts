@@ -57,3 +57,21 @@ export function relativePath(ancestor: string, uri: string): string {
 export function uriFromPath(path: string): string {
   return SCHEME + path;
 }
+
+/** Number of segments of a URI's space root: `resources` 1, `user/u/memories` 3, `user/u/peers/p/memories` 5. */
+export function spaceRootDepth(u: CtxUri): number {
+  if (u.scope === 'resources') return 1;
+  if (u.scope === 'user') return u.peerId !== undefined ? 5 : 3;
+  if (u.scope === 'agent') return Math.min(u.segments.length, 3);
+  return 0;
+}
+
+/**
+ * The root a node belongs to (the `root_uri` of writes, mkdir and stat): its space root plus the
+ * first segment below it when the node is deeper, e.g. `ctx://resources/docs/a/b.md` →
+ * `ctx://resources/docs`, `ctx://user/u/skills/s/SKILL.md` → `ctx://user/u/skills/s`.
+ */
+export function rootUriOf(u: CtxUri): string {
+  const depth = spaceRootDepth(u);
+  return uriFromPath(u.segments.slice(0, u.segments.length - 1 > depth ? depth + 1 : depth).join('/'));
+}

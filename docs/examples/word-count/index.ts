@@ -4,7 +4,7 @@
  * subtree. It imports only the SDK (`ctx/plugin`) and reads only through scoped VFS views, so it
  * can never show a caller what the caller may not read.
  */
-import { CtxError, definePlugin, s } from 'ctx/plugin';
+import { CtxError, SIDECARS, definePlugin, s } from 'ctx/plugin';
 
 export interface WordCounter {
   count(text: string): number;
@@ -56,7 +56,8 @@ export default definePlugin({
         let files = 0;
         for await (const entry of vfs.walk(uri)) {
           if (task.signal.aborted) break;
-          if (entry.kind !== 'file') continue;
+          // Sidecars (.abstract.md, .overview.md) are the indexer's summaries, not the user's words.
+          if (entry.kind !== 'file' || SIDECARS.has(entry.name)) continue;
           words += counter.count(await vfs.readText(entry.uri));
           files++;
         }
