@@ -8,6 +8,7 @@ import type { Identity } from '../../runtime/sdk/index.js';
 import { definePlugin } from '../../runtime/sdk/index.js';
 import { fieldError, s } from '../../runtime/sdk/index.js';
 import { HOST_VERSION } from '../../runtime/sdk/index.js';
+import { resultObject } from '../../runtime/sdk/index.js';
 
 const publicUser = (u: { account_id: string; user_id: string; role: string; created_at: string }) => ({
   account_id: u.account_id,
@@ -38,11 +39,15 @@ export default definePlugin({
       const upper = typeof value === 'string' ? value.toUpperCase() : undefined;
       if (upper === 'ADMIN' || upper === 'USER') return upper;
       throw fieldError(field, `${field} must be user or admin (any case); got ${JSON.stringify(value)}`, { allowed: ['user', 'admin'] });
-    });
+    }, s.string({ pattern: /^([Uu][Ss][Ee][Rr]|[Aa][Dd][Mm][Ii][Nn])$/ }).describe('user or admin, in any case'));
 
     host.route({
       method: 'POST',
       path: '/api/v1/admin/accounts',
+      summary: 'creates an account and its first ADMIN (ROOT)',
+      successStatus: 201,
+      response: resultObject({ account_id: s.string(), admin_user_id: s.string(), user_key: s.string() }),
+      errors: ['CONFLICT'],
       roles: ['ROOT'],
       body: s.object({ account_id: s.string({ min: 1 }), admin_user_id: s.string({ min: 1 }) }),
       async handler(ctx) {
@@ -55,6 +60,8 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/admin/accounts',
+      summary: 'every account (ROOT)',
+      response: s.array(resultObject({ account_id: s.string(), admin_user_id: s.string().optional(), created_at: s.string().optional() })),
       roles: ['ROOT'],
       handler: () => ids.listAccounts(),
     });
@@ -62,6 +69,9 @@ export default definePlugin({
     host.route({
       method: 'DELETE',
       path: '/api/v1/admin/accounts/{account_id}',
+      summary: 'deletes an account, its users and all its data (ROOT)',
+      response: resultObject({ account_id: s.string(), deleted: s.bool(), deleted_users: s.int(), deleted_entries: s.int() }),
+      errors: ['NOT_FOUND'],
       roles: ['ROOT'],
       async handler(ctx) {
         const accountId = ctx.params.account_id!;
@@ -74,6 +84,10 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/admin/accounts/{account_id}/users',
+      summary: 'adds a user to an account (ROOT or the account\'s ADMIN)',
+      successStatus: 201,
+      response: resultObject({ account_id: s.string(), user_id: s.string(), role: s.enum(['ADMIN', 'USER']), user_key: s.string() }),
+      errors: ['PERMISSION_DENIED', 'NOT_FOUND', 'CONFLICT'],
       roles: ['ROOT', 'ADMIN'],
       body: s.object({ user_id: s.string({ min: 1 }), role: role.default('USER') }),
       async handler(ctx) {
@@ -87,6 +101,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/admin/accounts/{account_id}/users',
+      summary: 'the users of an account (ROOT or its ADMIN)',
+      response: s.array(resultObject({ account_id: s.string(), user_id: s.string(), role: s.enum(['ADMIN', 'USER']), created_at: s.string() })),
+      errors: ['PERMISSION_DENIED', 'NOT_FOUND'],
       roles: ['ROOT', 'ADMIN'],
       async handler(ctx) {
         requireAccountAdmin(ctx.identity, ctx.params.account_id!);
@@ -98,6 +115,9 @@ export default definePlugin({
     host.route({
       method: 'DELETE',
       path: '/api/v1/admin/accounts/{account_id}/users/{user_id}',
+      summary: 'removes a user (ROOT or the account\'s ADMIN)',
+      response: resultObject({ account_id: s.string(), user_id: s.string(), deleted: s.bool() }),
+      errors: ['PERMISSION_DENIED', 'NOT_FOUND'],
       roles: ['ROOT', 'ADMIN'],
       async handler(ctx) {
         requireAccountAdmin(ctx.identity, ctx.params.account_id!);
@@ -109,6 +129,9 @@ export default definePlugin({
     host.route({
       method: 'PUT',
       path: '/api/v1/admin/accounts/{account_id}/users/{user_id}/role',
+      summary: 'changes a user\'s role (ROOT or the account\'s ADMIN)',
+      response: resultObject({ account_id: s.string(), user_id: s.string(), role: s.enum(['ADMIN', 'USER']), created_at: s.string() }),
+      errors: ['PERMISSION_DENIED', 'NOT_FOUND'],
       roles: ['ROOT', 'ADMIN'],
       body: s.object({ role }),
       async handler(ctx) {
@@ -120,6 +143,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/admin/accounts/{account_id}/users/{user_id}/key',
+      summary: 'issues a new key for a user; the old one stops working',
+      response: resultObject({ account_id: s.string(), user_id: s.string(), user_key: s.string() }),
+      errors: ['PERMISSION_DENIED', 'NOT_FOUND'],
       roles: ['ROOT', 'ADMIN'],
       async handler(ctx) {
         requireAccountAdmin(ctx.identity, ctx.params.account_id!);

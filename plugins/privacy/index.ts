@@ -8,6 +8,7 @@ import { definePlugin } from '../../runtime/sdk/index.js';
 import { s } from '../../runtime/sdk/index.js';
 import { HOST_VERSION } from '../../runtime/sdk/index.js';
 import { PrivacyStore, sameJson, type Meta, type Owner, type Snapshot } from './store.js';
+import { resultObject } from '../../runtime/sdk/index.js';
 
 /** Category and target key: one path segment, no separators, so they are also safe key parts. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,127}$/;
@@ -28,19 +29,22 @@ function checkVersion(raw: string): number {
 const ownerOf = (identity: Identity): Owner => ({ account: identity.accountId, user: identity.userId });
 const now = () => new Date().toISOString();
 
+// Spec Part 2 "Privacy config".
+const snapshotSchema = resultObject({ version: s.int(), category: s.string(), target_key: s.string(), values: s.record(s.any()), created_at: s.string(), created_by: s.string(), change_reason: s.string() });
+const metaSchema = resultObject({ category: s.string(), target_key: s.string(), active_version: s.int(), latest_version: s.int(), created_at: s.string(), updated_at: s.string(), updated_by: s.string(), last_accessed_at: s.string().nullable(), labels: s.record(s.any()).nullable() });
 const setBody = s.object({
   values: s.custom<Record<string, unknown>>((v, field) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidArgument(`${field} must be an object, got ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`, { field });
     if (Object.keys(v).length > LIMITS.values) throw invalidArgument(`${field} has more than ${LIMITS.values} keys`, { field, limit: LIMITS.values });
     return v as Record<string, unknown>;
-  }),
+  }, s.record(s.any()).describe('key to value: the full replacement snapshot')),
   change_reason: s.string({ max: LIMITS.reasonChars }).default(''),
   labels: s
     .custom<Record<string, unknown>>((v, field) => {
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidArgument(`${field} must be an object or null`, { field });
       if (Object.keys(v).length > LIMITS.labels) throw invalidArgument(`${field} has more than ${LIMITS.labels} keys`, { field, limit: LIMITS.labels });
       return v as Record<string, unknown>;
-    })
+    }, s.record(s.any()))
     .nullable()
     .default(null),
 });
@@ -63,18 +67,26 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/privacy-configs',
+      summary: 'the caller\'s privacy-config categories',
+      response: s.array(s.string()),
       handler: (ctx) => store.categories(ownerOf(ctx.identity)),
     });
 
     host.route({
       method: 'GET',
       path: '/api/v1/privacy-configs/{category}',
+      summary: 'the target keys of a category',
+      response: s.array(s.string()),
+      errors: ['INVALID_ARGUMENT'],
       handler: (ctx) => store.targets(ownerOf(ctx.identity), checkName('category', ctx.params.category!)),
     });
 
     host.route({
       method: 'GET',
       path: '/api/v1/privacy-configs/{category}/{target_key}',
+      summary: 'a config\'s meta and current snapshot',
+      response: resultObject({ meta: metaSchema, current: snapshotSchema }),
+      errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
       handler(ctx) {
         const { owner, category, key } = target(ctx.identity, ctx.params);
         return store.serialized(owner, category, key, async () => {
@@ -92,6 +104,8 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/privacy-configs/{category}/{target_key}',
+      summary: 'stores a new version (full replacement of values) and activates it',
+      response: snapshotSchema,
       body: setBody,
       handler(ctx) {
         const { owner, category, key } = target(ctx.identity, ctx.params);
@@ -129,6 +143,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/privacy-configs/{category}/{target_key}/versions',
+      summary: 'the version numbers of a config',
+      response: s.array(s.int()),
+      errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
       async handler(ctx) {
         const { owner, category, key } = target(ctx.identity, ctx.params);
         const versions = await store.versions(owner, category, key);
@@ -140,6 +157,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/privacy-configs/{category}/{target_key}/versions/{version}',
+      summary: 'one version\'s snapshot',
+      response: snapshotSchema,
+      errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
       async handler(ctx) {
         const { owner, category, key } = target(ctx.identity, ctx.params);
         const version = checkVersion(ctx.params.version!);
@@ -152,6 +172,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/privacy-configs/{category}/{target_key}/activate',
+      summary: 'makes an earlier version the active one',
+      response: snapshotSchema,
+      errors: ['NOT_FOUND'],
       body: s.object({ version: s.int({ min: 1 }) }),
       handler(ctx) {
         const { owner, category, key } = target(ctx.identity, ctx.params);

@@ -15,6 +15,7 @@ import { splitPath } from '../../runtime/sdk/index.js';
 import { HOST_VERSION } from '../../runtime/sdk/index.js';
 import { collectGraph, readableFor, renderGraphHtml } from './graph.js';
 import { RELATIONS_FILE, entriesOf, locate, readSidecar, updateSidecar, type StoredRelation } from './store.js';
+import { resultObject } from '../../runtime/sdk/index.js';
 
 export const LIMITS = { targets: 256, reasonChars: 4096, spaces: 32 } as const;
 
@@ -48,7 +49,7 @@ const toUris = s.custom<string[]>((v, field) => {
     if (typeof x !== 'string') throw invalidArgument(`${field}[${i}] must be a string`, { field: `${field}[${i}]` });
   });
   return list as string[];
-});
+}, s.union([s.string(), s.array(s.string(), { min: 1, max: LIMITS.targets })], 'a URI string or an array of URI strings'));
 
 export default definePlugin({
   name: 'relations',
@@ -70,6 +71,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/relations/link',
+      summary: 'relates a URI to one or more others, with a reason',
+      response: resultObject({ from: s.string(), to: s.union([s.string(), s.array(s.string())], 'a URI or URIs') }),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       body: s.object({ from_uri: s.string({ min: 1 }), to_uris: toUris, reason: s.string({ max: LIMITS.reasonChars }).default('') }),
       async handler(ctx) {
         const { identity } = ctx;
@@ -123,6 +127,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/relations',
+      summary: 'what a URI is related to',
+      response: s.array(resultObject({ uri: s.string(), reason: s.string() })),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       query: s.object({ uri: s.string({ min: 1 }) }),
       async handler(ctx) {
         const { identity } = ctx;
@@ -142,6 +149,9 @@ export default definePlugin({
     host.route({
       method: 'DELETE',
       path: '/api/v1/relations/link',
+      summary: 'removes one relation',
+      response: resultObject({ from: s.string(), to: s.string() }),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       body: s.object({ from_uri: s.string({ min: 1 }), to_uri: s.string({ min: 1 }) }),
       async handler(ctx) {
         const { identity } = ctx;
@@ -164,6 +174,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/relations/build_graph',
+      summary: 'writes a self-contained HTML graph of the relations under the given memory roots',
+      response: resultObject({ graph_uri: s.string() }),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       body: s.object({
         space_uris: s.array(s.string({ min: 1 }), { min: 1, max: LIMITS.spaces }),
         output_uri: s.string({ min: 1 }),

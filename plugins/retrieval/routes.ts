@@ -15,6 +15,7 @@ import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
 import { categoryOf, placement } from './space.js';
 import type { RecordStore } from './store.js';
+import { resultObject } from '../../runtime/sdk/index.js';
 
 const targetSchema = s.union<string | string[]>([s.string(), s.array(s.string(), { max: 64 })], 'a URI string or an array of URI strings');
 const findShape = {
@@ -42,6 +43,27 @@ const searchSchema = s.object({
   session_id: s.string({ min: 1, max: 128 }).optional(),
   mode: s.enum(['auto', 'fast', 'deep', 'context'] as const).optional(),
 });
+// Spec Part 3 "Search result".
+const matchedContext = resultObject({
+  uri: s.string(),
+  context_type: s.enum(['resource', 'memory', 'skill'] as const),
+  level: s.int({ min: 0, max: 2 }),
+  abstract: s.string(),
+  overview: s.string().nullable().optional(),
+  category: s.string().optional(),
+  score: s.number(),
+  match_reason: s.string(),
+  content: s.string().optional().describe('with read_content'),
+});
+const searchResult = resultObject({
+  memories: s.array(matchedContext),
+  resources: s.array(matchedContext),
+  skills: s.array(matchedContext),
+  total: s.int(),
+  query_plan: resultObject({ expanded_queries: s.array(s.string()) }).optional().describe('search only'),
+  provenance: s.any().optional().describe('with include_provenance'),
+});
+const searchErrors = ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND', 'UNIMPLEMENTED', 'UNAVAILABLE'] as const;
 type FindBody = ReturnType<typeof findSchema.parse>;
 type SearchBody = ReturnType<typeof searchSchema.parse>;
 
@@ -176,6 +198,9 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   host.route({
     method: 'POST',
     path: '/api/v1/search/find',
+    summary: 'finds stored contexts by vector similarity (hierarchical, filtered by scope, type, tags and time)',
+    response: searchResult,
+    errors: [...searchErrors],
     body: findSchema,
     async handler(ctx) {
       const t0 = performance.now();
@@ -193,6 +218,9 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   host.route({
     method: 'POST',
     path: '/api/v1/search/search',
+    summary: 'find with session context and query planning (expanded queries)',
+    response: searchResult,
+    errors: [...searchErrors],
     body: searchSchema,
     async handler(ctx) {
       const t0 = performance.now();
@@ -214,6 +242,9 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   host.route({
     method: 'POST',
     path: '/api/v1/search/grep',
+    summary: 'lines matching a regular expression in files under uri',
+    response: resultObject({ matches: s.array(resultObject({ uri: s.string(), line: s.int(), content: s.string() })), count: s.int() }),
+    errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
     body: s.object({
       uri: s.string({ min: 1 }),
       pattern: s.string({ min: 1, max: 4096 }),
@@ -244,6 +275,9 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   host.route({
     method: 'POST',
     path: '/api/v1/search/glob',
+    summary: 'URIs under uri whose relative path matches a glob',
+    response: resultObject({ matches: s.array(s.string()), count: s.int() }),
+    errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
     body: s.object({ pattern: s.string({ min: 1, max: 1024 }), uri: s.string({ min: 1 }).default('ctx://'), node_limit: s.int({ min: 1, max: 100_000 }).optional() }),
     async handler(ctx) {
       const t0 = performance.now();
@@ -289,6 +323,10 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   host.route({
     method: 'POST',
     path: '/api/v1/system/consistency',
+    tags: ['system'],
+    summary: 'index records missing for what lies under uri',
+    response: resultObject({ ok: s.bool(), expected_count: s.int(), missing_record_count: s.int(), missing_records_truncated: s.bool(), missing_records: s.array(resultObject({ uri: s.string(), path: s.string(), level: s.int(), key: s.string() })) }),
+    errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
     body: s.object({ uri: s.string({ min: 1 }) }),
     async handler(ctx) {
       const u = parseUri(ctx.body.uri, ctx.identity);

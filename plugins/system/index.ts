@@ -12,6 +12,7 @@ import type { Identity } from '../../runtime/sdk/index.js';
 import { isAncestorPath } from '../../runtime/sdk/index.js';
 import { statusTable as table, type ComponentStatus, type QueueManager } from '../../runtime/sdk/index.js';
 import { TempFileStore, type TempFiles } from './temp-files.js';
+import { componentStatusSchema, resultObject } from '../../runtime/sdk/index.js';
 
 declare module '../../runtime/sdk/index.js' {
   interface Services {
@@ -61,6 +62,7 @@ export default definePlugin({
       path: '/health',
       auth: 'optional',
       summary: 'liveness; auth_mode appears when credentials are supplied',
+      reply: { contentType: 'application/json', schema: resultObject({ status: s.enum(['ok']), healthy: s.bool(), version: s.string(), auth_mode: s.string().optional() }), description: 'Health object (no envelope)' },
       async handler(ctx) {
         let healthy = true;
         try {
@@ -78,6 +80,8 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/ready',
+      summary: 'readiness of every subsystem; 503 when one that is configured is not ready',
+      reply: { contentType: 'application/json', schema: resultObject({ status: s.enum(['ready', 'not_ready']), checks: s.record(s.string()).describe('check name to `ok`, `not_configured` or the error') }), description: 'Ready object (no envelope); HTTP 503 when not ready' },
       auth: 'none',
       async handler() {
         const checks: Record<string, string> = {};
@@ -99,12 +103,17 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/system/status',
+      summary: 'whether the service is initialized, and the caller',
+      response: resultObject({ initialized: s.bool(), user: s.string() }),
       handler: (ctx) => ({ initialized: true, user: ctx.identity.userId }),
     });
 
     host.route({
       method: 'POST',
       path: '/api/v1/system/wait',
+      summary: 'waits until the Semantic and Embedding queues are drained (or timeout seconds pass)',
+      response: s.record(resultObject({ processed: s.int(), requeue_count: s.int(), error_count: s.int(), errors: s.array(s.string()) })).describe('queue name to its counts'),
+      errors: ['DEADLINE_EXCEEDED'],
       body: s.object({ timeout: s.number({ min: 0 }).nullable().optional() }),
       async handler(ctx) {
         const timeout = ctx.body.timeout ?? undefined;
@@ -160,11 +169,14 @@ export default definePlugin({
     };
 
     for (const name of ['queue', 'vectordb', 'models', 'lock', 'retrieval'])
-      host.route({ method: 'GET', path: `/api/v1/observer/${name}`, handler: () => component(name) });
+      host.route({ method: 'GET', path: `/api/v1/observer/${name}`, tags: ['observer'], summary: `the ${name} observer component`, response: componentStatusSchema, handler: () => component(name) });
 
     host.route({
       method: 'GET',
       path: '/api/v1/observer/system',
+      tags: ['observer'],
+      summary: 'every observer component and overall health',
+      response: resultObject({ is_healthy: s.bool(), errors: s.array(s.string()), components: s.record(componentStatusSchema) }),
       async handler() {
         const components: Record<string, ComponentStatus> = {};
         const errors: string[] = [];
@@ -183,6 +195,8 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/debug/health',
+      summary: 'whether storage answers a read',
+      response: resultObject({ healthy: s.bool() }),
       async handler() {
         try {
           await probeStorage();
@@ -212,12 +226,15 @@ export default definePlugin({
     };
     const admins = ['ROOT', 'ADMIN'] as const;
     const uriBody = s.object({ uri: s.string({ min: 1 }) });
-    host.route({ method: 'POST', path: '/api/v1/system/backend/sync-status', roles: [...admins], body: uriBody, handler: (ctx) => syncStatus(ctx.identity, ctx.body.uri) });
-    host.route({ method: 'POST', path: '/api/v1/system/backend/sync-retry', roles: [...admins], body: uriBody, handler: (ctx) => syncRetry(ctx.identity, ctx.body.uri) });
-    host.route({ method: 'GET', path: '/api/v1/system/sync/{sync_path*}', roles: [...admins], handler: (ctx) => syncStatus(ctx.identity, 'ctx://' + ctx.params.sync_path) });
+    host.route({ method: 'POST', path: '/api/v1/system/backend/sync-status', summary: 'index work still pending or failed under uri (ROOT or ADMIN)', response: resultObject({ path: s.string(), entry_count: s.int(), pending_count: s.int(), failed_count: s.int() }), errors: ['INVALID_URI'], roles: [...admins], body: uriBody, handler: (ctx) => syncStatus(ctx.identity, ctx.body.uri) });
+    host.route({ method: 'POST', path: '/api/v1/system/backend/sync-retry', summary: 'moves failed index work under uri back onto its queues (ROOT or ADMIN)', response: resultObject({ path: s.string(), retried: s.int(), failed: s.int() }), errors: ['INVALID_URI'], roles: [...admins], body: uriBody, handler: (ctx) => syncRetry(ctx.identity, ctx.body.uri) });
+    host.route({ method: 'GET', path: '/api/v1/system/sync/{sync_path*}', summary: 'sync-status for the URI path ctx://{sync_path}', response: resultObject({ path: s.string(), entry_count: s.int(), pending_count: s.int(), failed_count: s.int() }), errors: ['INVALID_URI'], roles: [...admins], handler: (ctx) => syncStatus(ctx.identity, 'ctx://' + ctx.params.sync_path) });
     host.route({
       method: 'POST',
       path: '/api/v1/system/sync/{sync_path*}',
+      summary: 'sync-retry for ctx://{sync_path} (the path ends in /retry)',
+      response: resultObject({ path: s.string(), retried: s.int(), failed: s.int() }),
+      errors: ['INVALID_URI', 'NOT_FOUND'],
       roles: [...admins],
       handler(ctx) {
         const p = ctx.params.sync_path!;
@@ -229,6 +246,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/resources/temp_upload',
+      summary: 'stores an uploaded file (multipart part `file`) for a later add-resource',
+      bodyType: 'multipart/form-data',
+      response: resultObject({ temp_file_id: s.string(), filename: s.string().nullable().optional(), size: s.int(), upload_mode: s.enum(['local', 'shared']), expires_at: s.string().describe('ISO 8601') }),
       rawBody: true,
       bodyLimit: host.config.maxUploadBytes,
       query: s.object({ upload_mode: s.enum(['local', 'shared']).default('local') }),

@@ -3,6 +3,7 @@ import { definePlugin } from '../../runtime/sdk/index.js';
 import { s } from '../../runtime/sdk/index.js';
 import { TASK_STATUSES, publicTask } from '../../runtime/sdk/index.js';
 import { HOST_VERSION } from '../../runtime/sdk/index.js';
+import { taskRecordSchema } from '../../runtime/sdk/index.js';
 
 export default definePlugin({
   name: 'tasks',
@@ -11,6 +12,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/tasks/{task_id}',
+      summary: 'a task record; 404 when missing, expired or owned by someone else',
+      response: taskRecordSchema,
+      errors: ['NOT_FOUND'],
       query: s.object({ include_events: s.bool().default(false) }),
       async handler(ctx) {
         return publicTask(await host.tasks.get(ctx.params.task_id!, ctx.identity), ctx.query.include_events);
@@ -20,6 +24,9 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/tasks/{task_id}/cancel',
+      summary: 'cancels a task the caller owns (status cancelling or cancelled)',
+      response: taskRecordSchema,
+      errors: ['NOT_FOUND', 'PERMISSION_DENIED', 'FAILED_PRECONDITION'],
       async handler(ctx) {
         return publicTask(await host.tasks.cancel(ctx.params.task_id!, ctx.identity));
       },
@@ -28,6 +35,8 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/tasks',
+      summary: 'the caller\'s tasks, newest first',
+      response: s.array(taskRecordSchema),
       query: s.object({
         task_type: s.string({ min: 1 }).optional(),
         status: s.enum(TASK_STATUSES).optional(),

@@ -73,3 +73,55 @@ describe('schema: query strings', () => {
     expect(err(() => q.parse(parseQueryString('other=1'), 'query', 'query')).details.field).toBe('other');
   });
 });
+
+describe('schema: compiled validator and JSON Schema', () => {
+  // What the hand-written walker (`check`) returns is the reference: the compiled fast path must agree.
+  it.each([
+    [{ uri: 'ctx://x' }],
+    [{ uri: 'u', limit: 5, wait: true, tags: ['a=b'], either: ['x'], note: null }],
+    [{ uri: 'u', nested: { kind: 'a' }, either: 'x', note: 'n' }],
+  ])('accepts %j with the result the walker gives', (input) => {
+    expect(body.parse(structuredClone(input))).toEqual(body.check(structuredClone(input), 'body', 'json'));
+  });
+
+  it('fills defaults from a copy each time', () => {
+    const withList = s.object({ list: s.array(s.string()).default([]) });
+    const a = withList.parse({}) as { list: string[] };
+    a.list.push('x');
+    expect(withList.parse({})).toEqual({ list: [] });
+  });
+
+  it('strips unknown fields when asked, keeps them with allow', () => {
+    expect(s.object({ a: s.int() }, { unknown: 'strip' }).parse({ a: 1, b: 2 })).toEqual({ a: 1 });
+    expect(s.object({ a: s.int() }, { unknown: 'allow' }).parse({ a: 1, b: 2 })).toEqual({ a: 1, b: 2 });
+  });
+
+  it('query strings: coerced values and null still go through the walker', () => {
+    const q = s.object({ n: s.int().optional(), note: s.string().nullable().optional(), list: s.array(s.string()).optional() });
+    expect(q.parse(parseQueryString('n=5&note=null&list=a,b'), 'query', 'query')).toEqual({ n: 5, note: null, list: ['a', 'b'] });
+    expect(q.parse(parseQueryString('list=a&list=b'), 'query', 'query')).toEqual({ list: ['a', 'b'] });
+  });
+
+  it('a flagged regular expression is checked by the walker', () => {
+    const hex = s.object({ h: s.string({ pattern: /^[a-f]+$/i }) });
+    expect(hex.parse({ h: 'ABC' })).toEqual({ h: 'ABC' });
+    expect(() => hex.parse({ h: 'xyz' })).toThrow(/h is not valid/);
+  });
+
+  it('emits JSON Schema', () => {
+    const json = JSON.parse(JSON.stringify(body.toJsonSchema()));
+    expect(json).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['uri'],
+      properties: {
+        uri: { type: 'string', minLength: 1 },
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+        mode: { anyOf: [{ const: 'replace' }, { const: 'append' }], default: 'replace' },
+        tags: { type: 'array', items: { type: 'string' }, maxItems: 3 },
+        note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      },
+    });
+    expect(JSON.parse(JSON.stringify(s.custom(() => 1, s.enum(['a'])).toJsonSchema()))).toEqual({ const: 'a', type: 'string' });
+  });
+});
