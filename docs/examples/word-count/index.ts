@@ -4,7 +4,7 @@
  * subtree. It imports only the SDK (`ctx/plugin`) and reads only through scoped VFS views, so it
  * can never show a caller what the caller may not read.
  */
-import { CtxError, SIDECARS, definePlugin, s } from 'ctx/plugin';
+import { CtxError, SIDECARS, definePlugin, resultObject, s } from 'ctx/plugin';
 
 export interface WordCounter {
   count(text: string): number;
@@ -36,6 +36,8 @@ export default definePlugin({
       path: '/api/v1/x/word-count',
       summary: 'word count of one file the caller can read',
       query: s.object({ uri: s.string({ min: 1 }) }),
+      response: resultObject({ uri: s.string(), words: s.int(), writes_seen: s.int() }),
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       async handler(ctx) {
         // ctx.vfs applies the caller's namespace and per-entry rules: 403/404 exactly as content/read.
         const file = await ctx.vfs.stat(ctx.query.uri);
@@ -70,6 +72,9 @@ export default definePlugin({
       path: '/api/v1/x/word-count/tasks',
       summary: 'count the words of a subtree in the background',
       body: s.object({ uri: s.string({ min: 1 }) }),
+      response: resultObject({ task_id: s.string() }),
+      successStatus: 202,
+      errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       async handler(ctx) {
         const dir = await ctx.vfs.stat(ctx.body.uri);
         if (!dir) throw new CtxError('NOT_FOUND', `no such directory: ${ctx.body.uri}`, { resource: ctx.body.uri });
