@@ -1,0 +1,370 @@
+/**
+ * Sessions plugin (spec Part 3 "Sessions", "Session info", "Auto-commit policy", "Message"):
+ * conversations stored under `ctx://user/{user}/sessions/{id}/`, context assembly within a token
+ * budget, and commits that archive messages and extract long-term memories. README.md has the
+ * details.
+ */
+import {
+  createLlm,
+  definePlugin,
+  HOST_VERSION,
+  invalidArgument,
+  isValidId,
+  notFound,
+  resultObject,
+  s,
+  taskRecordSchema,
+  type Identity,
+  type RouteContext,
+} from '../../runtime/sdk/index.js';
+import { assembleContext } from './context.js';
+import { Committer, extractedCounts, TASK_TYPE } from './commit.js';
+import { buildMessage, LIMITS, messageBody, messageShape, messageText, type MessageInput } from './messages.js';
+import { mergePolicy, parseExtractionConfig, parseMemoryPolicy, POLICY_FIELDS } from './policy.js';
+import { sessionDir, SessionStore, uriOf } from './store.js';
+import { messageTokens } from './tokens.js';
+import type { Message, SessionMeta } from './types.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+
+export interface SessionsService {
+  /** The last `n` messages of a session as text, or null when the caller has no such session. */
+  recentText(identity: Identity, sessionId: string, n: number): Promise<string[] | null>;
+}
+
+declare module '../../runtime/sdk/index.js' {
+  interface Services {
+    sessions: SessionsService;
+  }
+}
+
+const sessionIdOf = (raw: string, field = 'session_id'): string => {
+  if (!isValidId(raw)) throw invalidArgument(`${field} is not a valid id (1-128 characters from A-Z a-z 0-9 _ . @ -, starting with a letter or digit, not a reserved word): ${JSON.stringify(raw).slice(0, 140)}`, { field });
+  return raw;
+};
+const newMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
+const anyObject = s.record(s.any());
+const policySchema = resultObject(Object.fromEntries(Object.keys(POLICY_FIELDS).map((k) => [k, s.int()])));
+const partSchema = s.record(s.any()).describe('text {type, text}; context {type, uri, context_type, abstract}; tool {type, tool_id, tool_name, skill_uri, tool_input, tool_output, tool_status}');
+const messageSchema = resultObject({ id: s.string(), role: s.string(), parts: s.array(partSchema), created_at: s.string(), peer_id: s.string().optional() });
+const userSchema = resultObject({ account_id: s.string(), user_id: s.string() });
+const infoSchema = resultObject({
+  session_id: s.string(),
+  uri: s.string(),
+  created_at: s.string(),
+  updated_at: s.string(),
+  message_count: s.int(),
+  total_message_count: s.int(),
+  commit_count: s.int(),
+  memories_extracted: s.record(s.int()),
+  last_commit_at: s.string().nullable(),
+  llm_token_usage: s.record(s.int()),
+  user: userSchema,
+  pending_tokens: s.int(),
+  auto_commit_policy: policySchema.nullable(),
+});
+const configSchema = resultObject({ session_id: s.string(), memory_extraction_config: anyObject, auto_commit_policy: policySchema.nullable() });
+const ackSchema = resultObject({ session_id: s.string(), message_count: s.int(), pending_tokens: s.int(), message_id: s.string().optional(), added: s.int().optional() });
+const commitSchema = resultObject({ session_id: s.string(), status: s.string(), task_id: s.string().nullable(), archive_uri: s.string().nullable(), archived: s.bool() });
+
+function info(meta: SessionMeta, dir: string) {
+  return {
+    session_id: meta.session_id,
+    uri: uriOf(dir),
+    created_at: meta.created_at,
+    updated_at: meta.updated_at,
+    message_count: meta.message_count,
+    total_message_count: meta.total_message_count,
+    commit_count: meta.commit_count,
+    memories_extracted: extractedCounts(meta.memories_extracted),
+    last_commit_at: meta.last_commit_at,
+    llm_token_usage: meta.llm_token_usage,
+    user: meta.user,
+    pending_tokens: meta.pending_tokens,
+    auto_commit_policy: meta.auto_commit_policy,
+  };
+}
+
+export default definePlugin({
+  name: 'sessions',
+  version: HOST_VERSION,
+  dependsOn: ['tasks'],
+  // unscoped-vfs: a message append (messages.jsonl + counters) and a commit (archive + live file +
+  // counters) must each be ONE atomic batch under a lock on the session directory, which only the
+  // raw VFS offers (`writeFiles`, `locks`). Every path it touches is built from the caller's own
+  // identity (`user/{identity.userId}/sessions/...`) and checked with `ctx.vfs.resolve(uri, 'write')`
+  // (the host's namespace rules) before any use; memory files are written through the scoped view.
+  privileges: ['unscoped-vfs'],
+  setup(host) {
+    const store = new SessionStore(host.unscopedVfs);
+    const committer = new Committer(host, store, createLlm(host.config.llm));
+    host.taskType({ type: TASK_TYPE, cancellable: true, onRestart: 'resume', run: (task, input) => committer.run(task, input) });
+
+    /** The caller's session directory, authorized by the host's rules for the caller. */
+    const locate = (ctx: RouteContext<unknown, unknown>, raw = ctx.params.session_id!) => {
+      const id = sessionIdOf(raw);
+      const dir = sessionDir(ctx.identity.userId, id);
+      ctx.vfs.resolve(uriOf(dir), 'write');
+      return { id, dir, account: ctx.identity.accountId };
+    };
+    const absent = (id: string) => notFound(`session ${id} not found`, { resource: `ctx://session/${id}`, session_id: id });
+    const mustMeta = async (account: string, dir: string, id: string) => {
+      const meta = await store.meta(account, dir);
+      if (!meta) throw absent(id);
+      return meta;
+    };
+
+    host.provide('sessions', {
+      async recentText(identity, sessionId, n) {
+        if (!isValidId(sessionId)) return null;
+        const dir = sessionDir(identity.userId, sessionId);
+        if (!(await store.meta(identity.accountId, dir))) return null;
+        return (await store.live(identity.accountId, dir)).slice(-n).map(messageText).filter(Boolean);
+      },
+    } satisfies SessionsService);
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/sessions',
+      summary: 'creates a session (session_id generated when absent)',
+      body: s.object({
+        session_id: s.string({ max: 128 }).optional(),
+        memory_policy: anyObject.nullable().optional(),
+        auto_commit_policy: anyObject.nullable().optional(),
+        memory_extraction_config: anyObject.nullable().optional(),
+        telemetry: s.telemetry(),
+      }),
+      response: resultObject({ session_id: s.string(), uri: s.string(), user: userSchema, auto_commit_policy: policySchema.nullable() }),
+      errors: ['CONFLICT'],
+      async handler(ctx) {
+        const body = ctx.body;
+        const { id, dir, account } = locate(ctx, body.session_id ?? randomUUID());
+        const meta = store.newMeta(ctx.identity, id);
+        meta.memory_policy = parseMemoryPolicy(body.memory_policy, ctx.log);
+        if (body.auto_commit_policy !== undefined) meta.auto_commit_policy = mergePolicy(null, body.auto_commit_policy);
+        if (body.memory_extraction_config) {
+          const tags = parseExtractionConfig(body.memory_extraction_config).tags;
+          if (tags) meta.memory_extraction_config.events.tags = tags;
+        }
+        await store.create(account, dir, meta);
+        return { session_id: id, uri: uriOf(dir), user: meta.user, auto_commit_policy: meta.auto_commit_policy };
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/sessions',
+      summary: 'the caller\'s sessions',
+      response: s.array(resultObject({ session_id: s.string(), uri: s.string(), is_dir: s.bool() })),
+      async handler(ctx) {
+        const ids = await store.list(ctx.identity.accountId, ctx.identity.userId);
+        return ids.map((id) => ({ session_id: id, uri: uriOf(sessionDir(ctx.identity.userId, id)), is_dir: true }));
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/sessions/{session_id}',
+      summary: 'session info; NOT_FOUND when absent unless auto_create',
+      query: s.object({ auto_create: s.bool().default(false) }),
+      response: infoSchema,
+      errors: ['NOT_FOUND'],
+      async handler(ctx) {
+        const { id, dir, account } = locate(ctx);
+        let meta = await store.meta(account, dir);
+        if (!meta && ctx.query.auto_create) {
+          try {
+            await store.create(account, dir, store.newMeta(ctx.identity, id));
+          } catch (err) {
+            // Created concurrently by another request: what it wrote is the session.
+            if ((err as { code?: string }).code !== 'CONFLICT') throw err;
+          }
+          meta = await store.meta(account, dir);
+        }
+        if (!meta) throw absent(id);
+        return info(meta, dir);
+      },
+    });
+
+    host.route({
+      method: 'PATCH',
+      path: '/api/v1/sessions/{session_id}/config',
+      summary: 'updates memory_extraction_config and auto_commit_policy (merge; null disables the policy)',
+      body: s.object({
+        memory_extraction_config: anyObject.optional(),
+        auto_commit_policy: anyObject.nullable().optional(),
+        telemetry: s.telemetry(),
+      }),
+      response: configSchema,
+      errors: ['NOT_FOUND'],
+      async handler(ctx) {
+        const { id, dir, account } = locate(ctx);
+        const body = ctx.body;
+        // Validated before the session is looked at: a bad body is 400 whether the session exists or not.
+        const tags = body.memory_extraction_config ? parseExtractionConfig(body.memory_extraction_config).tags : undefined;
+        if (body.auto_commit_policy) mergePolicy(null, body.auto_commit_policy);
+        return store.withLock(account, dir, async (lock) => {
+          const meta = await mustMeta(account, dir, id);
+          const next = { ...meta, memory_extraction_config: { events: { tags: tags ?? meta.memory_extraction_config.events.tags } } };
+          if (body.auto_commit_policy !== undefined) next.auto_commit_policy = mergePolicy(meta.auto_commit_policy, body.auto_commit_policy);
+          if (tags !== undefined || body.auto_commit_policy !== undefined) {
+            next.updated_at = new Date().toISOString();
+            await store.putMeta(account, lock, dir, next);
+          }
+          return { session_id: id, memory_extraction_config: next.memory_extraction_config, auto_commit_policy: next.auto_commit_policy };
+        });
+      },
+    });
+
+    host.route({
+      method: 'DELETE',
+      path: '/api/v1/sessions/{session_id}',
+      summary: 'deletes a session with its messages and archives (extracted memories stay)',
+      response: resultObject({ session_id: s.string() }),
+      errors: ['NOT_FOUND'],
+      async handler(ctx) {
+        const { id, dir, account } = locate(ctx);
+        try {
+          await store.remove(account, dir);
+        } catch (err) {
+          if ((err as { code?: string }).code === 'NOT_FOUND') throw absent(id);
+          throw err;
+        }
+        return { session_id: id };
+      },
+    });
+
+    /** Appends messages (creating the session when missing), then applies the auto-commit policy. */
+    async function add(ctx: RouteContext<unknown, unknown>, inputs: MessageInput[], batch: boolean) {
+      const { id, dir, account } = locate(ctx);
+      const messages: Message[] = inputs.map((m, i) => buildMessage(m, newMessageId(), batch ? `messages[${i}]` : 'body'));
+      const tokens = messages.reduce((t, m) => t + messageTokens(m), 0);
+      const meta = await store.withLock(account, dir, async (lock) => {
+        const current = (await store.meta(account, dir)) ?? store.newMeta(ctx.identity, id);
+        return store.append(account, lock, dir, current, messages, tokens);
+      });
+      const policy = meta.auto_commit_policy;
+      if (policy && (meta.pending_tokens > policy.pending_token_threshold || meta.message_count > policy.message_count_threshold)) {
+        // The messages are durable already: a failed auto commit is logged, never turned into a lost ack.
+        try {
+          await committer.commit(ctx.identity, id, {
+            keepRecent: policy.keep_recent_count,
+            auto: (m) => !m.last_auto_commit_at || Date.now() - Date.parse(m.last_auto_commit_at) >= (m.auto_commit_policy?.min_commit_interval_seconds ?? 0) * 1000,
+          });
+        } catch (err) {
+          ctx.log.warn('auto commit failed', { session_id: id, error: (err as Error).message });
+        }
+      }
+      const after = (await store.meta(account, dir)) ?? meta;
+      return { session_id: id, message_count: after.message_count, pending_tokens: after.pending_tokens, ...(batch ? { added: messages.length } : { message_id: messages[0]!.id }) };
+    }
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/sessions/{session_id}/messages',
+      summary: 'adds a message (simple mode: content; parts mode: parts); creates the session when missing',
+      body: messageBody,
+      bodyLimit: LIMITS.messageBytes,
+      response: ackSchema,
+      handler: (ctx) => add(ctx, [ctx.body], false),
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/sessions/{session_id}/messages/batch',
+      summary: `adds up to ${LIMITS.batch} messages in one atomic write`,
+      body: s.object({ messages: s.array(s.object(messageShape), { min: 1, max: LIMITS.batch }), telemetry: s.telemetry() }),
+      bodyLimit: LIMITS.messageBytes * 4,
+      response: ackSchema,
+      handler: (ctx) => add(ctx, ctx.body.messages, true),
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/sessions/{session_id}/context',
+      summary: 'active messages plus archive overview and abstracts within token_budget',
+      query: s.object({ token_budget: s.int().default(128_000) }),
+      response: resultObject({
+        latest_archive_overview: s.string(),
+        pre_archive_abstracts: s.array(resultObject({ archive_id: s.string(), abstract: s.string() })),
+        messages: s.array(messageSchema),
+        estimatedTokens: s.int(),
+        stats: s.record(s.int()),
+      }),
+      errors: ['NOT_FOUND'],
+      async handler(ctx) {
+        const budget = ctx.query.token_budget;
+        if (budget < 0) throw invalidArgument(`token_budget must be >= 0, got ${budget}`, { field: 'token_budget', value: budget });
+        const { id, dir, account } = locate(ctx);
+        const meta = await mustMeta(account, dir, id);
+        return assembleContext(store, account, dir, meta, budget);
+      },
+    });
+
+    host.route({
+      method: 'GET',
+      path: '/api/v1/sessions/{session_id}/archives/{archive_id}',
+      summary: 'one completed archive: abstract, overview and messages',
+      response: resultObject({ archive_id: s.string(), abstract: s.string(), overview: s.string(), messages: s.array(messageSchema) }),
+      errors: ['NOT_FOUND'],
+      async handler(ctx) {
+        const { id, dir, account } = locate(ctx);
+        await mustMeta(account, dir, id);
+        const name = ctx.params.archive_id!;
+        const archive = (await store.archives(account, dir)).find((a) => a.name === name);
+        if (!archive?.done) throw notFound(`archive ${name} of session ${id} not found or not completed`, { resource: uriOf(`${dir}/history/${name}`) });
+        const [texts] = await store.archiveTexts(account, dir, [name]);
+        return { archive_id: name, abstract: texts!.abstract, overview: texts!.overview, messages: await store.archiveMessages(account, dir, name) };
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/sessions/{session_id}/commit',
+      summary: 'archives the live messages now and starts the session_commit task (summary and memory extraction)',
+      body: s.object({ keep_recent_count: s.int({ min: 0, max: POLICY_FIELDS.keep_recent_count.max }).optional(), telemetry: s.telemetry() }),
+      response: commitSchema,
+      errors: ['NOT_FOUND'],
+      async handler(ctx) {
+        const { id } = locate(ctx);
+        const started = await committer.commit(ctx.identity, id, { keepRecent: ctx.body.keep_recent_count });
+        if (!started) throw absent(id);
+        return started;
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/sessions/{session_id}/used',
+      summary: 'records contexts and a skill the agent actually used',
+      body: s.object({ contexts: s.array(s.string({ min: 1, max: 2048 }), { max: 1000 }).nullable().optional(), skill: anyObject.nullable().optional() }),
+      response: resultObject({ session_id: s.string(), contexts_used: s.int(), skills_used: s.int() }),
+      errors: ['NOT_FOUND'],
+      async handler(ctx) {
+        const { id, dir, account } = locate(ctx);
+        const contexts = (ctx.body.contexts ?? []).map((u, i) => ctx.vfs.resolve(u, 'read', `contexts[${i}]`).uri);
+        const skill = ctx.body.skill;
+        let skillName: string | undefined;
+        if (skill) {
+          if (skill.uri !== undefined && typeof skill.uri !== 'string') throw invalidArgument('skill.uri must be a string', { field: 'skill.uri' });
+          if (skill.name !== undefined && typeof skill.name !== 'string') throw invalidArgument('skill.name must be a string', { field: 'skill.name' });
+          skillName = typeof skill.uri === 'string' ? ctx.vfs.resolve(skill.uri, 'read', 'skill.uri').uri : (skill.name as string | undefined);
+        }
+        return store.withLock(account, dir, async (lock) => {
+          const meta = await mustMeta(account, dir, id);
+          const uniq = (xs: string[]) => [...new Set(xs)].slice(-1000);
+          const next: SessionMeta = {
+            ...meta,
+            contexts_used: uniq([...meta.contexts_used, ...contexts]),
+            skills_used: skillName ? uniq([...meta.skills_used, skillName]) : meta.skills_used,
+            used_since_commit: uniq([...(meta.used_since_commit ?? []), ...contexts, ...(skillName ? [skillName] : [])]),
+            updated_at: new Date().toISOString(),
+          };
+          await store.putMeta(account, lock, dir, next);
+          return { session_id: id, contexts_used: next.contexts_used.length, skills_used: next.skills_used.length };
+        });
+      },
+    });
+
+    void taskRecordSchema;
+  },
+});

@@ -1,0 +1,106 @@
+/**
+ * Add-message input (spec Part 3 "Message"): simple mode (`content`) or parts mode (`parts`, which
+ * wins when both are given), every part type checked field by field. Unknown fields are rejected.
+ */
+import { invalidArgument, isValidId, s } from '../../runtime/sdk/index.js';
+import { CONTEXT_TYPES, ROLES, TOOL_STATUSES, type Message, type Part, type Role } from './types.js';
+
+export const LIMITS = { partsPerMessage: 1000, batch: 100, messageBytes: 4 * 1024 * 1024 } as const;
+
+const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const PART_FIELDS: Record<Part['type'], readonly string[]> = {
+  text: ['type', 'text'],
+  context: ['type', 'uri', 'context_type', 'abstract'],
+  tool: ['type', 'tool_id', 'tool_name', 'skill_uri', 'tool_input', 'tool_output', 'tool_status'],
+};
+
+function str(p: Record<string, unknown>, key: string, field: string, def = ''): string {
+  const v = p[key];
+  if (v === undefined || v === null) return def;
+  if (typeof v !== 'string') throw invalidArgument(`${field}.${key} must be a string, got ${typeName(v)}`, { field: `${field}.${key}` });
+  return v;
+}
+
+function oneOf<T extends string>(p: Record<string, unknown>, key: string, field: string, allowed: readonly T[], def: T): T {
+  const v = str(p, key, field, def);
+  if (!(allowed as readonly string[]).includes(v)) throw invalidArgument(`${field}.${key} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v).slice(0, 60)}`, { field: `${field}.${key}` });
+  return v as T;
+}
+
+export function parsePart(raw: unknown, field: string): Part {
+  if (!isObject(raw)) throw invalidArgument(`${field} must be an object, got ${typeName(raw)}`, { field });
+  const type = raw.type;
+  if (type !== 'text' && type !== 'context' && type !== 'tool')
+    throw invalidArgument(`${field}.type must be text, context or tool, got ${JSON.stringify(type)?.slice(0, 40)}`, { field: `${field}.type` });
+  for (const key of Object.keys(raw))
+    if (!PART_FIELDS[type].includes(key)) throw invalidArgument(`unknown field ${JSON.stringify(key)} in a ${type} part (known: ${PART_FIELDS[type].join(', ')})`, { field: `${field}.${key}` });
+  switch (type) {
+    case 'text':
+      if (typeof raw.text !== 'string') throw invalidArgument(`${field}.text must be a string, got ${typeName(raw.text)}`, { field: `${field}.text` });
+      return { type, text: raw.text };
+    case 'context':
+      return { type, uri: str(raw, 'uri', field), context_type: oneOf(raw, 'context_type', field, CONTEXT_TYPES, 'memory'), abstract: str(raw, 'abstract', field) };
+    case 'tool': {
+      const input = raw.tool_input;
+      if (input !== undefined && input !== null && !isObject(input)) throw invalidArgument(`${field}.tool_input must be an object, got ${typeName(input)}`, { field: `${field}.tool_input` });
+      return {
+        type,
+        tool_id: str(raw, 'tool_id', field),
+        tool_name: str(raw, 'tool_name', field),
+        skill_uri: str(raw, 'skill_uri', field),
+        tool_input: (input as Record<string, unknown> | undefined) ?? null,
+        tool_output: str(raw, 'tool_output', field),
+        tool_status: oneOf(raw, 'tool_status', field, TOOL_STATUSES, 'pending'),
+      };
+    }
+  }
+}
+
+/** The body of one message (also each item of `/messages/batch`). */
+export const messageShape = {
+  role: s.enum(ROLES),
+  content: s.string().optional().describe('simple mode: one text part'),
+  parts: s.array(s.any(), { max: LIMITS.partsPerMessage }).optional().describe('parts mode: text, context and tool parts; wins over content'),
+  created_at: s.string({ max: 64 }).optional().describe('ISO 8601; default now'),
+  peer_id: s.string({ max: 128 }).optional().describe('the peer that spoke (shared sessions)'),
+  metadata: s.record(s.any()).optional().describe('free-form, kept with the message'),
+  telemetry: s.telemetry(),
+};
+export const messageBody = s.object(messageShape);
+export type MessageInput = ReturnType<typeof messageBody.parse>;
+
+export function buildMessage(input: MessageInput, id: string, field = 'body'): Message {
+  let parts: Part[];
+  if (input.parts !== undefined) parts = input.parts.map((p, i) => parsePart(p, `${field === 'body' ? '' : field + '.'}parts[${i}]`));
+  else if (input.content !== undefined) parts = [{ type: 'text', text: input.content }];
+  else throw invalidArgument('a message needs content (simple mode) or parts (parts mode)', { field: field === 'body' ? 'content' : `${field}.content` });
+  let created = new Date().toISOString();
+  if (input.created_at !== undefined) {
+    const t = Date.parse(input.created_at);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(input.created_at) || Number.isNaN(t)) throw invalidArgument(`created_at must be an ISO 8601 time, got ${JSON.stringify(input.created_at)}`, { field: 'created_at' });
+    created = new Date(t).toISOString();
+  }
+  if (input.peer_id !== undefined && !isValidId(input.peer_id)) throw invalidArgument(`peer_id is not a valid id: ${JSON.stringify(input.peer_id)}`, { field: 'peer_id' });
+  const m: Message = { id, role: input.role as Role, parts, created_at: created };
+  if (input.peer_id !== undefined) m.peer_id = input.peer_id;
+  if (input.metadata !== undefined) m.metadata = input.metadata;
+  return m;
+}
+
+/** The plain text of a message (extraction, summaries, search context). */
+export function messageText(m: Message): string {
+  return m.parts
+    .map((p) => (p.type === 'text' ? p.text : p.type === 'context' ? p.abstract : `[${p.tool_name}] ${p.tool_output}`))
+    .filter((t) => t.trim() !== '')
+    .join('\n');
+}
+
+export function parseJsonl(text: string): Message[] {
+  const out: Message[] = [];
+  for (const line of text.split('\n')) if (line !== '') out.push(JSON.parse(line) as Message);
+  return out;
+}
+
+export const toJsonl = (ms: Message[]) => ms.map((m) => JSON.stringify(m) + '\n').join('');
