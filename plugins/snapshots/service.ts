@@ -1,0 +1,379 @@
+/**
+ * Snapshots of an account's tree as git commits (spec Part 2, "Snapshots"): commit, log, show and
+ * restore. One bare repository per account under `{dataDir}/snapshots/`; at most one commit or
+ * restore runs per account at a time, so a branch only moves forward from the head it was read at.
+ *
+ * Blob ids are found without reading content when possible: the VFS keeps each file's sha256, and
+ * the plugin's keyspace maps a sha256 to the git blob written for it (`{account}\0b\0{sha256}`),
+ * so an unchanged file costs a metadata read, never a read and a hash.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Entry, Identity, Kv, PluginHost } from '../../runtime/sdk/index.js';
+import { authorize, CtxError, hash, notFound, parseUri, permissionDenied, uriFromPath } from '../../runtime/sdk/index.js';
+import type { IgnoreStore } from './ignore-rules.js';
+import { EMPTY_STATE, Repo, checkBranch, type CommitMeta, type TreeState } from './repo.js';
+import { outermost, within, type Flat } from './tree.js';
+
+const S = '\x00';
+/** Top-level directories a snapshot holds; anything else at the root (internal scopes) is pruned. */
+export const SNAPSHOT_SCOPES = ['agent', 'resources', 'user'];
+/**
+ * L0/L1 sidecars are pruned too: the indexer derives them from content in the background, so a
+ * snapshot holding them would depend on how far indexing had got, and a restore would fight the
+ * indexer over them. A restore rewrites content and the indexer regenerates them (the
+ * `snapshot_restore_reindex` task follows that). `.relations.json` is the user's own data and kept.
+ */
+export const PRUNED_FILES = new Set(['.abstract.md', '.overview.md']);
+const READ_BATCH = 128;
+
+export interface CommitRequest {
+  message: string;
+  paths: string[] | null;
+  branch: string;
+  author_name?: string;
+  author_email?: string;
+}
+
+export type CommitResult = { result: 'created'; commit_oid: string; changed: number; ignored: number } | { result: 'noop'; commit_oid: string | null; ignored: number };
+
+export interface RestoreRequest {
+  source_commit: string;
+  project_dir?: string;
+  branch: string;
+  dry_run: boolean;
+  message?: string;
+  author_name?: string;
+  author_email?: string;
+}
+
+export const RESTORE_TASK = 'snapshot_restore_reindex';
+
+export class Snapshots {
+  private readonly repos = new Map<string, Repo>();
+  /** The last commit read or written per account, with its files (incremental commits reuse it). */
+  private readonly states = new Map<string, TreeState>();
+  private readonly queue = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly host: PluginHost,
+    private readonly blobs: Kv,
+    private readonly ignore: IgnoreStore,
+  ) {}
+
+  gitdir(account: string): string {
+    return path.join(this.host.dataDir, 'snapshots', `${account}.git`);
+  }
+
+  private repo(account: string): Repo {
+    let r = this.repos.get(account);
+    if (!r) this.repos.set(account, (r = new Repo(this.gitdir(account))));
+    return r;
+  }
+
+  private async open(account: string): Promise<Repo> {
+    const r = this.repo(account);
+    // A repository created now holds no blobs, whatever an older cache says (a data dir restored
+    // without its snapshots, a repository removed by hand): forget the cache before trusting it.
+    if (await r.init()) await this.dropBlobCache(account);
+    return r;
+  }
+
+  /** Serializes commits and restores of one account. */
+  private exclusive<T>(account: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.queue.get(account) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => {});
+    this.queue.set(account, tail);
+    void tail.then(() => {
+      if (this.queue.get(account) === tail) this.queue.delete(account);
+    });
+    return run;
+  }
+
+  private async stateOf(account: string, repo: Repo, commit: string | null): Promise<TreeState> {
+    if (!commit) return EMPTY_STATE;
+    const cached = this.states.get(account);
+    if (cached?.commit === commit) return cached;
+    const s = await repo.state(commit);
+    this.states.set(account, s);
+    return s;
+  }
+
+  /** A request URI as an internal path the caller may access (400/403 as every other route). */
+  private resolvePath(identity: Identity, uri: string, access: 'read' | 'write', field: string): string {
+    const u = parseUri(uri, identity, { field });
+    authorize(u, identity, access);
+    return u.path;
+  }
+
+  /** Files at or below `scope` in the VFS, internal scopes pruned. */
+  private async collect(account: string, scope: string): Promise<Entry[]> {
+    const vfs = this.host.unscopedVfs;
+    const out: Entry[] = [];
+    const roots = scope === '' ? SNAPSHOT_SCOPES : SNAPSHOT_SCOPES.includes(scope.split('/')[0]!) ? [scope] : [];
+    for (const root of roots) {
+      const node = await vfs.stat(account, root);
+      if (!node) continue;
+      if (node.kind === 'file') {
+        if (!PRUNED_FILES.has(node.name)) out.push(node);
+        continue;
+      }
+      for await (const e of vfs.walk(account, root)) if (e.kind === 'file' && !PRUNED_FILES.has(e.name)) out.push(e);
+    }
+    return out;
+  }
+
+  /** A USER sees only what the per-entry rules let them read; a snapshot must not copy around that. */
+  private async assertReadable(identity: Identity, paths: string[]): Promise<void> {
+    if (identity.role !== 'USER' || paths.length === 0) return;
+    const ok = await this.host.access.readablePaths(identity, paths);
+    const i = ok.indexOf(false);
+    if (i < 0) return;
+    // The entry rules explain a denial best; a namespace denial (another user's space) has no entry rule.
+    await this.host.access.assertEntryReadable(identity, paths[i]!);
+    throw permissionDenied(`${uriFromPath(paths[i]!)} is not readable by ${identity.userId}`, { resource: uriFromPath(paths[i]!) });
+  }
+
+  /**
+   * Blob ids of files. With `write`, blobs missing from the repository are written (and remembered
+   * by their sha256); without, they are only computed (a dry run writes nothing).
+   */
+  private async blobIds(account: string, repo: Repo, entries: Entry[], write: boolean): Promise<string[]> {
+    const out = new Array<string>(entries.length);
+    const cacheKeys = entries.map((e) => `${account}${S}b${S}${(e.sha256 ?? '').replace(/^sha256:/, '')}`);
+    const cached = entries.length ? await this.blobs.getMany(cacheKeys) : [];
+    const missing: number[] = [];
+    cached.forEach((v, i) => (v && entries[i]!.sha256 ? (out[i] = v.toString('utf8')) : missing.push(i)));
+    for (let at = 0; at < missing.length; at += READ_BATCH) {
+      const slice = missing.slice(at, at + READ_BATCH);
+      const datas = (await this.host.unscopedVfs.readMany(account, slice.map((i) => entries[i]!.path))).map((b) => b ?? Buffer.alloc(0));
+      // The content may have changed since the walk: key the cache by the digest of the bytes read.
+      const digests = await hash.sha256ManyAsync(datas);
+      const ops = [];
+      for (let j = 0; j < slice.length; j++) {
+        const oid = write ? await repo.writeBlob(datas[j]!) : Repo.blobId(datas[j]!);
+        out[slice[j]!] = oid;
+        if (write) ops.push(this.blobs.putOp(`${account}${S}b${S}${digests[j]}`, oid));
+      }
+      if (ops.length) await this.blobs.batch(ops);
+    }
+    return out;
+  }
+
+  async commit(identity: Identity, req: CommitRequest): Promise<CommitResult> {
+    const account = identity.accountId;
+    const branch = checkBranch(req.branch);
+    if (req.paths === null && identity.role === 'USER')
+      throw permissionDenied('a snapshot of the whole account tree needs ADMIN or ROOT; a USER commits the paths they can read (paths=[...])', { field: 'paths' });
+    const scopes = req.paths === null ? [''] : outermost(req.paths.map((u, i) => this.resolvePath(identity, u, 'read', `paths[${i}]`)));
+    const author = this.signature(identity, req.author_name, req.author_email);
+    return this.exclusive(account, async () => {
+      const repo = await this.open(account);
+      const head = await repo.head(branch);
+      if (scopes.length === 0) return { result: 'noop' as const, commit_oid: head, ignored: 0 };
+      const prev = await this.stateOf(account, repo, head);
+      const rules = await this.ignore.rules(account);
+      const files: Flat = new Map(prev.files);
+      let ignored = 0;
+      for (const scope of scopes) {
+        let before = 0;
+        for (const p of [...files.keys()])
+          if (within(scope, p)) {
+            files.delete(p);
+            before++;
+          }
+        const found = await this.collect(account, scope);
+        if (found.length === 0 && before === 0) this.host.log.info('snapshot commit: path absent from the file system and the previous snapshot (no-op deletion)', { account, path: uriFromPath(scope) });
+        const kept = found.filter((e) => !rules.ignores(e.path));
+        ignored += found.length - kept.length;
+        await this.assertReadable(identity, kept.map((e) => e.path));
+        const oids = await this.blobIds(account, repo, kept, true);
+        kept.forEach((e, i) => files.set(e.path, oids[i]!));
+      }
+      const changed = countChanged(prev.files, files);
+      if (changed === 0) return { result: 'noop' as const, commit_oid: head, ignored };
+      const { tree, dirs } = await repo.writeTrees(files, prev);
+      const oid = await repo.writeCommit({ tree, parents: head ? [head] : [], message: req.message, author });
+      await repo.setHead(branch, oid);
+      this.states.set(account, { commit: oid, files, dirs });
+      return { result: 'created' as const, commit_oid: oid, changed, ignored };
+    });
+  }
+
+  private signature(identity: Identity, name?: string, email?: string): { name: string; email: string } {
+    return { name: name ?? identity.userId, email: email ?? `${identity.userId}@${identity.accountId}.ctx` };
+  }
+
+  async log(account: string, branch: string, limit: number): Promise<CommitMeta[]> {
+    checkBranch(branch);
+    const repo = this.repo(account);
+    const head = (await repoExists(repo)) ? await repo.head(branch) : null;
+    if (!head) throw notFound(`branch ${branch} has no commits`, { branch });
+    const out: CommitMeta[] = [];
+    for (let oid: string | undefined = head; oid && out.length < limit; ) {
+      const c = await repo.readCommit(oid);
+      out.push(c);
+      oid = c.parents[0];
+    }
+    return out;
+  }
+
+  async show(identity: Identity, targetRef: string, uri?: string): Promise<CommitMeta | { oid: string; data: Buffer }> {
+    const repo = this.repo(identity.accountId);
+    const filePath = uri === undefined ? undefined : this.resolvePath(identity, uri, 'read', 'path');
+    if (filePath !== undefined) await this.host.access.assertEntryReadable(identity, filePath);
+    if (!(await repoExists(repo))) throw notFound(`no commit, branch or tag named ${targetRef}`, { field: 'target_ref', target_ref: targetRef });
+    const commit = await repo.resolveCommit(targetRef);
+    if (filePath === undefined) return repo.readCommit(commit);
+    const blob = filePath === '' ? undefined : (await this.stateOf(identity.accountId, repo, commit)).files.get(filePath);
+    if (!blob) {
+      const isDir = (await this.stateOf(identity.accountId, repo, commit)).dirs.has(filePath);
+      if (isDir) throw new CtxError('INVALID_ARGUMENT', `path must be a file, got a directory in snapshot ${commit}: ${uriFromPath(filePath)}`, { field: 'path', expected: 'file', actual: 'directory', resource: uriFromPath(filePath) });
+      throw notFound(`${uriFromPath(filePath)} is not in snapshot ${commit}`, { resource: uriFromPath(filePath), commit });
+    }
+    return { oid: blob, data: await repo.readBlob(blob) };
+  }
+
+  async restore(identity: Identity, req: RestoreRequest): Promise<Record<string, unknown>> {
+    const account = identity.accountId;
+    const branch = checkBranch(req.branch);
+    if (req.project_dir === undefined && identity.role === 'USER')
+      throw permissionDenied('restoring the whole account tree needs ADMIN or ROOT; a USER restores a project_dir they can write', { field: 'project_dir' });
+    const scope = req.project_dir === undefined ? '' : this.resolvePath(identity, req.project_dir, 'write', 'project_dir');
+    const rel = (p: string) => (scope === '' ? p : p === scope ? path.posix.basename(p) : p.slice(scope.length + 1));
+    return this.exclusive(account, async () => {
+      if (!(await repoExists(this.repo(account)))) throw notFound(`no commit, branch or tag named ${req.source_commit}`, { field: 'source_commit' });
+      const repo = await this.open(account);
+      const head = await repo.head(branch);
+      const source = await repo.resolveCommit(req.source_commit, 'source_commit');
+      const src = await repo.state(source);
+      const wanted: Flat = new Map([...src.files].filter(([p]) => within(scope, p)));
+      const rules = await this.ignore.rules(account);
+      // Files the ignore rules keep out of snapshots are not the snapshot's to delete.
+      const current = (await this.collect(account, scope)).filter((e) => !rules.ignores(e.path));
+      await this.assertReadable(identity, [...current.map((e) => e.path), ...wanted.keys()]);
+      const currentIds = await this.blobIds(account, repo, current, false);
+      const have = new Map(current.map((e, i) => [e.path, currentIds[i]!]));
+      const writes: Array<[string, string]> = [];
+      const unchangedPaths: string[] = [];
+      for (const [p, oid] of wanted) {
+        if (have.get(p) === oid) unchangedPaths.push(p);
+        else writes.push([p, oid]);
+      }
+      const toDelete = [...have.keys()].filter((p) => !wanted.has(p));
+      if (writes.length === 0 && toDelete.length === 0) return { result: 'noop', head, source };
+      if (req.dry_run)
+        return {
+          result: 'dry_run',
+          head,
+          source,
+          diff: { to_write: writes.map(([p, oid]) => ({ path: rel(p), oid })), to_delete: toDelete.map(rel), unchanged: unchangedPaths.map(rel) },
+        };
+      await this.apply(account, scope, writes, toDelete, repo);
+      const prev = await this.stateOf(account, repo, head);
+      const files: Flat = new Map([...prev.files].filter(([p]) => !within(scope, p)));
+      for (const [p, oid] of wanted) files.set(p, oid);
+      const { tree, dirs } = await repo.writeTrees(files, prev);
+      const author = this.signature(identity, req.author_name, req.author_email);
+      const message = req.message ?? `restore ${source}${scope ? ` (${uriFromPath(scope)})` : ''}`;
+      const oid = await repo.writeCommit({ tree, parents: head ? [head] : [], message, author });
+      await repo.setHead(branch, oid);
+      this.states.set(account, { commit: oid, files, dirs });
+      const taskId = await this.reindexTask(identity, scope);
+      return {
+        result: 'applied',
+        new_commit_oid: oid,
+        source_commit: source,
+        parent_commit: head,
+        written: writes.length,
+        deleted: toDelete.length,
+        unchanged: unchangedPaths.length,
+        written_paths: writes.map(([p]) => rel(p)),
+        deleted_paths: toDelete.map(rel),
+        task_id: taskId,
+      };
+    });
+  }
+
+  /** Deletes first (a file may stand where the snapshot has a directory), then writes in batches. */
+  private async apply(account: string, scope: string, writes: Array<[string, string]>, deletes: string[], repo: Repo): Promise<void> {
+    const vfs = this.host.unscopedVfs;
+    for (const p of deletes) await vfs.rm(account, p);
+    for (const [p] of writes) {
+      const node = await vfs.stat(account, p);
+      // Only what the ignore rules kept out of the snapshot can remain in a directory here.
+      if (node?.kind === 'dir') await vfs.rm(account, p, { recursive: true });
+    }
+    await this.pruneEmptyDirs(account, scope, deletes, new Set(writes.map(([p]) => p)));
+    for (let at = 0; at < writes.length; at += READ_BATCH) {
+      const slice = writes.slice(at, at + READ_BATCH);
+      const contents = await Promise.all(slice.map(([, oid]) => repo.readBlob(oid)));
+      const lock = await vfs.locks.acquireAll(account, slice.map(([p]) => p), 'path');
+      try {
+        for (let i = 0; i < slice.length; i++) await vfs.writeFile(account, slice[i]![0], contents[i]!, { lock: lock[i] });
+      } finally {
+        for (const h of lock) h.release();
+      }
+    }
+  }
+
+  /** Directories emptied by the deletes (sidecars aside) go too, unless the snapshot writes into them. */
+  private async pruneEmptyDirs(account: string, scope: string, deleted: string[], written: Set<string>): Promise<void> {
+    const vfs = this.host.unscopedVfs;
+    const keep = new Set<string>();
+    for (const p of written) for (let d = path.posix.dirname(p); d !== '.' && !keep.has(d); d = path.posix.dirname(d)) keep.add(d);
+    const dirs = new Set<string>();
+    for (const p of deleted) for (let d = path.posix.dirname(p); d !== '.' && within(scope, d) && d !== scope; d = path.posix.dirname(d)) dirs.add(d);
+    // Deepest first, so a parent is looked at after its emptied children are gone.
+    for (const d of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length)) {
+      if (keep.has(d) || d.split('/').length < 2) continue;
+      // What the indexer derived for the directory goes with it.
+      const left = await vfs.list(account, d, { limit: PRUNED_FILES.size + 1 });
+      if (left.every((e) => e.kind === 'file' && PRUNED_FILES.has(e.name))) await vfs.rm(account, d, { recursive: true });
+    }
+  }
+
+  /** A task that follows the index work of the restored files, when an indexer runs to do it. */
+  private async reindexTask(identity: Identity, scope: string): Promise<string | null> {
+    const indexing = this.host.optional('indexing');
+    if (!indexing?.running()) return null;
+    const task = await this.host.tasks.create(RESTORE_TASK, identity, { resourceId: uriFromPath(scope), input: { account: identity.accountId, path: scope } });
+    return task.task_id;
+  }
+
+  async dropAccount(account: string): Promise<void> {
+    await this.exclusive(account, async () => {
+      await this.repo(account).drop();
+      this.repos.delete(account);
+      this.states.delete(account);
+      await this.dropBlobCache(account);
+    });
+  }
+
+  private async dropBlobCache(account: string): Promise<void> {
+    let ops = [];
+    for await (const [key] of this.blobs.scanPrefix(`${account}${S}b${S}`)) {
+      ops.push(this.blobs.delOp(key));
+      if (ops.length >= 1000) {
+        await this.blobs.batch(ops);
+        ops = [];
+      }
+    }
+    if (ops.length) await this.blobs.batch(ops);
+  }
+}
+
+async function repoExists(repo: Repo): Promise<boolean> {
+  return fs.promises.access(path.join(repo.gitdir, 'HEAD')).then(
+    () => true,
+    () => false,
+  );
+}
+
+function countChanged(before: Flat, after: Flat): number {
+  let n = 0;
+  for (const [p, oid] of after) if (before.get(p) !== oid) n++;
+  for (const p of before.keys()) if (!after.has(p)) n++;
+  return n;
+}
