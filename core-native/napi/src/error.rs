@@ -84,3 +84,34 @@ impl<T: Send + 'static, J: ToNapiValue + TypeName> Task for Job<T, J> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_an_export_becomes_an_internal_error() {
+        let r: Result<()> = guard(|| panic!("index out of bounds"));
+        let e = r.err().expect("the panic is caught");
+        assert_eq!(e.status, INTERNAL);
+        assert!(e.reason.contains("index out of bounds"), "{}", e.reason);
+    }
+
+    #[test]
+    fn a_panic_in_async_work_becomes_an_internal_failure() {
+        let mut job: Job<u32, u32> = Job { work: Some(Box::new(|| panic!("in the pool"))), finish: |v| v };
+        match Task::compute(&mut job) {
+            Ok(Err((code, message))) => {
+                assert_eq!(code, INTERNAL);
+                assert!(message.contains("in the pool"), "{message}");
+            }
+            _ => panic!("expected a coded failure"),
+        }
+    }
+
+    #[test]
+    fn an_error_keeps_its_code() {
+        let mut job: Job<u32, u32> = Job { work: Some(Box::new(|| Err(fail(Code("VECTOR_INDEX_CORRUPT"), "bad checksum")))), finish: |v| v };
+        assert!(matches!(Task::compute(&mut job), Ok(Err((Code("VECTOR_INDEX_CORRUPT"), m))) if m == "bad checksum"));
+    }
+}
