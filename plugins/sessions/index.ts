@@ -13,7 +13,6 @@ import {
   notFound,
   resultObject,
   s,
-  taskRecordSchema,
   type Identity,
   type RouteContext,
 } from '../../runtime/sdk/index.js';
@@ -21,6 +20,7 @@ import { assembleContext } from './context.js';
 import { Committer, extractedCounts, TASK_TYPE } from './commit.js';
 import { buildMessage, LIMITS, messageBody, messageShape, messageText, type MessageInput } from './messages.js';
 import { mergePolicy, parseExtractionConfig, parseMemoryPolicy, POLICY_FIELDS } from './policy.js';
+import { autoCommitAllowed, IdleScheduler } from './idle.js';
 import { sessionDir, SessionStore, uriOf } from './store.js';
 import { messageTokens } from './tokens.js';
 import type { Message, SessionMeta } from './types.js';
@@ -84,7 +84,12 @@ function info(meta: SessionMeta, dir: string) {
   };
 }
 
-export default definePlugin({
+export interface SessionsOptions {
+  /** How often the idle auto-commit scheduler scans (ms). Default 60 s. */
+  idleScanMs?: number;
+}
+
+export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin({
   name: 'sessions',
   version: HOST_VERSION,
   dependsOn: ['tasks'],
@@ -98,6 +103,11 @@ export default definePlugin({
     const store = new SessionStore(host.unscopedVfs);
     const committer = new Committer(host, store, createLlm(host.config.llm));
     host.taskType({ type: TASK_TYPE, cancellable: true, onRestart: 'resume', run: (task, input) => committer.run(task, input) });
+    const idle = new IdleScheduler(host.kv, store, committer, host.log, opts.idleScanMs ?? 60_000);
+    host.onReady(() => idle.start());
+    host.onClose(() => idle.stop());
+    // Session files go with the account's VFS; the idle index in this plugin's keyspace is ours to drop.
+    host.on('account-deleted', ({ account }) => idle.dropAccount(account));
 
     /** The caller's session directory, authorized by the host's rules for the caller. */
     const locate = (ctx: RouteContext<unknown, unknown>, raw = ctx.params.session_id!) => {
@@ -209,6 +219,7 @@ export default definePlugin({
           if (tags !== undefined || body.auto_commit_policy !== undefined) {
             next.updated_at = new Date().toISOString();
             await store.putMeta(account, lock, dir, next);
+            await idle.track(ctx.identity, next);
           }
           return { session_id: id, memory_extraction_config: next.memory_extraction_config, auto_commit_policy: next.auto_commit_policy };
         });
@@ -229,6 +240,7 @@ export default definePlugin({
           if ((err as { code?: string }).code === 'NOT_FOUND') throw absent(id);
           throw err;
         }
+        await idle.untrack(account, ctx.identity.userId, id);
         return { session_id: id };
       },
     });
@@ -246,15 +258,13 @@ export default definePlugin({
       if (policy && (meta.pending_tokens > policy.pending_token_threshold || meta.message_count > policy.message_count_threshold)) {
         // The messages are durable already: a failed auto commit is logged, never turned into a lost ack.
         try {
-          await committer.commit(ctx.identity, id, {
-            keepRecent: policy.keep_recent_count,
-            auto: (m) => !m.last_auto_commit_at || Date.now() - Date.parse(m.last_auto_commit_at) >= (m.auto_commit_policy?.min_commit_interval_seconds ?? 0) * 1000,
-          });
+          await committer.commit(ctx.identity, id, { keepRecent: policy.keep_recent_count, auto: (m) => autoCommitAllowed(m) });
         } catch (err) {
           ctx.log.warn('auto commit failed', { session_id: id, error: (err as Error).message });
         }
       }
       const after = (await store.meta(account, dir)) ?? meta;
+      await idle.track(ctx.identity, after);
       return { session_id: id, message_count: after.message_count, pending_tokens: after.pending_tokens, ...(batch ? { added: messages.length } : { message_id: messages[0]!.id }) };
     }
 
@@ -365,6 +375,7 @@ export default definePlugin({
       },
     });
 
-    void taskRecordSchema;
   },
 });
+
+export default createSessionsPlugin();

@@ -3,6 +3,8 @@ import type { TestApp } from '../helpers/app.js';
 
 export function client(t: TestApp, headers: Record<string, string>) {
   const c = {
+    headers,
+    patch: (url: string, body: unknown = {}) => t.req({ method: 'PATCH', url, headers, body }),
     post: (url: string, body: unknown = {}) => t.req({ method: 'POST', url, headers, body }),
     get: (url: string) => t.req({ method: 'GET', url, headers }),
     say: async (id: string, role: string, content: string) => {
