@@ -19,7 +19,7 @@ import { CtxError } from './errors.js';
 export type Mode = 'json' | 'query';
 
 /** A compiled TypeBox check, or `null` when the compiled validator cannot decide for this schema and mode. */
-type Compiled = TypeCheck<TSchema> | null;
+export type Compiled = TypeCheck<TSchema> | null;
 
 export abstract class Schema<T> {
   declare readonly _type: T;
@@ -122,7 +122,7 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-class NullableSchema<T> extends Schema<T | null> {
+export class NullableSchema<T> extends Schema<T | null> {
   constructor(private readonly inner: Schema<T>) {
     super();
     this.isOptional = inner.isOptional;
@@ -147,14 +147,14 @@ class NullableSchema<T> extends Schema<T | null> {
   }
 }
 
-interface StringOpts {
+export interface StringOpts {
   min?: number;
   max?: number;
   pattern?: RegExp;
   patternHint?: string;
 }
 
-class StringSchema extends Schema<string> {
+export class StringSchema extends Schema<string> {
   constructor(private readonly opts: StringOpts = {}) {
     super();
   }
@@ -178,7 +178,7 @@ class StringSchema extends Schema<string> {
   }
 }
 
-class EnumSchema<T extends string> extends Schema<T> {
+export class EnumSchema<T extends string> extends Schema<T> {
   constructor(private readonly values: readonly T[]) {
     super();
   }
@@ -197,13 +197,13 @@ class EnumSchema<T extends string> extends Schema<T> {
   }
 }
 
-interface NumberOpts {
+export interface NumberOpts {
   min?: number;
   max?: number;
   int?: boolean;
 }
 
-class NumberSchema extends Schema<number> {
+export class NumberSchema extends Schema<number> {
   constructor(private readonly opts: NumberOpts = {}) {
     super();
   }
@@ -230,7 +230,7 @@ class NumberSchema extends Schema<number> {
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);
 
-class BoolSchema extends Schema<boolean> {
+export class BoolSchema extends Schema<boolean> {
   check(value: unknown, field: string, mode: Mode): boolean {
     if (typeof value === 'boolean') return value;
     if (mode === 'query' && typeof value === 'string') {
@@ -248,7 +248,7 @@ class BoolSchema extends Schema<boolean> {
   }
 }
 
-class ArraySchema<T> extends Schema<T[]> {
+export class ArraySchema<T> extends Schema<T[]> {
   constructor(private readonly item: Schema<T>, private readonly opts: { max?: number; min?: number } = {}) {
     super();
   }
@@ -279,8 +279,8 @@ class ArraySchema<T> extends Schema<T[]> {
   }
 }
 
-type Shape = Record<string, Schema<unknown>>;
-type ObjectOf<S extends Shape> = { [K in keyof S]: Infer<S[K]> };
+export type Shape = Record<string, Schema<unknown>>;
+export type ObjectOf<S extends Shape> = { [K in keyof S]: Infer<S[K]> };
 
 export type UnknownFields = 'reject' | 'strip' | 'allow';
 
@@ -333,7 +333,7 @@ export class ObjectSchema<S extends Shape> extends Schema<ObjectOf<S>> {
   }
 }
 
-class RecordSchema<T> extends Schema<Record<string, T>> {
+export class RecordSchema<T> extends Schema<Record<string, T>> {
   constructor(private readonly value: Schema<T>) {
     super();
   }
@@ -360,7 +360,7 @@ class RecordSchema<T> extends Schema<Record<string, T>> {
   }
 }
 
-class UnionSchema<T> extends Schema<T> {
+export class UnionSchema<T> extends Schema<T> {
   constructor(private readonly options: Schema<unknown>[], private readonly hint: string) {
     super();
   }
@@ -384,7 +384,7 @@ class UnionSchema<T> extends Schema<T> {
   }
 }
 
-class AnySchema extends Schema<unknown> {
+export class AnySchema extends Schema<unknown> {
   check(value: unknown): unknown {
     return value;
   }
@@ -400,7 +400,7 @@ class AnySchema extends Schema<unknown> {
  * A hand-written check. `doc` is what the OpenAPI document shows for it (any value when absent);
  * the compiled validator never runs for it, since only `fn` knows what it accepts and returns.
  */
-class CustomSchema<T> extends Schema<T> {
+export class CustomSchema<T> extends Schema<T> {
   constructor(private readonly fn: (value: unknown, field: string, mode: Mode) => T, private readonly doc?: Schema<unknown>) {
     super();
   }
