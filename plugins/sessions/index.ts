@@ -19,7 +19,9 @@ import {
 import { assembleContext } from './context.js';
 import { Committer, extractedCounts, TASK_TYPE } from './commit.js';
 import { buildMessage, LIMITS, messageBody, messageShape, messageText, type MessageInput } from './messages.js';
-import { mergePolicy, parseExtractionConfig, parseMemoryPolicy, POLICY_FIELDS } from './policy.js';
+import { extract } from './extract.js';
+import { writeMemories } from './memories.js';
+import { enabledCategories, mergePolicy, parseExtractionConfig, parseMemoryPolicy, POLICY_FIELDS } from './policy.js';
 import { autoCommitAllowed, IdleScheduler } from './idle.js';
 import { sessionDir, SessionStore, uriOf } from './store.js';
 import { messageTokens } from './tokens.js';
@@ -101,7 +103,8 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
   privileges: ['unscoped-vfs'],
   setup(host) {
     const store = new SessionStore(host.unscopedVfs);
-    const committer = new Committer(host, store, createLlm(host.config.llm));
+    const llm = createLlm(host.config.llm);
+    const committer = new Committer(host, store, llm);
     host.taskType({ type: TASK_TYPE, cancellable: true, onRestart: 'resume', run: (task, input) => committer.run(task, input) });
     const idle = new IdleScheduler(host.kv, store, committer, host.log, opts.idleScanMs ?? 60_000);
     host.onReady(() => idle.start());
@@ -339,6 +342,23 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
         const started = await committer.commit(ctx.identity, id, { keepRecent: ctx.body.keep_recent_count });
         if (!started) throw absent(id);
         return started;
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/sessions/{session_id}/extract',
+      summary: 'extracts memories from the live messages now, without archiving them (the reference\'s manual extract)',
+      body: s.object({ telemetry: s.telemetry() }),
+      response: s.array(resultObject({ category: s.string(), uri: s.string(), action: s.enum(['created', 'updated', 'unchanged'] as const), added: s.array(s.string()), count: s.int() })),
+      errors: ['NOT_FOUND'],
+      async handler(ctx) {
+        const { id, dir, account } = locate(ctx);
+        const meta = await mustMeta(account, dir, id);
+        const live = await store.live(account, dir);
+        const policy = meta.memory_policy;
+        const ex = await extract('manual_extract', live, enabledCategories(policy), { llm, summary: false, signal: ctx.signal });
+        return writeMemories(ctx.vfs, ctx.identity.userId, ex.memories, { self: policy.self, peer: policy.peer }, ctx.signal);
       },
     });
 

@@ -166,3 +166,18 @@ describe('commit without an LLM', () => {
     expect(uris).toContain('ctx://user/alice/memories/preferences/tea-with-oat-milk.md');
   });
 });
+
+describe('extract', () => {
+  it('writes memories from the live messages without archiving them', async () => {
+    await c.say('manual', 'user', 'I prefer window seats on flights.');
+    const res = await c.post('/api/v1/sessions/manual/extract');
+    expect(res.status, res.text).toBe(200);
+    expect(res.json().result).toEqual([
+      { category: 'preferences', uri: 'ctx://user/alice/memories/preferences/window-seats-on-flights.md', action: 'created', added: ['I prefer window seats on flights'], count: 1 },
+    ]);
+    expect((await c.post('/api/v1/sessions/manual/extract')).json().result[0].action).toBe('unchanged');
+    expect(await c.info('manual')).toMatchObject({ message_count: 1, commit_count: 0 });
+    expect((await c.post('/api/v1/sessions/missing/extract')).status).toBe(404);
+    expect((await c.post('/api/v1/sessions/manual/extract', { x: 1 })).status).toBe(400);
+  });
+});
