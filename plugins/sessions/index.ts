@@ -58,8 +58,9 @@ const infoSchema = resultObject({
   total_message_count: s.int(),
   commit_count: s.int(),
   memories_extracted: s.record(s.int()),
-  last_commit_at: s.string().nullable(),
+  last_commit_at: s.string().describe('ISO 8601; "" before the first commit'),
   llm_token_usage: s.record(s.int()),
+  embedding_token_usage: s.record(s.int()),
   user: userSchema,
   pending_tokens: s.int(),
   auto_commit_policy: policySchema.nullable(),
@@ -78,8 +79,11 @@ function info(meta: SessionMeta, dir: string) {
     total_message_count: meta.total_message_count,
     commit_count: meta.commit_count,
     memories_extracted: extractedCounts(meta.memories_extracted),
-    last_commit_at: meta.last_commit_at,
+    // "" before the first commit, as the reference answers (clients compare it as a string).
+    last_commit_at: meta.last_commit_at ?? '',
     llm_token_usage: meta.llm_token_usage,
+    // The reference's field; commits embed nothing themselves (the indexer embeds memory files).
+    embedding_token_usage: { total_tokens: 0 },
     user: meta.user,
     pending_tokens: meta.pending_tokens,
     auto_commit_policy: meta.auto_commit_policy,
@@ -232,17 +236,12 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'DELETE',
       path: '/api/v1/sessions/{session_id}',
-      summary: 'deletes a session with its messages and archives (extracted memories stay)',
+      summary: 'deletes a session with its messages and archives (extracted memories stay); absent is fine',
       response: resultObject({ session_id: s.string() }),
-      errors: ['NOT_FOUND'],
       async handler(ctx) {
         const { id, dir, account } = locate(ctx);
-        try {
-          await store.remove(account, dir);
-        } catch (err) {
-          if ((err as { code?: string }).code === 'NOT_FOUND') throw absent(id);
-          throw err;
-        }
+        // Idempotent, as in the reference: deleting a session that is not there is not an error.
+        await store.remove(account, dir);
         await idle.untrack(account, ctx.identity.userId, id);
         return { session_id: id };
       },
@@ -365,7 +364,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'POST',
       path: '/api/v1/sessions/{session_id}/used',
-      summary: 'records contexts and a skill the agent actually used',
+      summary: 'records contexts and a skill the agent actually used (creates a missing session)',
       body: s.object({ contexts: s.array(s.string({ min: 1, max: 2048 }), { max: 1000 }).nullable().optional(), skill: anyObject.nullable().optional() }),
       response: resultObject({ session_id: s.string(), contexts_used: s.int(), skills_used: s.int() }),
       errors: ['NOT_FOUND'],
@@ -380,7 +379,8 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
           skillName = typeof skill.uri === 'string' ? ctx.vfs.resolve(skill.uri, 'read', 'skill.uri').uri : (skill.name as string | undefined);
         }
         return store.withLock(account, dir, async (lock) => {
-          const meta = await mustMeta(account, dir, id);
+          // A session that does not exist yet is created, as adding a message would.
+          const meta = (await store.meta(account, dir)) ?? store.newMeta(ctx.identity, id);
           const uniq = (xs: string[]) => [...new Set(xs)].slice(-1000);
           const next: SessionMeta = {
             ...meta,

@@ -9,7 +9,7 @@
  * acknowledged message is on disk before the answer, and appends, commits and deletes of one
  * session serialize while other sessions proceed in parallel.
  */
-import { conflict, notFound, type Identity, type LockHandle, type Vfs } from '../../runtime/sdk/index.js';
+import { conflict, type Identity, type LockHandle, type Vfs } from '../../runtime/sdk/index.js';
 import { parseJsonl, toJsonl } from './messages.js';
 import { defaultMemoryPolicy } from './policy.js';
 import type { Message, SessionMeta } from './types.js';
@@ -124,10 +124,12 @@ export class SessionStore {
     return next;
   }
 
-  async remove(account: string, dir: string): Promise<void> {
-    await this.withLock(account, dir, async (lock) => {
-      if (!(await this.vfs.stat(account, dir))) throw notFound(`no such session: ${uriOf(dir)}`, { resource: uriOf(dir) });
+  /** Removes the session's tree; false when there was none. */
+  async remove(account: string, dir: string): Promise<boolean> {
+    return this.withLock(account, dir, async (lock) => {
+      if (!(await this.vfs.stat(account, dir))) return false;
       await this.vfs.rm(account, dir, { recursive: true, lock });
+      return true;
     });
   }
 

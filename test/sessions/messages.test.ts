@@ -167,6 +167,8 @@ describe('used', () => {
     expect((await post('/api/v1/sessions/used/used', {})).status).toBe(200);
     expect((await post('/api/v1/sessions/used/used', { contexts: ['not a uri'] })).status).toBe(400);
     expect((await post('/api/v1/sessions/used/used', { contexts: 'x' })).status).toBe(400);
-    expect((await post('/api/v1/sessions/nosuch/used', {})).status).toBe(404);
+    // As in the reference, a missing session is no error: it is created.
+    expect((await post('/api/v1/sessions/nosuch/used', { contexts: ['ctx://resources/z'] })).json().result).toEqual({ session_id: 'nosuch', contexts_used: 1, skills_used: 0 });
+    expect((await get('/api/v1/sessions/nosuch')).status).toBe(200);
   });
 });
