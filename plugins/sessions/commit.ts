@@ -112,7 +112,7 @@ export class Committer {
     const policy = meta.memory_policy;
     const ex = await extract(input.archive_id, messages, enabledCategories(policy), { llm: this.llm, summary: policy.working_memory.enabled, signal: task.signal });
     await task.setStage('writing_memories');
-    const changes = await writeMemories(await task.vfs(), userId, ex.memories, { self: policy.self, peer: policy.peer }, task.signal);
+    const changes = await writeMemories(await task.vfs(), userId, ex.memories, { self: policy.self, peer: policy.peer, eventTags: meta.memory_extraction_config.events.tags }, task.signal);
     const counts: Record<string, number> = {};
     for (const c of changes) counts[c.category] = (counts[c.category] ?? 0) + c.count;
 

@@ -357,7 +357,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
         const live = await store.live(account, dir);
         const policy = meta.memory_policy;
         const ex = await extract('manual_extract', live, enabledCategories(policy), { llm, summary: false, signal: ctx.signal });
-        return writeMemories(ctx.vfs, ctx.identity.userId, ex.memories, { self: policy.self, peer: policy.peer }, ctx.signal);
+        return writeMemories(ctx.vfs, ctx.identity.userId, ex.memories, { self: policy.self, peer: policy.peer, eventTags: meta.memory_extraction_config.events.tags }, ctx.signal);
       },
     });
 

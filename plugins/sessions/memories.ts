@@ -65,7 +65,13 @@ export function memoryUri(userId: string, item: MemoryItem, peers: boolean): str
 }
 
 /** Groups items by file and merges each file once, through the owner's scoped view. */
-export async function writeMemories(vfs: ScopedVfs, userId: string, items: MemoryItem[], target: { self: boolean; peer: boolean }, signal?: AbortSignal): Promise<MemoryChange[]> {
+export async function writeMemories(
+  vfs: ScopedVfs,
+  userId: string,
+  items: MemoryItem[],
+  target: { self: boolean; peer: boolean; eventTags?: string[] },
+  signal?: AbortSignal,
+): Promise<MemoryChange[]> {
   const files = new Map<string, MemoryItem[]>();
   for (const item of items) {
     if (item.peer_id ? !target.peer : !target.self) continue;
@@ -78,7 +84,9 @@ export async function writeMemories(vfs: ScopedVfs, userId: string, items: Memor
     const current = (await vfs.exists(uri)) ? await vfs.readText(uri) : null;
     const title = `${group[0]!.category}: ${group[0]!.key.replace(/-/g, ' ')}`;
     const { text, added } = mergeInto(current, title, group);
-    if (added.length) await vfs.writeFile(uri, text);
+    // The session's `events.tags` label its event memories (added to tags the file already has).
+    const tags = group[0]!.category === 'events' && target.eventTags?.length ? { tags: target.eventTags, tagMode: 'append' as const } : {};
+    if (added.length) await vfs.writeFile(uri, text, tags);
     const count = new Set(group.map((i) => (i.replaceKey ? `${i.replaceKey}:` : '') + norm(i.text))).size;
     changes.push({ category: group[0]!.category, uri, action: added.length === 0 ? 'unchanged' : current === null ? 'created' : 'updated', added, count });
   }

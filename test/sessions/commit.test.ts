@@ -181,3 +181,13 @@ describe('extract', () => {
     expect((await c.post('/api/v1/sessions/manual/extract', { x: 1 })).status).toBe(400);
   });
 });
+
+describe('events.tags', () => {
+  it('label the event memories a commit writes', async () => {
+    await c.post('/api/v1/sessions', { session_id: 'tagged', memory_extraction_config: { events: { tags: ['Project=Apollo'] } } });
+    await c.say('tagged', 'user', 'On 2026-05-01 we shipped Apollo.');
+    await c.task((await c.commit('tagged')).task_id);
+    const attrs = (await c.get(`/api/v1/fs/attrs?uri=${encodeURIComponent('ctx://user/alice/memories/events/2026-05-01.md')}`)).json().result;
+    expect(attrs.attrs.tags).toContain('project=apollo');
+  });
+});
