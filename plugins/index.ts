@@ -3,6 +3,7 @@ import type { PluginDefinition } from '../runtime/plugin.js';
 import admin from './admin/index.js';
 import content from './content/index.js';
 import fs from './fs/index.js';
+import packs from './packs/index.js';
 import privacy from './privacy/index.js';
 import relations from './relations/index.js';
 import retrieval from './retrieval/index.js';
@@ -11,4 +12,4 @@ import snapshots from './snapshots/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, snapshots];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, snapshots, packs];

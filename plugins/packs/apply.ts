@@ -1,0 +1,58 @@
+/**
+ * Writing a validated pack into an account (import and restore), under one tree lock on the target
+ * so no other writer interleaves. Files go in atomic multi-file batches of bounded size read from
+ * the staging copy; the L0/L1 sidecars go last, marked as edited, so the indexer rebuilds their
+ * directories' L0/L1 vectors from the restored text (spec Part 2, import rule 5).
+ */
+import fs from 'node:fs';
+import type { PluginHost } from '../../runtime/sdk/index.js';
+import { EXCLUDED_NAMES } from './export.js';
+import type { StagedFile, ValidatedPack } from './validate.js';
+
+const BATCH_FILES = 128;
+const BATCH_BYTES = 16 << 20;
+const SIDECAR_NAMES = new Set(['.abstract.md', '.overview.md']);
+
+export const joinPath = (base: string, rel: string) => (base === '' ? rel : rel === '' ? base : `${base}/${rel}`);
+const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** Whether a packed file is written at all (`.relations.json` is derived: never restored). */
+export const restorable = (rel: string) => !EXCLUDED_NAMES.has(nameOf(rel));
+
+export async function writePack(host: PluginHost, account: string, target: string, pack: ValidatedPack, opts: { replace: boolean }): Promise<{ files: number; dirs: number }> {
+  const vfs = host.unscopedVfs;
+  const lock = await vfs.locks.acquire(account, target, 'tree');
+  try {
+    if (opts.replace && target !== '' && (await vfs.stat(account, target))) await vfs.rm(account, target, { recursive: true, lock });
+    if (target !== '') await vfs.mkdir(account, target, { lock });
+    for (const d of pack.dirs) await vfs.mkdir(account, joinPath(target, d), { lock });
+    const files = pack.files.filter((f) => restorable(f.rel));
+    const content = files.filter((f) => !SIDECAR_NAMES.has(nameOf(f.rel)));
+    const sidecars = files.filter((f) => SIDECAR_NAMES.has(nameOf(f.rel)));
+    await writeBatches(host, account, target, content, lock, undefined);
+    await writeBatches(host, account, target, sidecars, lock, { index: 'sidecar-edited' });
+    return { files: files.length, dirs: pack.dirs.length };
+  } finally {
+    lock.release();
+  }
+}
+
+async function writeBatches(
+  host: PluginHost,
+  account: string,
+  target: string,
+  files: StagedFile[],
+  lock: Awaited<ReturnType<PluginHost['unscopedVfs']['locks']['acquire']>>,
+  hint: Record<string, unknown> | undefined,
+): Promise<void> {
+  for (let at = 0; at < files.length; ) {
+    const batch: StagedFile[] = [];
+    let bytes = 0;
+    while (at < files.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes + files[at]!.size <= BATCH_BYTES)) {
+      bytes += files[at]!.size;
+      batch.push(files[at++]!);
+    }
+    const contents = await Promise.all(batch.map((f) => fs.promises.readFile(f.staged)));
+    await host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]! })), { lock, hint });
+  }
+}

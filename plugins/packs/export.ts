@@ -1,0 +1,115 @@
+/**
+ * Export and backup as a zip stream (spec Part 2, "Pack layout"): the tree is walked once for its
+ * metadata, then files are read, hashed (core-native bulk sha256) and deflated in bounded batches
+ * as the client pulls the stream, so memory holds one batch whatever the tree's size. The manifest
+ * comes last, when every hash is known; zip readers find entries through the central directory, so
+ * order does not matter to them.
+ */
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import type { Entry, PluginHost } from '../../runtime/sdk/index.js';
+import { hash } from '../../runtime/sdk/index.js';
+import { FILES_DIR, FORMAT_VERSION, INDEX_RECORDS, MANIFEST, contentSha256, sortEntries, type Manifest, type ManifestEntry } from './manifest.js';
+
+/** Files never packed: derived data the target rebuilds (spec Part 2, import rule 5). */
+export const EXCLUDED_NAMES = new Set(['.relations.json']);
+const BATCH_FILES = 128;
+const BATCH_BYTES = 16 << 20;
+// DOS timestamps cannot express anything before 1980.
+const MIN_MTIME = Date.UTC(1980, 0, 2);
+
+export interface PackSource {
+  account: string;
+  /** Internal path of the exported root ('' for a backup). */
+  path: string;
+  /** Name of the pack's top directory. */
+  root: string;
+  /** Nodes below the root (not the root itself), already filtered for the caller. */
+  nodes: Entry[];
+  manifest: Pick<Manifest, 'kind' | 'source_uri' | 'scope_pack' | 'context_type'>;
+  /** Context type of a node, for index_records.jsonl. */
+  contextTypeOf(path: string): string | null;
+}
+
+class ZipWriter {
+  private chunks: Uint8Array[] = [];
+  private error: Error | null = null;
+  private readonly zip = new Zip((err, data) => {
+    if (err) this.error = err;
+    else this.chunks.push(data);
+  });
+
+  file(name: string, data: Uint8Array, mtime: number): void {
+    const f = new ZipDeflate(name, { level: 1 });
+    f.mtime = new Date(Math.max(mtime, MIN_MTIME));
+    this.zip.add(f);
+    f.push(data, true);
+  }
+
+  dir(name: string, mtime: number): void {
+    const f = new ZipPassThrough(name.endsWith('/') ? name : name + '/');
+    f.mtime = new Date(Math.max(mtime, MIN_MTIME));
+    this.zip.add(f);
+    f.push(new Uint8Array(0), true);
+  }
+
+  end(): void {
+    this.zip.end();
+  }
+
+  drain(): Uint8Array[] {
+    if (this.error) throw this.error;
+    const out = this.chunks;
+    this.chunks = [];
+    return out;
+  }
+}
+
+const rel = (root: string, path: string) => (root === '' ? path : path.slice(root.length + 1));
+
+export async function* packStream(host: PluginHost, src: PackSource, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  const zip = new ZipWriter();
+  const base = `${src.root}/${FILES_DIR}/`;
+  const entries: ManifestEntry[] = [{ path: '' }];
+  const records: string[] = [JSON.stringify({ path: '', kind: 'dir', context_type: src.contextTypeOf(src.path) })];
+  zip.dir(base, Date.now());
+  const files = src.nodes.filter((n) => n.kind === 'file' && !EXCLUDED_NAMES.has(n.name));
+  for (const n of src.nodes)
+    if (n.kind === 'dir') {
+      const p = rel(src.path, n.path);
+      zip.dir(base + p + '/', n.mtime);
+      entries.push({ path: p });
+      records.push(JSON.stringify({ path: p, kind: 'dir', context_type: src.contextTypeOf(n.path), tags: n.tags ?? [] }));
+    }
+  yield* zip.drain();
+  for (let at = 0; at < files.length; ) {
+    if (signal?.aborted) return;
+    const batch: Entry[] = [];
+    let bytes = 0;
+    while (at < files.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes + files[at]!.size <= BATCH_BYTES)) {
+      bytes += files[at]!.size;
+      batch.push(files[at++]!);
+    }
+    const contents = (await host.unscopedVfs.readMany(src.account, batch.map((n) => n.path))).map((b) => b ?? Buffer.alloc(0));
+    const digests = await hash.sha256ManyAsync(contents);
+    batch.forEach((n, i) => {
+      const p = rel(src.path, n.path);
+      zip.file(base + p, contents[i]!, n.mtime);
+      entries.push({ path: p, size: contents[i]!.length, sha256: digests[i]! });
+      records.push(JSON.stringify({ path: p, kind: 'file', context_type: src.contextTypeOf(n.path), tags: n.tags ?? [], size: contents[i]!.length }));
+    });
+    yield* zip.drain();
+  }
+  sortEntries(entries);
+  const manifest: Manifest = {
+    format_version: FORMAT_VERSION,
+    ...src.manifest,
+    created_at: new Date().toISOString(),
+    include_vectors: false,
+    entries,
+    content_sha256: contentSha256(entries),
+  };
+  zip.file(`${src.root}/${INDEX_RECORDS}`, Buffer.from(records.join('\n') + '\n'), Date.now());
+  zip.file(`${src.root}/${MANIFEST}`, Buffer.from(JSON.stringify(manifest, null, 2)), Date.now());
+  zip.end();
+  yield* zip.drain();
+}

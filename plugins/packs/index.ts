@@ -1,0 +1,247 @@
+/**
+ * Packs plugin (spec Part 2, "Packs", "Pack layout"): export and backup as streamed zip packs with
+ * integrity manifests; import and restore that validate the whole pack before the first write, so
+ * a rejected pack leaves the target untouched. README.md describes the choices.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CtxUri, Entry, Identity, PluginHost } from '../../runtime/sdk/index.js';
+import { authorize, conflict, contentDisposition, definePlugin, HOST_VERSION, invalidArgument, notFound, parseUri, permissionDenied, Reply, resultObject, s, unavailable, uriFromPath } from '../../runtime/sdk/index.js';
+import { joinPath, restorable, writePack } from './apply.js';
+import { packStream } from './export.js';
+import { packError } from './zip-read.js';
+import { validatePack, type ValidatedPack } from './validate.js';
+
+const onConflict = s.enum(['fail', 'overwrite', 'skip'] as const).default('fail');
+const vectorMode = s.enum(['auto', 'recompute', 'require'] as const).default('auto');
+const uriErrors = ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'] as const;
+/** What a backup holds (spec Part 2: resources and every user's space; never temp, queue, users or keys). */
+const BACKUP_SCOPES = ['resources', 'user'];
+
+export default definePlugin({
+  name: 'packs',
+  version: HOST_VERSION,
+  dependsOn: ['system', 'fs'],
+  // Bulk reads and atomic multi-file writes of whole subtrees (readMany, writeFiles under one tree
+  // lock) exist only on the raw VFS. Access is applied here: exports walk the caller's scoped view
+  // (hidden entries are left out), imports resolve and authorize every target URI for the caller
+  // and refuse to replace a subtree holding anything the caller cannot read.
+  privileges: ['unscoped-vfs'],
+  setup(host) {
+    const temp = host.use('temp-files');
+    const stagingRoot = path.join(host.dataDir, 'packs-staging');
+    // Staging copies of a previous run that stopped half-way are never needed again.
+    fs.rmSync(stagingRoot, { recursive: true, force: true });
+
+    const withStaging = async <T>(fn: (dir: string) => Promise<T>): Promise<T> => {
+      const dir = path.join(stagingRoot, randomUUID());
+      try {
+        return await fn(dir);
+      } finally {
+        await fs.promises.rm(dir, { recursive: true, force: true });
+      }
+    };
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/pack/export',
+      summary: 'Export a directory as a zip pack (files/ + _ctxpack/manifest.json)',
+      body: s.object({ uri: s.string({ min: 1 }), include_vectors: s.bool().default(false) }),
+      reply: { contentType: 'application/zip', description: 'the pack, streamed' },
+      errors: [...uriErrors],
+      async handler(ctx) {
+        const u = ctx.vfs.resolve(ctx.body.uri, 'read');
+        if (u.path === '') throw invalidArgument('the account root is exported with POST /api/v1/pack/backup', { field: 'uri' });
+        const node = await ctx.vfs.stat(u.uri);
+        if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
+        if (node.kind !== 'dir') throw invalidArgument(`uri must be a directory, got a file: ${u.uri}`, { field: 'uri', expected: 'directory', actual: 'file', resource: u.uri });
+        if (ctx.body.include_vectors) throw noDense();
+        const nodes: Entry[] = [];
+        for await (const e of ctx.vfs.walk(u.uri)) nodes.push(e);
+        checkZipLimits(nodes);
+        const stream = packStream(
+          host,
+          {
+            account: ctx.identity.accountId,
+            path: u.path,
+            root: u.name,
+            nodes,
+            manifest: { kind: 'export', source_uri: u.uri, scope_pack: u.segments.length === 1, context_type: u.contextType },
+            contextTypeOf: contextTypeFor(ctx.identity),
+          },
+          ctx.signal,
+        );
+        return Reply.raw(stream, { contentType: 'application/zip', headers: { 'content-disposition': contentDisposition(`${u.name}.ctxpack`) } });
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/pack/backup',
+      summary: "Back up the account's resources and every user's space as a zip pack",
+      roles: ['ROOT', 'ADMIN'],
+      body: s.object({ include_vectors: s.bool().default(false) }),
+      reply: { contentType: 'application/zip', description: 'the backup pack, streamed, with Content-Disposition' },
+      async handler(ctx) {
+        if (ctx.body.include_vectors) throw noDense();
+        const account = ctx.identity.accountId;
+        const nodes: Entry[] = [];
+        for (const scope of BACKUP_SCOPES) {
+          nodes.push((await host.unscopedVfs.stat(account, scope))!);
+          for await (const e of host.unscopedVfs.walk(account, scope)) nodes.push(e);
+        }
+        checkZipLimits(nodes);
+        const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+        const stream = packStream(
+          host,
+          { account, path: '', root: 'ctx', nodes, manifest: { kind: 'backup', source_uri: 'ctx://', scope_pack: false, context_type: null }, contextTypeOf: contextTypeFor(ctx.identity) },
+          ctx.signal,
+        );
+        return Reply.raw(stream, { contentType: 'application/zip', headers: { 'content-disposition': contentDisposition(`${account}-${stamp}.ctxpack`) } });
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/pack/import',
+      summary: 'Import an uploaded pack below a parent URI',
+      body: s.object({ temp_file_id: s.string({ min: 1 }), parent: s.string({ min: 1 }), on_conflict: onConflict, vector_mode: vectorMode, telemetry: s.telemetry() }),
+      response: resultObject({ uri: s.string() }),
+      errors: [...uriErrors, 'CONFLICT'],
+      async handler(ctx) {
+        const b = ctx.body;
+        const rec = await temp.resolve(ctx.identity, b.temp_file_id);
+        const parent = ctx.vfs.resolve(b.parent, 'write', 'parent');
+        return withStaging(async (staging) => {
+          const pack = await validatePack(rec.file, staging, ctx.signal);
+          if (pack.manifest.kind === 'backup') throw packError('a backup pack cannot be imported: use POST /api/v1/pack/restore', { kind: 'backup' });
+          if (pack.manifest.scope_pack && parent.path !== '')
+            throw invalidArgument(`a top-level scope pack (${pack.manifest.source_uri}) must be imported to parent ctx://`, { field: 'parent' });
+          const target = ctx.vfs.resolve(parent.path === '' ? `ctx://${pack.root}` : `${parent.uri}/${pack.root}`, 'write', 'parent');
+          if (pack.manifest.context_type && target.contextType && pack.manifest.context_type !== target.contextType)
+            throw packError(`the pack holds ${pack.manifest.context_type} content, ${target.uri} is ${target.contextType}`, { context_type: pack.manifest.context_type, target_context_type: target.contextType });
+          checkVectors(host, pack, b.vector_mode);
+          checkTargets(ctx.identity, target.path, pack);
+          await host.access.assertEntryReadable(ctx.identity, target.path);
+          const account = ctx.identity.accountId;
+          const existing = await host.unscopedVfs.stat(account, target.path);
+          if (existing) {
+            if (b.on_conflict === 'fail') throw conflict(`target exists: ${target.uri}`, target.uri);
+            if (b.on_conflict === 'skip') return { uri: target.uri };
+            await assertSubtreeReadable(host, ctx.identity, target.path);
+          }
+          await writePack(host, account, target.path, pack, { replace: true });
+          return { uri: target.uri };
+        });
+      },
+    });
+
+    host.route({
+      method: 'POST',
+      path: '/api/v1/pack/restore',
+      summary: 'Restore a backup pack into the account (merge-upsert with on_conflict=overwrite)',
+      roles: ['ROOT', 'ADMIN'],
+      body: s.object({ temp_file_id: s.string({ min: 1 }), on_conflict: onConflict, vector_mode: vectorMode, telemetry: s.telemetry() }),
+      response: resultObject({ uri: s.string() }),
+      errors: [...uriErrors, 'CONFLICT'],
+      async handler(ctx) {
+        const b = ctx.body;
+        const rec = await temp.resolve(ctx.identity, b.temp_file_id);
+        return withStaging(async (staging) => {
+          const pack = await validatePack(rec.file, staging, ctx.signal);
+          if (pack.manifest.kind !== 'backup') throw packError('pack/restore takes a backup pack: import an export pack with POST /api/v1/pack/import', { kind: pack.manifest.kind });
+          for (const p of [...pack.dirs, ...pack.files.map((f) => f.rel)])
+            if (!BACKUP_SCOPES.includes(p.split('/')[0]!)) throw packError(`a backup holds only ${BACKUP_SCOPES.join(' and ')}; found ${JSON.stringify(p)}`, { entry: p });
+          checkVectors(host, pack, b.vector_mode);
+          checkTargets(ctx.identity, '', pack);
+          const account = ctx.identity.accountId;
+          // The scope roots of a backup: ctx://resources and each packaged user's space.
+          const roots = ['resources', ...pack.dirs.filter((d) => /^user\/[^/]+$/.test(d))];
+          const occupied = await Promise.all(roots.map(async (r) => (await host.unscopedVfs.stat(account, r)) !== null && (await host.unscopedVfs.list(account, r, { limit: 1 })).length > 0));
+          if (occupied.some(Boolean)) {
+            if (b.on_conflict === 'fail') throw conflict(`the account already holds content at ${roots.filter((_, i) => occupied[i]).map(uriFromPath).join(', ')}`, uriFromPath(roots[occupied.indexOf(true)]!));
+            if (b.on_conflict === 'skip') return { uri: 'ctx://' };
+          }
+          await checkShapes(host, account, pack);
+          await writePack(host, account, '', pack, { replace: false });
+          return { uri: 'ctx://' };
+        });
+      },
+    });
+  },
+});
+
+/** Without zip64 (fflate writes none) a zip holds at most 65,535 entries and 4 GiB: refuse, never truncate. */
+function checkZipLimits(nodes: Entry[]): void {
+  const bytes = nodes.reduce((n, e) => n + (e.kind === 'file' ? e.size : 0), 0);
+  if (nodes.length + 4 > 0xffff || bytes >= 0xffffffff - (64 << 20))
+    throw unavailable(`this tree (${nodes.length} entries, ${bytes} bytes) needs zip64, which packs do not support yet (at most 65,531 entries and 4 GiB)`, { entries: nodes.length, bytes });
+}
+
+function noDense() {
+  return unavailable('include_vectors: dense snapshots (_ctxpack/dense.f32) are not supported by this server yet; export without vectors (the target recomputes them)', { field: 'include_vectors' });
+}
+
+function contextTypeFor(identity: Identity): (path: string) => string | null {
+  return (p) => {
+    try {
+      return parseUri(uriFromPath(p), identity).contextType;
+    } catch {
+      return null;
+    }
+  };
+}
+
+/**
+ * Spec Part 2, import rule 3. Without a dense snapshot `auto` recomputes and `require` fails. A
+ * dense snapshot is compared with the running embedder; restoring one is not supported yet, so a
+ * compatible one is recomputed under `auto` and refused under `require` (503, never a silent
+ * recompute the caller ruled out).
+ */
+function checkVectors(host: PluginHost, pack: ValidatedPack, mode: 'auto' | 'recompute' | 'require'): void {
+  if (mode !== 'require') return;
+  if (!pack.hasDense) throw packError('vector_mode=require needs a compatible dense snapshot (_ctxpack/dense.f32); this pack has none', { field: 'vector_mode' });
+  const running = host.optional('vector-index')?.embedderInfo();
+  const packed = (pack.manifest as { embedding?: Record<string, unknown> }).embedding;
+  const same =
+    running && packed && packed.provider === running.provider && packed.model === running.model && packed.dim === running.dim && packed.input_mode === running.inputMode && JSON.stringify(packed.params ?? {}) === JSON.stringify(running.params ?? {});
+  if (!same) throw packError('vector_mode=require: the dense snapshot was embedded with another embedder than this server runs', { field: 'vector_mode', packed: packed ?? null });
+  throw unavailable('vector_mode=require: restoring dense snapshots is not supported by this server yet', { field: 'vector_mode' });
+}
+
+/** Every path the pack writes is a valid URI the caller may write, checked before the first write. */
+function checkTargets(identity: Identity, target: string, pack: ValidatedPack): void {
+  for (const rel of [...pack.dirs, ...pack.files.filter((f) => restorable(f.rel)).map((f) => f.rel)]) {
+    let u: CtxUri;
+    try {
+      u = parseUri(uriFromPath(joinPath(target, rel)), identity, { field: 'entry' });
+    } catch (err) {
+      throw packError(`entry ${JSON.stringify(rel)} is not a valid ctx:// path (${(err as Error).message})`, { entry: rel });
+    }
+    authorize(u, identity, 'write');
+  }
+}
+
+/** Replacing a subtree deletes it: refused when the caller cannot read all of it (as fs rm). */
+async function assertSubtreeReadable(host: PluginHost, identity: Identity, root: string): Promise<void> {
+  if (identity.role !== 'USER') return;
+  const paths: string[] = [];
+  for await (const e of host.unscopedVfs.walk(identity.accountId, root)) paths.push(e.path);
+  const ok = await host.access.readablePaths(identity, paths);
+  const i = ok.indexOf(false);
+  if (i >= 0) throw permissionDenied(`cannot replace ${uriFromPath(root)}: ${uriFromPath(paths[i]!)} is not readable by ${identity.userId}`, { resource: uriFromPath(paths[i]!) });
+}
+
+/** A merge cannot put a file where a directory is, or the reverse: found before the first write. */
+async function checkShapes(host: PluginHost, account: string, pack: ValidatedPack): Promise<void> {
+  const wanted = [...pack.dirs.map((p) => [p, 'dir'] as const), ...pack.files.filter((f) => restorable(f.rel)).map((f) => [f.rel, 'file'] as const)];
+  for (let at = 0; at < wanted.length; at += 512) {
+    const slice = wanted.slice(at, at + 512);
+    const nodes = await host.unscopedVfs.statMany(account, slice.map(([p]) => p));
+    nodes.forEach((n, i) => {
+      const [p, kind] = slice[i]!;
+      if (n && n.kind !== kind) throw conflict(`${uriFromPath(p)} is a ${n.kind} in the account and a ${kind} in the backup`, uriFromPath(p));
+    });
+  }
+}

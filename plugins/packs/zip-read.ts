@@ -1,0 +1,185 @@
+/**
+ * Reading an uploaded pack from disk. The central directory is parsed here (it is the only place a
+ * zip records entry types, so symlinks can be refused) and each entry is inflated on its own with
+ * fflate's streaming `Inflate`, in small input chunks, straight to a staging file: memory stays
+ * bounded whatever the pack's size. Everything a hostile archive can do is refused before anything
+ * is extracted: names that escape the root (zip slip), absolute or drive paths, symlinks and
+ * devices, encryption, duplicate names, entries whose data overlap (the classic non-recursive zip
+ * bomb) and compression ratios no real file reaches; an entry inflating past its declared size is
+ * refused while inflating.
+ */
+import fs from 'node:fs';
+import { Inflate } from 'fflate';
+import { invalidArgument } from '../../runtime/sdk/index.js';
+
+export interface ZipEntry {
+  name: string;
+  isDir: boolean;
+  method: number;
+  compressedSize: number;
+  size: number;
+  /** Offset of the local file header. */
+  offset: number;
+}
+
+/** Above this ratio (and size) an entry is taken for a zip bomb: deflate peaks near 1032:1 on zeros. */
+export const MAX_RATIO = 500;
+const RATIO_FLOOR = 1 << 20;
+const INPUT_CHUNK = 64 * 1024;
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+
+export const packError = (message: string, details: Record<string, unknown> = {}) => invalidArgument(`invalid pack: ${message}`, { field: 'temp_file_id', ...details });
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Why an entry name may not be extracted, or null when it is safe. */
+export function nameProblem(name: string): string | null {
+  if (name.length === 0) return 'an empty entry name';
+  if (name.includes('\0')) return 'a NUL character in an entry name';
+  if (name.includes('\\')) return 'a backslash in an entry name (zip names use /)';
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute entry path';
+  const segments = (name.endsWith('/') ? name.slice(0, -1) : name).split('/');
+  if (segments.some((s) => s === '..')) return 'an entry path climbing out of the pack (zip slip)';
+  if (segments.some((s) => s === '' || s === '.')) return 'an empty or "." segment in an entry path';
+  return null;
+}
+
+export async function readCentralDirectory(file: string): Promise<ZipEntry[]> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    const tailLen = Math.min(size, 22 + 0xffff);
+    const tail = Buffer.alloc(tailLen);
+    await fh.read(tail, 0, tailLen, size - tailLen);
+    let eocd = -1;
+    for (let i = tailLen - 22; i >= 0; i--)
+      if (tail.readUInt32LE(i) === 0x06054b50) {
+        eocd = i;
+        break;
+      }
+    if (eocd < 0) throw packError('not a zip file (no end of central directory record)');
+    const disk = tail.readUInt16LE(eocd + 4);
+    const cdDisk = tail.readUInt16LE(eocd + 6);
+    const count = tail.readUInt16LE(eocd + 10);
+    const cdSize = tail.readUInt32LE(eocd + 12);
+    const cdOffset = tail.readUInt32LE(eocd + 16);
+    if (disk !== 0 || cdDisk !== 0) throw packError('multi-disk zip files are not supported');
+    if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) throw packError('zip64 archives are not supported');
+    const cdEnd = size - tailLen + eocd;
+    if (cdOffset + cdSize > cdEnd) throw packError('the central directory lies outside the file');
+    const cd = Buffer.alloc(cdSize);
+    await fh.read(cd, 0, cdSize, cdOffset);
+    const entries: ZipEntry[] = [];
+    const names = new Set<string>();
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      if (at + 46 > cd.length || cd.readUInt32LE(at) !== 0x02014b50) throw packError('corrupt central directory');
+      const madeBy = cd.readUInt16LE(at + 4) >> 8;
+      const flags = cd.readUInt16LE(at + 8);
+      const method = cd.readUInt16LE(at + 10);
+      const compressedSize = cd.readUInt32LE(at + 20);
+      const entrySize = cd.readUInt32LE(at + 24);
+      const nameLen = cd.readUInt16LE(at + 28);
+      const extraLen = cd.readUInt16LE(at + 30);
+      const commentLen = cd.readUInt16LE(at + 32);
+      const external = cd.readUInt32LE(at + 38);
+      const offset = cd.readUInt32LE(at + 42);
+      let name: string;
+      try {
+        name = utf8.decode(cd.subarray(at + 46, at + 46 + nameLen));
+      } catch {
+        throw packError('an entry name is not UTF-8');
+      }
+      at += 46 + nameLen + extraLen + commentLen;
+      const problem = nameProblem(name);
+      if (problem) throw packError(problem, { entry: name });
+      const isDir = name.endsWith('/');
+      // Unix hosts (3) keep the file type in the high half of the external attributes.
+      const type = madeBy === 3 ? (external >>> 16) & S_IFMT : 0;
+      if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw packError(type === 0o120000 ? 'symbolic links are not allowed' : 'special files are not allowed', { entry: name });
+      if (type === S_IFDIR && !isDir) throw packError('a directory entry without a trailing slash', { entry: name });
+      if (flags & 0x41) throw packError('encrypted entries are not supported', { entry: name });
+      if (method !== 0 && method !== 8) throw packError(`compression method ${method} is not supported (stored or deflate only)`, { entry: name });
+      if (method === 0 && compressedSize !== entrySize) throw packError('a stored entry whose sizes differ', { entry: name });
+      if (isDir && entrySize !== 0) throw packError('a directory entry with content', { entry: name });
+      if (entrySize > RATIO_FLOOR && entrySize / Math.max(compressedSize, 1) > MAX_RATIO)
+        throw packError(`compression ratio above ${MAX_RATIO}:1 (zip bomb)`, { entry: name, size: entrySize, compressed_size: compressedSize });
+      const key = name.normalize('NFC');
+      if (names.has(key)) throw packError('duplicate entry name', { entry: name });
+      names.add(key);
+      entries.push({ name, isDir, method, compressedSize, size: entrySize, offset });
+    }
+    await checkLayout(fh, entries, cdOffset);
+    return entries;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Local headers must agree with the directory and entries' data may not overlap or reach the directory. */
+async function checkLayout(fh: fs.promises.FileHandle, entries: ZipEntry[], cdOffset: number): Promise<void> {
+  const header = Buffer.alloc(30);
+  const sorted = [...entries].sort((a, b) => a.offset - b.offset);
+  let end = 0;
+  for (const e of sorted) {
+    if (e.offset < end) throw packError('entries share data (overlapping entries: a zip bomb)', { entry: e.name });
+    const { bytesRead } = await fh.read(header, 0, 30, e.offset);
+    if (bytesRead < 30 || header.readUInt32LE(0) !== 0x04034b50) throw packError('corrupt local file header', { entry: e.name });
+    const dataStart = e.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+    end = dataStart + e.compressedSize;
+    if (end > cdOffset) throw packError('entry data runs into the central directory', { entry: e.name });
+    (e as ZipEntry & { dataStart?: number }).dataStart = dataStart;
+  }
+}
+
+const dataStartOf = (e: ZipEntry) => (e as ZipEntry & { dataStart?: number }).dataStart!;
+
+/**
+ * Inflates one entry into `dest` (or into memory when `dest` is omitted, for small internal
+ * files), refusing output beyond `e.size` or a short one.
+ */
+export async function extract(file: string, e: ZipEntry, dest?: string): Promise<Buffer | undefined> {
+  const fh = await fs.promises.open(file, 'r');
+  const out = dest ? await fs.promises.open(dest, 'w') : undefined;
+  const kept: Buffer[] = [];
+  let produced = 0;
+  try {
+    const pending: Uint8Array[] = [];
+    const inflate = new Inflate((chunk) => {
+      produced += chunk.length;
+      pending.push(chunk);
+    });
+    const buf = Buffer.alloc(INPUT_CHUNK);
+    let read = 0;
+    if (e.compressedSize === 0 && e.method === 8) throw packError('a deflate entry without data', { entry: e.name });
+    while (read < e.compressedSize) {
+      const n = Math.min(INPUT_CHUNK, e.compressedSize - read);
+      const { bytesRead } = await fh.read(buf, 0, n, dataStartOf(e) + read);
+      if (bytesRead !== n) throw packError('truncated entry data', { entry: e.name });
+      read += n;
+      const chunk = buf.subarray(0, n);
+      if (e.method === 0) {
+        produced += n;
+        pending.push(Buffer.from(chunk));
+      } else {
+        try {
+          inflate.push(chunk, read === e.compressedSize);
+        } catch {
+          throw packError('corrupt deflate data', { entry: e.name });
+        }
+      }
+      if (produced > e.size) throw packError('an entry inflates past its declared size (zip bomb)', { entry: e.name, size: e.size });
+      for (const c of pending.splice(0)) {
+        if (out) await out.write(c);
+        else kept.push(Buffer.from(c));
+      }
+    }
+    if (produced !== e.size) throw packError('an entry is shorter than its declared size', { entry: e.name, size: e.size, actual: produced });
+    return out ? undefined : Buffer.concat(kept);
+  } finally {
+    await fh.close();
+    await out?.close();
+  }
+}
