@@ -22,6 +22,8 @@ export function autoCommitAllowed(meta: SessionMeta, now = Date.now()): boolean 
 export class IdleScheduler {
   private timer?: NodeJS.Timeout;
   private scanning?: Promise<void>;
+  /** Keys known to be in the index (this process), so a message write does not rewrite its key each time. */
+  private readonly tracked = new Set<string>();
 
   constructor(
     private readonly kv: Kv,
@@ -34,12 +36,20 @@ export class IdleScheduler {
   /** Keeps the index in step with a session's state after a change. */
   async track(identity: Identity, meta: SessionMeta): Promise<void> {
     const k = key(identity.accountId, identity.userId, meta.session_id);
-    if (meta.auto_commit_policy && meta.message_count > 0) await this.kv.putJson(k, { role: identity.role });
-    else await this.kv.del(k);
+    if (meta.auto_commit_policy && meta.message_count > 0) {
+      if (this.tracked.has(k)) return;
+      await this.kv.putJson(k, { role: identity.role });
+      this.tracked.add(k);
+    } else await this.forget(k);
   }
 
   async untrack(account: string, user: string, session: string): Promise<void> {
-    await this.kv.del(key(account, user, session));
+    await this.forget(key(account, user, session));
+  }
+
+  private async forget(k: string): Promise<void> {
+    this.tracked.delete(k);
+    await this.kv.del(k);
   }
 
   start(): void {
@@ -69,14 +79,14 @@ export class IdleScheduler {
       try {
         const meta = await this.store.meta(identity.accountId, sessionDir(identity.userId, session));
         if (!meta || !meta.auto_commit_policy || meta.message_count === 0) {
-          await this.kv.del(k);
+          await this.forget(k);
           continue;
         }
         if (now - Date.parse(meta.updated_at) < meta.auto_commit_policy.idle_timeout_seconds * 1000) continue;
         const started = await this.committer.commit(identity, session, { keepRecent: 0, auto: (m) => autoCommitAllowed(m, now) });
         if (started?.archived) this.log.info('idle session committed', { account: identity.accountId, session_id: session, task_id: started.task_id });
         const after = started ? await this.store.meta(identity.accountId, sessionDir(identity.userId, session)) : null;
-        if (!after || after.message_count === 0) await this.kv.del(k);
+        if (!after || after.message_count === 0) await this.forget(k);
       } catch (err) {
         this.log.warn('idle auto commit failed', { session_id: session, error: (err as Error).message });
       }
@@ -85,7 +95,10 @@ export class IdleScheduler {
 
   async dropAccount(account: string): Promise<void> {
     const ops = [];
-    for await (const [k] of this.kv.scanPrefix(`idle${S}${account}${S}`)) ops.push(this.kv.delOp(k));
+    for await (const [k] of this.kv.scanPrefix(`idle${S}${account}${S}`)) {
+      this.tracked.delete(k);
+      ops.push(this.kv.delOp(k));
+    }
     if (ops.length) await this.kv.batch(ops);
   }
 }

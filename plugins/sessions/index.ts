@@ -256,16 +256,17 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
         const current = (await store.meta(account, dir)) ?? store.newMeta(ctx.identity, id);
         return store.append(account, lock, dir, current, messages, tokens);
       });
+      let after = meta;
       const policy = meta.auto_commit_policy;
       if (policy && (meta.pending_tokens > policy.pending_token_threshold || meta.message_count > policy.message_count_threshold)) {
         // The messages are durable already: a failed auto commit is logged, never turned into a lost ack.
         try {
-          await committer.commit(ctx.identity, id, { keepRecent: policy.keep_recent_count, auto: (m) => autoCommitAllowed(m) });
+          const started = await committer.commit(ctx.identity, id, { keepRecent: policy.keep_recent_count, auto: (m) => autoCommitAllowed(m) });
+          if (started?.archived) after = (await store.meta(account, dir)) ?? meta;
         } catch (err) {
           ctx.log.warn('auto commit failed', { session_id: id, error: (err as Error).message });
         }
       }
-      const after = (await store.meta(account, dir)) ?? meta;
       await idle.track(ctx.identity, after);
       return { session_id: id, message_count: after.message_count, pending_tokens: after.pending_tokens, ...(batch ? { added: messages.length } : { message_id: messages[0]!.id }) };
     }
