@@ -8,8 +8,9 @@ import privacy from './privacy/index.js';
 import relations from './relations/index.js';
 import retrieval from './retrieval/index.js';
 import semantic from './semantic/index.js';
+import sessions from './sessions/index.js';
 import snapshots from './snapshots/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, snapshots, packs];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, snapshots, packs];
