@@ -35,6 +35,8 @@ interface TaskInput {
   session_id: string;
   archive_id: string;
   used: string[];
+  /** The session's `created_at`: a session deleted and created again under the same id is another session. */
+  session_created_at?: string;
 }
 
 
@@ -63,7 +65,7 @@ export class Committer {
       const n = meta.archive_seq + 1;
       const name = archiveName(n);
       const archiveDir = `${dir}/history/${name}`;
-      const input: TaskInput = { session_id: sessionId, archive_id: name, used: meta.used_since_commit ?? [] };
+      const input: TaskInput = { session_id: sessionId, archive_id: name, used: meta.used_since_commit ?? [], session_created_at: meta.created_at };
       const task = await this.host.tasks.create(TASK_TYPE, identity, { resourceId: uriOf(dir), input });
       const now = new Date().toISOString();
       const next: SessionMeta = {
@@ -104,8 +106,9 @@ export class Committer {
       ] as const;
     });
     if (marker) return marker.result;
+    const sameSession = (m: SessionMeta | null): m is SessionMeta => m !== null && (input.session_created_at === undefined || m.created_at === input.session_created_at);
     const empty = { memories_extracted: {}, active_count_updated: 0, token_usage: tokenUsage({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }) };
-    if (!meta) return { ...base, ...empty, archived: false, note: 'the session was deleted before its commit ran' };
+    if (!sameSession(meta)) return { ...base, ...empty, archived: false, note: 'the session was deleted before its commit ran' };
     if (messages.length === 0) return { ...base, ...empty, archived: false, note: 'nothing was archived (phase 1 did not complete)' };
 
     await task.setStage('extracting');
@@ -120,7 +123,7 @@ export class Committer {
     const result = { ...base, memories_extracted: counts, active_count_updated: input.used.length, token_usage: tokenUsage(ex.usage), archived: true };
     return this.store.withLock(account, dir, async (lock) => {
       const current = await this.store.meta(account, dir);
-      if (!current) return { ...result, note: 'the session was deleted while its commit ran' };
+      if (!sameSession(current)) return { ...result, archived: false, note: 'the session was deleted while its commit ran' };
       if (await this.store.exists(account, `${archiveDir}/${DONE}`)) {
         return (JSON.parse((await this.store.readFile(account, `${archiveDir}/${DONE}`)).toString('utf8')) as DoneMarker).result;
       }

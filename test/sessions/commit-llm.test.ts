@@ -129,3 +129,24 @@ describe('commit with an LLM', () => {
     expect(info.memories_extracted.total).toBe(1);
   });
 });
+
+describe('delete during a commit', () => {
+  it('a commit of a deleted session neither finishes the new session of that id nor counts in it', async () => {
+    llm.hold();
+    await c.say('reborn', 'user', 'I like opera.');
+    const started = await c.commit('reborn');
+    await llm.waiting();
+    expect((await t.req({ method: 'DELETE', url: '/api/v1/sessions/reborn', headers: c.headers })).status).toBe(200);
+    await c.say('reborn', 'user', 'second life');
+    const again = await c.commit('reborn');
+    expect(again.archive_uri).toMatch(/archive_001$/);
+    llm.extraction.push(answer({ abstract: 'x', overview: 'o', memories: [] }), answer({ abstract: 'second', overview: 'second life', memories: [] }));
+    llm.release();
+    const old = await c.task(started.task_id);
+    expect(old.result).toMatchObject({ archived: false, note: expect.stringMatching(/deleted/) });
+    expect((await c.task(again.task_id)).status).toBe('completed');
+    const arch = (await c.get('/api/v1/sessions/reborn/archives/archive_001')).json().result;
+    expect(arch.messages.map((m: any) => m.parts[0].text)).toEqual(['second life']);
+    expect((await c.info('reborn')).commit_count).toBe(1);
+  });
+});
