@@ -150,3 +150,36 @@ describe('delete during a commit', () => {
     expect((await c.info('reborn')).commit_count).toBe(1);
   });
 });
+
+describe('serialization', () => {
+  it('appends racing a commit are each archived or live, exactly once; other sessions are not blocked', async () => {
+    for (let i = 0; i < 10; i++) await c.say('busy', 'user', `before ${i}`);
+    llm.hold();
+    const racing = Array.from({ length: 20 }, (_, i) => c.say('busy', 'user', `during ${i}`));
+    const started = await c.commit('busy');
+    await Promise.all(racing);
+    await llm.waiting();
+    // While busy's phase 2 waits for the LLM, another session appends, commits and reads freely.
+    const t0 = Date.now();
+    await c.say('free', 'user', 'independent');
+    await c.context('free');
+    expect(Date.now() - t0).toBeLessThan(2000);
+    llm.release();
+    await c.task(started.task_id);
+    const archived = (await c.get('/api/v1/sessions/busy/archives/archive_001')).json().result.messages.map((m: any) => m.parts[0].text);
+    const live = (await c.context('busy')).messages.map((m: any) => m.parts[0].text);
+    const all = [...archived, ...live];
+    expect(all).toHaveLength(30);
+    expect(new Set(all).size).toBe(30);
+    expect(archived.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `before ${i}`));
+    const info = await c.info('busy');
+    expect(info).toMatchObject({ total_message_count: 30, message_count: live.length });
+  });
+
+  it('LLM-extracted memories are findable a moment later', async () => {
+    await c.post('/api/v1/system/wait', {});
+    const res = await c.post('/api/v1/search/find', { query: 'vegetarian Japanese food', target_uri: 'ctx://user/alice/memories' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json().result.memories.map((m: any) => m.uri)).toContain('ctx://user/alice/memories/preferences/vegetarian-food.md');
+  });
+});
