@@ -7,8 +7,8 @@
  * "I'm from", "I am N years old") and dated facts (a sentence with an ISO date or a spelled-out
  * day and month). Questions are never memories. The archive summary is extractive.
  *
- * With an LLM: one JSON-mode call returns the summary and a `memories` array; each item is checked
- * on its own, and a malformed one is recorded and skipped without aborting the rest. A call that
+ * With an LLM: one JSON-mode call returns the summary and a `memories` array (an item may name a
+ * peer who spoke in the conversation, whose memories it then goes to); each item is checked on its own, and a malformed one is recorded and skipped without aborting the rest. A call that
  * fails or answers no usable JSON falls back to the deterministic path, so a commit always
  * completes.
  */
@@ -146,24 +146,27 @@ export function deterministicSummary(archiveId: string, messages: Message[]): { 
   return { abstract, overview: `# Session ${archiveId}\n\n${abstract}\n\n## Messages\n\n${lines.join('\n')}\n` };
 }
 
-const PROMPT = (categories: string[]) => `You turn a conversation into long-term memory. Answer with ONE JSON object:
+const PROMPT = (categories: string[], peers: string[]) => `You turn a conversation into long-term memory. Answer with ONE JSON object:
 {"abstract": "<one sentence, at most 60 words, what the conversation was about>",
  "overview": "<a short markdown overview of the conversation: topics, decisions, open questions>",
- "memories": [{"category": "<one of: ${categories.join(', ')}>", "key": "<2-6 words naming the topic; the same topic must get the same key>", "content": "<one self-contained statement about the user, in the third person>"}]}
+ "memories": [{"category": "<one of: ${categories.join(', ')}>", "key": "<2-6 words naming the topic; the same topic must get the same key>", "content": "<one self-contained statement about the user, in the third person>"${peers.length ? `, "peer_id": "<only when the statement is about a peer who spoke: one of ${peers.join(', ')}>"` : ''}}]}
 Only extract what the user explicitly stated. An empty "memories" array is fine.`;
 
 const LINE_LIMIT = 2000;
 
 /** Validates one LLM memory item; returns the reason it is unusable, or the item. */
-function checkItem(raw: unknown, enabled: Set<MemoryCategory>): MemoryItem | string {
+function checkItem(raw: unknown, enabled: Set<MemoryCategory>, peers: Set<string>): MemoryItem | string {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'not an object';
   const o = raw as Record<string, unknown>;
   if (typeof o.category !== 'string' || !enabled.has(o.category as MemoryCategory)) return `category ${JSON.stringify(o.category)} is not an enabled memory type`;
   if (typeof o.content !== 'string' || o.content.trim() === '') return 'content must be a non-empty string';
   if (o.content.length > LINE_LIMIT) return `content longer than ${LINE_LIMIT} characters`;
   if (o.key !== undefined && typeof o.key !== 'string') return 'key must be a string';
+  if (o.peer_id !== undefined && o.peer_id !== null && (typeof o.peer_id !== 'string' || !peers.has(o.peer_id))) return `peer_id ${JSON.stringify(o.peer_id)} is not a peer of this conversation`;
   const key = slug(typeof o.key === 'string' && o.key.trim() ? o.key : o.content.split(/\s+/).slice(0, 5).join(' '));
-  return { category: o.category as MemoryCategory, key, text: clean(o.content.replace(/\s+/g, ' ')) };
+  const item: MemoryItem = { category: o.category as MemoryCategory, key, text: clean(o.content.replace(/\s+/g, ' ')) };
+  if (typeof o.peer_id === 'string') item.peer_id = o.peer_id;
+  return item;
 }
 
 export async function extract(
@@ -182,12 +185,13 @@ export async function extract(
     ...(llm_error ? { llm_error } : {}),
   });
   if (!opts.llm || messages.length === 0) return fallback();
+  const peers = new Set(messages.flatMap((m) => (m.peer_id ? [m.peer_id] : [])));
   const transcript = messages.map((m) => `${m.role}${m.peer_id ? ` (${m.peer_id})` : ''}: ${messageText(m)}`).join('\n').slice(-60_000);
   let answer: Record<string, unknown> | null;
   try {
     const res = await opts.llm.chat(
       [
-        { role: 'system', content: PROMPT([...enabled]) },
+        { role: 'system', content: PROMPT([...enabled], [...peers]) },
         { role: 'user', content: transcript },
       ],
       { json: true, signal: opts.signal },
@@ -206,7 +210,7 @@ export async function extract(
   const items = Array.isArray(answer.memories) ? answer.memories : [];
   if (answer.memories !== undefined && !Array.isArray(answer.memories)) skipped.push({ index: -1, reason: 'memories is not an array' });
   items.forEach((raw, index) => {
-    const item = checkItem(raw, enabled);
+    const item = checkItem(raw, enabled, peers);
     if (typeof item === 'string') skipped.push({ index, reason: item });
     else memories.push(item);
   });

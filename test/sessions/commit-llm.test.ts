@@ -183,3 +183,28 @@ describe('serialization', () => {
     expect(res.json().result.memories.map((m: any) => m.uri)).toContain('ctx://user/alice/memories/preferences/vegetarian-food.md');
   });
 });
+
+describe('peers', () => {
+  it('an item naming a peer of the conversation goes to that peer\'s memories; an unknown peer is skipped', async () => {
+    await c.post('/api/v1/sessions/group/messages', { role: 'user', content: 'I love Rust.', peer_id: 'bob' });
+    await c.say('group', 'user', 'I prefer Go.');
+    llm.extraction.push(
+      answer({
+        abstract: 'a',
+        overview: 'o',
+        memories: [
+          { category: 'preferences', key: 'rust', content: 'Bob loves Rust.', peer_id: 'bob' },
+          { category: 'preferences', key: 'go', content: 'The user prefers Go.' },
+          { category: 'preferences', key: 'zig', content: 'Carol likes Zig.', peer_id: 'carol' },
+        ],
+      }),
+    );
+    const task = await c.task((await c.commit('group')).task_id);
+    expect(llm.received.at(-1)!.messages[0]!.content).toContain('one of bob');
+    expect(task.result.memories_extracted).toEqual({ preferences: 2 });
+    expect(await c.read('ctx://user/alice/peers/bob/memories/preferences/rust.md')).toContain('Bob loves Rust');
+    expect(await c.read('ctx://user/alice/memories/preferences/go.md')).toContain('prefers Go');
+    const diff = JSON.parse((await c.read(task.result.memory_diff_uri))!);
+    expect(diff.skipped).toEqual([{ index: 2, reason: 'peer_id "carol" is not a peer of this conversation' }]);
+  });
+});

@@ -191,3 +191,14 @@ describe('events.tags', () => {
     expect(attrs.attrs.tags).toContain('project=apollo');
   });
 });
+
+describe('peers without an LLM', () => {
+  it('statements of a peer go to the peer\'s memories when memory_policy.peer is on, nowhere when off', async () => {
+    await c.post('/api/v1/sessions/duo/messages', { role: 'user', content: 'I enjoy chess.', peer_id: 'bob' });
+    await c.task((await c.commit('duo')).task_id);
+    expect(await c.read('ctx://user/alice/peers/bob/memories/preferences/chess.md')).toContain('I enjoy chess');
+    await c.post('/api/v1/sessions', { session_id: 'duo-off', memory_policy: { peer: false } });
+    await c.post('/api/v1/sessions/duo-off/messages', { role: 'user', content: 'I enjoy go.', peer_id: 'bob' });
+    expect((await c.task((await c.commit('duo-off')).task_id)).result.memories_extracted).toEqual({});
+  });
+});
