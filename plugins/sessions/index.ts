@@ -45,6 +45,7 @@ const sessionIdOf = (raw: string, field = 'session_id'): string => {
   return raw;
 };
 const newMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
+
 export interface SessionsOptions {
   /** How often the idle auto-commit scheduler scans (ms). Default 60 s. */
   idleScanMs?: number;

@@ -97,9 +97,31 @@ export function messageText(m: Message): string {
     .join('\n');
 }
 
+/**
+ * Messages of a `messages.jsonl`. What this plugin writes is always whole (atomic batches); a file
+ * written through the file system or restored from elsewhere may have lines that are not messages
+ * (skipped) or older shapes (`content` instead of `parts`, no id), which are read as messages.
+ */
 export function parseJsonl(text: string): Message[] {
   const out: Message[] = [];
-  for (const line of text.split('\n')) if (line !== '') out.push(JSON.parse(line) as Message);
+  let n = 0;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    n++;
+    let m: Partial<Message> & { content?: unknown };
+    try {
+      m = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof m !== 'object' || m === null) continue;
+    if (!Array.isArray(m.parts)) m.parts = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : [];
+    m.parts = m.parts.filter((p) => typeof p === 'object' && p !== null && (p.type === 'text' ? typeof p.text === 'string' : p.type === 'context' || p.type === 'tool'));
+    if (typeof m.id !== 'string') m.id = `msg_line_${n}`;
+    if (typeof m.role !== 'string') m.role = 'user';
+    if (typeof m.created_at !== 'string') m.created_at = '';
+    out.push(m as Message);
+  }
   return out;
 }
 

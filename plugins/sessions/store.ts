@@ -12,6 +12,7 @@
 import { conflict, type Identity, type LockHandle, type Vfs } from '../../runtime/sdk/index.js';
 import { parseJsonl, toJsonl } from './messages.js';
 import { defaultMemoryPolicy } from './policy.js';
+import { messageTokens } from './tokens.js';
 import type { Message, SessionMeta } from './types.js';
 
 export const META = '.meta.json';
@@ -55,8 +56,30 @@ export class SessionStore {
     return buf === undefined ? null : (JSON.parse(buf.toString('utf8')) as T);
   }
 
+  /**
+   * The session's meta. A session directory with messages but no `.meta.json` (restored from a
+   * pack, migrated, or written by hand through the file system) is a session too: its meta is
+   * derived from what is there, and written with the next change.
+   */
   async meta(account: string, dir: string): Promise<SessionMeta | null> {
-    return this.readJson<SessionMeta>(account, `${dir}/${META}`);
+    const meta = await this.readJson<SessionMeta>(account, `${dir}/${META}`);
+    if (meta) return meta;
+    const node = await this.vfs.stat(account, `${dir}/${LIVE}`);
+    if (node?.kind !== 'file') return null;
+    const [, , userId, , sessionId] = ['', ...dir.split('/')] as string[];
+    const live = await this.live(account, dir);
+    const archives = await this.archives(account, dir);
+    const derived = this.newMeta({ accountId: account, userId: userId!, role: 'USER' }, sessionId!);
+    const at = new Date(node.ctime).toISOString();
+    return {
+      ...derived,
+      created_at: at,
+      updated_at: new Date(node.mtime).toISOString(),
+      message_count: live.length,
+      total_message_count: live.length,
+      pending_tokens: live.reduce((t, m) => t + messageTokens(m), 0),
+      archive_seq: archives.at(-1)?.n ?? 0,
+    };
   }
 
   async live(account: string, dir: string): Promise<Message[]> {

@@ -172,3 +172,20 @@ describe('used', () => {
     expect((await get('/api/v1/sessions/nosuch')).status).toBe(200);
   });
 });
+
+describe('sessions written through the file system (restored or migrated)', () => {
+  it('a session directory without .meta.json is a session; odd lines are skipped; numbering continues after existing archives', async () => {
+    const w = (uri: string, content: string) => t.req({ method: 'POST', url: '/api/v1/content/write', headers: alice, body: { uri, content } });
+    expect((await w('ctx://user/alice/sessions/restored/messages.jsonl', [JSON.stringify({ role: 'user', content: 'old style' }), 'not json', JSON.stringify({ id: 'm2', role: 'assistant', parts: [{ type: 'text', text: 'new style' }], created_at: '2026-01-01T00:00:00.000Z' })].join('\n') + '\n')).status).toBe(200);
+    expect((await w('ctx://user/alice/sessions/restored/history/archive_004/messages.jsonl', JSON.stringify({ role: 'user', content: 'archived long ago' }) + '\n')).status).toBe(200);
+    const info = (await get('/api/v1/sessions/restored')).json().result;
+    expect(info).toMatchObject({ session_id: 'restored', message_count: 2, total_message_count: 2 });
+    expect(info.pending_tokens).toBeGreaterThan(0);
+    // The archive has no done marker: an incomplete archive's messages stay active.
+    expect((await context('restored')).messages.map((m: any) => m.parts[0].text)).toEqual(['archived long ago', 'old style', 'new style']);
+    expect((await post('/api/v1/sessions/restored/messages', { role: 'user', content: 'appended' })).json().result.message_count).toBe(3);
+    const started = (await post('/api/v1/sessions/restored/commit', {})).json().result;
+    expect(started.archive_uri).toMatch(/archive_005$/);
+    expect((await get('/api/v1/sessions')).json().result.map((s: any) => s.session_id)).toContain('restored');
+  });
+});
