@@ -1,11 +1,13 @@
 /**
  * Export and backup as a zip stream (spec Part 2, "Pack layout"): the tree is walked once for its
- * metadata, then files are read, hashed (core-native bulk sha256) and deflated in bounded batches
+ * metadata, then files are read, hashed (core-native bulk sha256) and deflated (zlib, thread pool) in bounded batches
  * as the client pulls the stream, so memory holds one batch whatever the tree's size. The manifest
  * comes last, when every hash is known; zip readers find entries through the central directory, so
  * order does not matter to them.
  */
-import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { Zip, ZipPassThrough, type ZipInputFile } from 'fflate';
 import type { Entry, PluginHost } from '../../runtime/sdk/index.js';
 import { hash } from '../../runtime/sdk/index.js';
 import { FILES_DIR, FORMAT_VERSION, INDEX_RECORDS, MANIFEST, contentSha256, sortEntries, type Manifest, type ManifestEntry } from './manifest.js';
@@ -38,11 +40,20 @@ class ZipWriter {
     else this.chunks.push(data);
   });
 
-  file(name: string, data: Uint8Array, mtime: number): void {
-    const f = new ZipDeflate(name, { level: 1 });
-    f.mtime = new Date(Math.max(mtime, MIN_MTIME));
+  /**
+   * Adds a file deflated beforehand (`deflated`, raw deflate of `data`): fflate writes the zip
+   * structure, node's zlib does the compression on the thread pool, several files at once.
+   */
+  file(name: string, data: Uint8Array, deflated: Uint8Array, mtime: number): void {
+    const f: ZipInputFile & { ondata?: (err: Error | null, chunk: Uint8Array, final: boolean) => void } = {
+      filename: name,
+      size: data.length,
+      crc: zlib.crc32(data),
+      compression: 8,
+      mtime: new Date(Math.max(mtime, MIN_MTIME)),
+    };
     this.zip.add(f);
-    f.push(data, true);
+    f.ondata!(null, deflated, true);
   }
 
   dir(name: string, mtime: number): void {
@@ -63,6 +74,9 @@ class ZipWriter {
     return out;
   }
 }
+
+const deflateRaw = promisify(zlib.deflateRaw);
+const deflateAll = (contents: Buffer[]) => Promise.all(contents.map((c) => deflateRaw(c, { level: 1 })));
 
 const rel = (root: string, path: string) => (root === '' ? path : path.slice(root.length + 1));
 
@@ -90,10 +104,10 @@ export async function* packStream(host: PluginHost, src: PackSource, signal?: Ab
       batch.push(files[at++]!);
     }
     const contents = (await host.unscopedVfs.readMany(src.account, batch.map((n) => n.path))).map((b) => b ?? Buffer.alloc(0));
-    const digests = await hash.sha256ManyAsync(contents);
+    const [digests, deflated] = await Promise.all([hash.sha256ManyAsync(contents), deflateAll(contents)]);
     batch.forEach((n, i) => {
       const p = rel(src.path, n.path);
-      zip.file(base + p, contents[i]!, n.mtime);
+      zip.file(base + p, contents[i]!, deflated[i]!, n.mtime);
       entries.push({ path: p, size: contents[i]!.length, sha256: digests[i]! });
       records.push(JSON.stringify({ path: p, kind: 'file', context_type: src.contextTypeOf(n.path), tags: n.tags ?? [], size: contents[i]!.length }));
     });
@@ -108,8 +122,11 @@ export async function* packStream(host: PluginHost, src: PackSource, signal?: Ab
     entries,
     content_sha256: contentSha256(entries),
   };
-  zip.file(`${src.root}/${INDEX_RECORDS}`, Buffer.from(records.join('\n') + '\n'), Date.now());
-  zip.file(`${src.root}/${MANIFEST}`, Buffer.from(JSON.stringify(manifest, null, 2)), Date.now());
+  for (const [name, data] of [
+    [INDEX_RECORDS, Buffer.from(records.join('\n') + '\n')],
+    [MANIFEST, Buffer.from(JSON.stringify(manifest, null, 2))],
+  ] as const)
+    zip.file(`${src.root}/${name}`, data, await deflateRaw(data, { level: 1 }), Date.now());
   zip.end();
   yield* zip.drain();
 }

@@ -18,6 +18,8 @@ const vectorMode = s.enum(['auto', 'recompute', 'require'] as const).default('au
 const uriErrors = ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'] as const;
 /** What a backup holds (spec Part 2: resources and every user's space; never temp, queue, users or keys). */
 const BACKUP_SCOPES = ['resources', 'user'];
+/** listSubtree reads at most this many nodes: far beyond what a zip without zip64 can hold. */
+const SUBTREE_LIMIT = 1_000_000_000;
 
 export default definePlugin({
   name: 'packs',
@@ -57,8 +59,7 @@ export default definePlugin({
         if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
         if (node.kind !== 'dir') throw invalidArgument(`uri must be a directory, got a file: ${u.uri}`, { field: 'uri', expected: 'directory', actual: 'file', resource: u.uri });
         if (ctx.body.include_vectors) throw noDense();
-        const nodes: Entry[] = [];
-        for await (const e of ctx.vfs.walk(u.uri)) nodes.push(e);
+        const nodes = await subtree(host, ctx.identity, u.path, () => ctx.vfs.walk(u.uri));
         checkZipLimits(nodes);
         const stream = packStream(
           host,
@@ -89,7 +90,7 @@ export default definePlugin({
         const nodes: Entry[] = [];
         for (const scope of BACKUP_SCOPES) {
           nodes.push((await host.unscopedVfs.stat(account, scope))!);
-          for await (const e of host.unscopedVfs.walk(account, scope)) nodes.push(e);
+          for (const e of await subtree(host, ctx.identity, scope, () => host.unscopedVfs.walk(account, scope))) nodes.push(e);
         }
         checkZipLimits(nodes);
         const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -171,6 +172,22 @@ export default definePlugin({
     });
   },
 });
+
+/**
+ * The nodes below `root` as the caller may see them. ADMIN and ROOT see every entry, so the subtree
+ * comes from two range scans; a USER's walk goes through their scoped view, which leaves out (and
+ * does not enter) what the entry rules hide from them.
+ */
+async function subtree(host: PluginHost, identity: Identity, root: string, scopedWalk: () => AsyncIterable<Entry>): Promise<Entry[]> {
+  const nodes: Entry[] = [];
+  if (identity.role === 'USER') {
+    for await (const e of scopedWalk()) nodes.push(e);
+    return nodes;
+  }
+  const { groups } = await host.unscopedVfs.listSubtree(identity.accountId, root, SUBTREE_LIMIT);
+  for (const children of groups.values()) for (const e of children) nodes.push(e);
+  return nodes;
+}
 
 /** Without zip64 (fflate writes none) a zip holds at most 65,535 entries and 4 GiB: refuse, never truncate. */
 function checkZipLimits(nodes: Entry[]): void {

@@ -88,13 +88,18 @@ export async function validatePack(file: string, staging: string, signal?: Abort
   const staged: StagedFile[] = [];
   const expected: string[] = [];
   let i = 0;
-  for (const m of manifest.entries) {
-    if (m.sha256 === undefined) continue;
-    if (signal?.aborted) throw packError('the request was aborted');
-    const dest = path.join(staging, String(i++));
-    await extract(file, files.get(m.path)!, dest);
-    staged.push({ rel: m.path, staged: dest, size: m.size! });
-    expected.push(m.sha256);
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    for (const m of manifest.entries) {
+      if (m.sha256 === undefined) continue;
+      if (signal?.aborted) throw packError('the request was aborted');
+      const dest = path.join(staging, String(i++));
+      await extract(fh, files.get(m.path)!, dest);
+      staged.push({ rel: m.path, staged: dest, size: m.size! });
+      expected.push(m.sha256);
+    }
+  } finally {
+    await fh.close();
   }
   const digests = staged.length ? await hash.sha256Files(staged.map((f) => f.staged)) : [];
   digests.forEach((d, j) => {

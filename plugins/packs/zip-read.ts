@@ -140,8 +140,8 @@ const dataStartOf = (e: ZipEntry) => (e as ZipEntry & { dataStart?: number }).da
  * Inflates one entry into `dest` (or into memory when `dest` is omitted, for small internal
  * files), refusing output beyond `e.size` or a short one.
  */
-export async function extract(file: string, e: ZipEntry, dest?: string): Promise<Buffer | undefined> {
-  const fh = await fs.promises.open(file, 'r');
+export async function extract(source: string | fs.promises.FileHandle, e: ZipEntry, dest?: string): Promise<Buffer | undefined> {
+  const fh = typeof source === 'string' ? await fs.promises.open(source, 'r') : source;
   const out = dest ? await fs.promises.open(dest, 'w') : undefined;
   const kept: Buffer[] = [];
   let produced = 0;
@@ -179,7 +179,7 @@ export async function extract(file: string, e: ZipEntry, dest?: string): Promise
     if (produced !== e.size) throw packError('an entry is shorter than its declared size', { entry: e.name, size: e.size, actual: produced });
     return out ? undefined : Buffer.concat(kept);
   } finally {
-    await fh.close();
+    if (typeof source === 'string') await fh.close();
     await out?.close();
   }
 }

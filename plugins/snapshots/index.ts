@@ -28,6 +28,7 @@ export default definePlugin({
     const ignore = new IgnoreStore(host.kv.sub('ignore'));
     const snapshots = new Snapshots(host, host.kv.sub('blobs'), ignore);
 
+    host.on('change', (ev) => snapshots.track(ev));
     host.on('account-deleted', async ({ account }) => {
       await snapshots.dropAccount(account);
       await ignore.remove(account);
@@ -150,6 +151,7 @@ export default definePlugin({
       response: ignoreResult,
       async handler(ctx) {
         const rules = await ignore.write(ctx.identity.accountId, ctx.body.content);
+        snapshots.rulesChanged(ctx.identity.accountId);
         return { content: ctx.body.content, exists: true, rules: rules.rules };
       },
     });
@@ -161,7 +163,9 @@ export default definePlugin({
       roles: ['ROOT', 'ADMIN'],
       response: resultObject({ deleted: s.bool() }),
       async handler(ctx) {
-        return { deleted: await ignore.remove(ctx.identity.accountId) };
+        const deleted = await ignore.remove(ctx.identity.accountId);
+        snapshots.rulesChanged(ctx.identity.accountId);
+        return { deleted };
       },
     });
   },

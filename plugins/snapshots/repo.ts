@@ -5,9 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import git from 'isomorphic-git';
 import { CtxError, invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import { objectId, treeObjects, type Flat } from './tree.js';
+import { objectId, type Flat, type TreeObject, type TreeState } from './tree.js';
 
 export interface Signature {
   name: string;
@@ -26,15 +28,6 @@ export interface CommitMeta {
   message: string;
 }
 
-/** A commit's files, and the oid of each of its directories (to skip rewriting unchanged trees). */
-export interface TreeState {
-  commit: string | null;
-  files: Flat;
-  dirs: Map<string, string>;
-}
-
-export const EMPTY_STATE: TreeState = Object.freeze({ commit: null, files: new Map(), dirs: new Map() }) as TreeState;
-
 // A conservative subset of git-check-ref-format: what any git tool accepts as a branch name.
 const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)(?!.*\/\.)(?!\.)[A-Za-z0-9._\/-]{1,200}(?<![./])(?<!\.lock)$/;
 
@@ -43,6 +36,10 @@ export function checkBranch(branch: string, field = 'branch'): string {
   return branch;
 }
 
+const deflate = promisify(zlib.deflate);
+/** Loose objects written at once: each is a few small file-system calls, cheap alone, slow in series. */
+const WRITE_CONCURRENCY = 16;
+
 const gitCode = (err: unknown): string | undefined => (err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : undefined);
 
 export class Repo {
@@ -50,9 +47,10 @@ export class Repo {
 
   constructor(readonly gitdir: string) {}
 
-  /** Creates the bare repository on first use; resolves true when it was just created. */
+  /** Creates the bare repository on first use; resolves true only to the call that created it. */
   init(): Promise<boolean> {
-    this.ready ??= (async () => {
+    if (this.ready) return this.ready.then(() => false);
+    this.ready = (async () => {
       if (fs.existsSync(path.join(this.gitdir, 'HEAD'))) return false;
       await fs.promises.mkdir(this.gitdir, { recursive: true });
       await git.init({ fs, gitdir: this.gitdir, bare: true, defaultBranch: 'main' });
@@ -75,8 +73,27 @@ export class Repo {
     await git.writeRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}`, value: oid, force: true });
   }
 
-  async writeBlob(data: Uint8Array): Promise<string> {
-    return git.writeBlob({ fs, gitdir: this.gitdir, blob: data });
+  /**
+   * Writes loose objects, several at a time, and returns their oids. The object is hashed and
+   * deflated here (zlib on the thread pool) and handed to isomorphic-git already deflated: its own
+   * path compresses each object through a web CompressionStream, which costs more than the
+   * compression for the small objects snapshots are made of. Existing objects are left as they are.
+   */
+  async writeObjects(type: 'blob' | 'tree', contents: Buffer[]): Promise<string[]> {
+    const oids = new Array<string>(contents.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < contents.length; i = next++) {
+        const data = contents[i]!;
+        const wrapped = Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]);
+        const oid = objectId(type, data);
+        const deflated = await deflate(wrapped, { level: 1 });
+        await git.writeObject({ fs, gitdir: this.gitdir, type, object: deflated, format: 'deflated', oid });
+        oids[i] = oid;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, contents.length) }, worker));
+    return oids;
   }
 
   async readBlob(oid: string): Promise<Buffer> {
@@ -84,21 +101,9 @@ export class Repo {
     return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
   }
 
-  /**
-   * Writes the tree objects of `files` that `previous` does not already hold (same directory, same
-   * oid: an unchanged subtree is reused as is) and returns the root tree's oid.
-   */
-  async writeTrees(files: Flat, previous: TreeState): Promise<{ tree: string; dirs: Map<string, string> }> {
-    const dirs = new Map<string, string>();
-    let root = '';
-    for (const t of treeObjects(files)) {
-      dirs.set(t.path, t.oid);
-      if (t.path === '') root = t.oid;
-      if (previous.dirs.get(t.path) === t.oid) continue;
-      const written = await git.writeObject({ fs, gitdir: this.gitdir, type: 'tree', object: t.content, format: 'content' });
-      if (written !== t.oid) throw new Error(`tree ${t.path || '/'} was written as ${written}, expected ${t.oid}`);
-    }
-    return { tree: root, dirs };
+  /** Tree objects from `applyChanges`, children before parents; no ref points at them until the commit. */
+  async writeTrees(trees: TreeObject[]): Promise<void> {
+    await this.writeObjects('tree', trees.map((t) => t.content));
   }
 
   async writeCommit(c: { tree: string; parents: string[]; message: string; author: { name: string; email: string }; committer?: { name: string; email: string } }): Promise<string> {
@@ -123,17 +128,25 @@ export class Repo {
     const { commit: c } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
     const files: Flat = new Map();
     const dirs = new Map<string, string>();
+    const children = new Map<string, Map<string, 'file' | 'dir'>>();
     const visit = async (oid: string, dir: string): Promise<void> => {
       dirs.set(dir, oid);
+      const kids = new Map<string, 'file' | 'dir'>();
+      children.set(dir, kids);
       const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid });
       for (const e of tree) {
         const p = dir === '' ? e.path : `${dir}/${e.path}`;
-        if (e.type === 'tree') await visit(e.oid, p);
-        else if (e.type === 'blob') files.set(p, e.oid);
+        if (e.type === 'tree') {
+          kids.set(e.path, 'dir');
+          await visit(e.oid, p);
+        } else if (e.type === 'blob') {
+          kids.set(e.path, 'file');
+          files.set(p, e.oid);
+        }
       }
     };
     await visit(c.tree, '');
-    return { commit, files, dirs };
+    return { commit, files, dirs, children };
   }
 
   /**

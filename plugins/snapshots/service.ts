@@ -6,14 +6,19 @@
  * Blob ids are found without reading content when possible: the VFS keeps each file's sha256, and
  * the plugin's keyspace maps a sha256 to the git blob written for it (`{account}\0b\0{sha256}`),
  * so an unchanged file costs a metadata read, never a read and a hash.
+ *
+ * A whole-tree commit need not even read every file's metadata: the plugin follows the VFS change
+ * events of each account it has committed (a `Tracker`), so the next whole-tree commit re-reads only
+ * the paths changed since, when the branch head is still the commit the tracker describes. After a
+ * restart, a change of the ignore rules or too many changes, the next one reads everything again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Entry, Identity, Kv, PluginHost } from '../../runtime/sdk/index.js';
 import { authorize, CtxError, hash, notFound, parseUri, permissionDenied, uriFromPath } from '../../runtime/sdk/index.js';
 import type { IgnoreStore } from './ignore-rules.js';
-import { EMPTY_STATE, Repo, checkBranch, type CommitMeta, type TreeState } from './repo.js';
-import { outermost, within, type Flat } from './tree.js';
+import { Repo, checkBranch, type CommitMeta } from './repo.js';
+import { EMPTY_STATE, applyChanges, filesWithin, outermost, within, type Flat, type TreeState } from './tree.js';
 
 const S = '\x00';
 /** Top-level directories a snapshot holds; anything else at the root (internal scopes) is pruned. */
@@ -26,6 +31,8 @@ export const SNAPSHOT_SCOPES = ['agent', 'resources', 'user'];
  */
 export const PRUNED_FILES = new Set(['.abstract.md', '.overview.md']);
 const READ_BATCH = 128;
+/** listSubtree reads at most this many nodes; far above any tree a snapshot can hold in memory. */
+const SUBTREE_LIMIT = 1_000_000_000;
 
 export interface CommitRequest {
   message: string;
@@ -48,18 +55,53 @@ export interface RestoreRequest {
 }
 
 export const RESTORE_TASK = 'snapshot_restore_reindex';
+/** Beyond this many changed paths a tracker gives up and the next commit reads the whole tree. */
+const MAX_TRACKED = 50_000;
+
+/**
+ * What the live tree is known to be: the files of commit `since` (minus ignored and pruned ones),
+ * except at the paths in `dirty` (changed since; null = unknown, read everything). `ignored` are the
+ * files the ignore rules excluded when last read, for the `ignored` count of whole-tree commits.
+ */
+interface Tracker {
+  since: string | null;
+  dirty: Set<string> | null;
+  ignored: Set<string>;
+}
 
 export class Snapshots {
   private readonly repos = new Map<string, Repo>();
   /** The last commit read or written per account, with its files (incremental commits reuse it). */
   private readonly states = new Map<string, TreeState>();
   private readonly queue = new Map<string, Promise<unknown>>();
+  private readonly trackers = new Map<string, Tracker>();
 
   constructor(
     private readonly host: PluginHost,
     private readonly blobs: Kv,
     private readonly ignore: IgnoreStore,
   ) {}
+
+  /** Host `change` events: paths changed since the tracked commit (an rm or mv names its root). */
+  track(ev: { account: string; path: string; from?: string }): void {
+    const t = this.trackers.get(ev.account);
+    if (!t?.dirty) return;
+    t.dirty.add(ev.path);
+    if (ev.from !== undefined) t.dirty.add(ev.from);
+    if (t.dirty.size > MAX_TRACKED) t.dirty = null;
+  }
+
+  /** The ignore rules changed: what was ignored may not be any more, and the reverse. */
+  rulesChanged(account: string): void {
+    const t = this.trackers.get(account);
+    if (t) t.dirty = null;
+  }
+
+  private tracker(account: string): Tracker {
+    let t = this.trackers.get(account);
+    if (!t) this.trackers.set(account, (t = { since: null, dirty: null, ignored: new Set() }));
+    return t;
+  }
 
   gitdir(account: string): string {
     return path.join(this.host.dataDir, 'snapshots', `${account}.git`);
@@ -119,7 +161,9 @@ export class Snapshots {
         if (!PRUNED_FILES.has(node.name)) out.push(node);
         continue;
       }
-      for await (const e of vfs.walk(account, root)) if (e.kind === 'file' && !PRUNED_FILES.has(e.name)) out.push(e);
+      // Two range scans for the whole subtree (a walk costs one per directory).
+      const { groups } = await vfs.listSubtree(account, root, SUBTREE_LIMIT);
+      for (const children of groups.values()) for (const e of children) if (e.kind === 'file' && !PRUNED_FILES.has(e.name)) out.push(e);
     }
     return out;
   }
@@ -150,13 +194,9 @@ export class Snapshots {
       const datas = (await this.host.unscopedVfs.readMany(account, slice.map((i) => entries[i]!.path))).map((b) => b ?? Buffer.alloc(0));
       // The content may have changed since the walk: key the cache by the digest of the bytes read.
       const digests = await hash.sha256ManyAsync(datas);
-      const ops = [];
-      for (let j = 0; j < slice.length; j++) {
-        const oid = write ? await repo.writeBlob(datas[j]!) : Repo.blobId(datas[j]!);
-        out[slice[j]!] = oid;
-        if (write) ops.push(this.blobs.putOp(`${account}${S}b${S}${digests[j]}`, oid));
-      }
-      if (ops.length) await this.blobs.batch(ops);
+      const oids = write ? await repo.writeObjects('blob', datas) : datas.map((d) => Repo.blobId(d));
+      slice.forEach((i, j) => (out[i] = oids[j]!));
+      if (write) await this.blobs.batch(oids.map((oid, j) => this.blobs.putOp(`${account}${S}b${S}${digests[j]}`, oid)));
     }
     return out;
   }
@@ -166,39 +206,80 @@ export class Snapshots {
     const branch = checkBranch(req.branch);
     if (req.paths === null && identity.role === 'USER')
       throw permissionDenied('a snapshot of the whole account tree needs ADMIN or ROOT; a USER commits the paths they can read (paths=[...])', { field: 'paths' });
-    const scopes = req.paths === null ? [''] : outermost(req.paths.map((u, i) => this.resolvePath(identity, u, 'read', `paths[${i}]`)));
+    const listed = req.paths === null ? null : outermost(req.paths.map((u, i) => this.resolvePath(identity, u, 'read', `paths[${i}]`)));
     const author = this.signature(identity, req.author_name, req.author_email);
     return this.exclusive(account, async () => {
       const repo = await this.open(account);
       const head = await repo.head(branch);
-      if (scopes.length === 0) return { result: 'noop' as const, commit_oid: head, ignored: 0 };
+      if (listed?.length === 0) return { result: 'noop' as const, commit_oid: head, ignored: 0 };
       const prev = await this.stateOf(account, repo, head);
-      const rules = await this.ignore.rules(account);
-      const files: Flat = new Map(prev.files);
-      let ignored = 0;
-      for (const scope of scopes) {
-        let before = 0;
-        for (const p of [...files.keys()])
-          if (within(scope, p)) {
-            files.delete(p);
-            before++;
-          }
-        const found = await this.collect(account, scope);
-        if (found.length === 0 && before === 0) this.host.log.info('snapshot commit: path absent from the file system and the previous snapshot (no-op deletion)', { account, path: uriFromPath(scope) });
-        const kept = found.filter((e) => !rules.ignores(e.path));
-        ignored += found.length - kept.length;
-        await this.assertReadable(identity, kept.map((e) => e.path));
-        const oids = await this.blobIds(account, repo, kept, true);
-        kept.forEach((e, i) => files.set(e.path, oids[i]!));
+      const t = this.tracker(account);
+      const tracked = t.since !== null && t.since === head;
+      // A whole-tree commit re-reads only what changed since the tracked head, when it knows that.
+      const incremental = listed === null && tracked && t.dirty !== null;
+      const scopes = listed ?? (incremental ? outermost(t.dirty!) : ['']);
+      const taken = listed === null ? t.dirty : null;
+      if (listed === null) t.dirty = new Set();
+      try {
+        const ignoredNow = new Set(listed === null && !incremental ? [] : t.ignored);
+        const { changes, ignored } = await this.changesIn(identity, repo, prev, scopes, ignoredNow, listed !== null);
+        const result = await this.finish(account, repo, branch, head, prev, changes, req.message, author);
+        if (listed === null || tracked) {
+          t.since = result.oid ?? head;
+          t.ignored = ignoredNow;
+        }
+        const ignoredCount = listed === null ? ignoredNow.size : ignored;
+        return result.oid === null ? { result: 'noop' as const, commit_oid: head, ignored: ignoredCount } : { result: 'created' as const, commit_oid: result.oid, changed: changes.size, ignored: ignoredCount };
+      } catch (err) {
+        // The paths taken for this commit are still to be read by the next one.
+        if (listed === null) {
+          if (taken && t.dirty) for (const p of taken) t.dirty.add(p);
+          else t.dirty = null;
+        }
+        throw err;
       }
-      const changed = countChanged(prev.files, files);
-      if (changed === 0) return { result: 'noop' as const, commit_oid: head, ignored };
-      const { tree, dirs } = await repo.writeTrees(files, prev);
-      const oid = await repo.writeCommit({ tree, parents: head ? [head] : [], message: req.message, author });
-      await repo.setHead(branch, oid);
-      this.states.set(account, { commit: oid, files, dirs });
-      return { result: 'created' as const, commit_oid: oid, changed, ignored };
     });
+  }
+
+  /**
+   * The changes between `prev` and the live files of each scope (path → new blob oid, or null when
+   * gone), writing new blobs. `ignoredSet` is kept up to date for the scopes read; the count of the
+   * ignored files met is returned.
+   */
+  private async changesIn(identity: Identity, repo: Repo, prev: TreeState, scopes: string[], ignoredSet: Set<string>, logAbsent: boolean): Promise<{ changes: Map<string, string | null>; ignored: number }> {
+    const account = identity.accountId;
+    const rules = await this.ignore.rules(account);
+    const changes = new Map<string, string | null>();
+    let ignored = 0;
+    for (const scope of scopes) {
+      const before = filesWithin(prev, scope);
+      const found = await this.collect(account, scope);
+      if (logAbsent && found.length === 0 && before.size === 0) this.host.log.info('snapshot commit: path absent from the file system and the previous snapshot (no-op deletion)', { account, path: uriFromPath(scope) });
+      for (const p of ignoredSet) if (within(scope, p)) ignoredSet.delete(p);
+      const kept: Entry[] = [];
+      for (const e of found)
+        if (rules.ignores(e.path)) {
+          ignored++;
+          ignoredSet.add(e.path);
+        } else kept.push(e);
+      await this.assertReadable(identity, kept.map((e) => e.path));
+      const oids = await this.blobIds(account, repo, kept, true);
+      const now = new Map(kept.map((e, i) => [e.path, oids[i]!]));
+      for (const p of before.keys()) if (!now.has(p)) changes.set(p, null);
+      for (const [p, oid] of now) if (before.get(p) !== oid) changes.set(p, oid);
+    }
+    return { changes, ignored };
+  }
+
+  /** Writes the trees and the commit of `changes` on top of `head`; `oid` null when nothing changed. */
+  private async finish(account: string, repo: Repo, branch: string, head: string | null, prev: TreeState, changes: Map<string, string | null>, message: string, author: { name: string; email: string }): Promise<{ oid: string | null }> {
+    if (changes.size === 0) return { oid: null };
+    const { next, root, fresh } = applyChanges(prev, changes);
+    await repo.writeTrees(fresh);
+    const oid = await repo.writeCommit({ tree: root, parents: head ? [head] : [], message, author });
+    await repo.setHead(branch, oid);
+    this.states.set(account, { commit: oid, ...next });
+    return { oid };
   }
 
   private signature(identity: Identity, name?: string, email?: string): { name: string; email: string } {
@@ -247,8 +328,7 @@ export class Snapshots {
       const repo = await this.open(account);
       const head = await repo.head(branch);
       const source = await repo.resolveCommit(req.source_commit, 'source_commit');
-      const src = await repo.state(source);
-      const wanted: Flat = new Map([...src.files].filter(([p]) => within(scope, p)));
+      const wanted: Flat = filesWithin(await repo.state(source), scope);
       const rules = await this.ignore.rules(account);
       // Files the ignore rules keep out of snapshots are not the snapshot's to delete.
       const current = (await this.collect(account, scope)).filter((e) => !rules.ignores(e.path));
@@ -271,15 +351,25 @@ export class Snapshots {
           diff: { to_write: writes.map(([p, oid]) => ({ path: rel(p), oid })), to_delete: toDelete.map(rel), unchanged: unchangedPaths.map(rel) },
         };
       await this.apply(account, scope, writes, toDelete, repo);
+      // The new commit is the head's tree with the scope replaced by the source's.
       const prev = await this.stateOf(account, repo, head);
-      const files: Flat = new Map([...prev.files].filter(([p]) => !within(scope, p)));
-      for (const [p, oid] of wanted) files.set(p, oid);
-      const { tree, dirs } = await repo.writeTrees(files, prev);
+      const changes = new Map<string, string | null>();
+      const before = filesWithin(prev, scope);
+      for (const p of before.keys()) if (!wanted.has(p)) changes.set(p, null);
+      for (const [p, oid] of wanted) if (before.get(p) !== oid) changes.set(p, oid);
       const author = this.signature(identity, req.author_name, req.author_email);
       const message = req.message ?? `restore ${source}${scope ? ` (${uriFromPath(scope)})` : ''}`;
-      const oid = await repo.writeCommit({ tree, parents: head ? [head] : [], message, author });
+      // A commit is written even when the head already had the source's tree: the spec's restore is
+      // always a new commit on top of the head (its writes made the live tree match it).
+      const { next, root, fresh } = applyChanges(prev, changes);
+      await repo.writeTrees(fresh);
+      const oid = await repo.writeCommit({ tree: root, parents: head ? [head] : [], message, author });
       await repo.setHead(branch, oid);
-      this.states.set(account, { commit: oid, files, dirs });
+      this.states.set(account, { commit: oid, ...next });
+      // The live tree now differs from the new commit only where it differed from the head, and at
+      // the restored paths (their change events are on the way): the tracker stays valid.
+      const t = this.trackers.get(account);
+      if (t && t.since === head && head !== null) t.since = oid;
       const taskId = await this.reindexTask(identity, scope);
       return {
         result: 'applied',
@@ -347,6 +437,7 @@ export class Snapshots {
       await this.repo(account).drop();
       this.repos.delete(account);
       this.states.delete(account);
+      this.trackers.delete(account);
       await this.dropBlobCache(account);
     });
   }
@@ -369,11 +460,4 @@ async function repoExists(repo: Repo): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-function countChanged(before: Flat, after: Flat): number {
-  let n = 0;
-  for (const [p, oid] of after) if (before.get(p) !== oid) n++;
-  for (const p of before.keys()) if (!after.has(p)) n++;
-  return n;
 }

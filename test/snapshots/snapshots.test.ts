@@ -377,6 +377,54 @@ describe('restore', () => {
   });
 });
 
+describe('incremental whole-tree commits', () => {
+  it('read only what changed, and agree with a full read after a restart', async () => {
+    const t2 = await startTestApp();
+    try {
+      const { admin: a } = await t2.account('inc');
+      const dir = path.join(t2.dir, 'snapshots', 'inc.git');
+      const g = (...args: string[]) => execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8' });
+      const commit2 = async (body: Record<string, unknown> = {}) => {
+        const res = await t2.req({ method: 'POST', url: '/api/v1/snapshot/commit', headers: a, body: { message: 'm', ...body } });
+        expect(res.status, res.text).toBe(200);
+        return res.json().result;
+      };
+      const w = (p: string, c: string) => t2.app.vfs.writeFile('inc', p, Buffer.from(c));
+      for (let i = 0; i < 30; i++) await w(`resources/r/d${i % 5}/f${i}.md`, `v1 ${i}`);
+      await w('resources/r/x', 'a file that becomes a directory');
+      expect((await commit2()).changed).toBe(31);
+      // Every kind of change: write, replace, rm of a directory, mv, a file turned into a directory,
+      // an ignored file, a file the ignore rules no longer match.
+      await w('resources/r/d0/f0.md', 'v2');
+      await w('resources/r/new/n.md', 'new');
+      await t2.app.vfs.rm('inc', 'resources/r/d1', { recursive: true });
+      await t2.app.vfs.mv('inc', 'resources/r/d2', 'resources/r/moved');
+      await t2.app.vfs.rm('inc', 'resources/r/x');
+      await w('resources/r/x/inside.md', 'now a directory');
+      const r = await commit2();
+      expect(r).toMatchObject({ result: 'created', changed: 1 + 1 + 6 + 6 + 6 + 1 + 1 });
+      expect(g('ls-tree', '-r', '--name-only', 'main')).not.toContain('resources/r/d1/');
+      execFileSync('git', ['--git-dir', dir, 'fsck', '--strict', '--no-dangling']);
+      await t2.req({ method: 'PUT', url: '/api/v1/snapshot/ignore', headers: a, body: { content: '*.tmp\n' } });
+      await w('resources/r/scratch.tmp', 'ignored');
+      const r2 = await commit2();
+      expect(r2).toMatchObject({ result: 'noop', ignored: 1 });
+      await w('resources/r/d3/f3.md', 'v3');
+      const r3 = await commit2();
+      expect(r3).toMatchObject({ result: 'created', changed: 1, ignored: 1 });
+      // A restart forgets what changed: the full read must find the tree the incremental ones built.
+      await t2.restart();
+      expect(await commit2()).toEqual({ result: 'noop', commit_oid: r3.commit_oid, ignored: 1 });
+      const live: string[] = [];
+      for await (const e of t2.app.vfs.walk('inc', 'resources'))
+        if (e.kind === 'file' && !e.name.startsWith('.') && !e.name.endsWith('.tmp')) live.push(e.path);
+      expect(g('ls-tree', '-r', '--name-only', 'main').trim().split('\n').sort()).toEqual(live.sort());
+    } finally {
+      await t2.close();
+    }
+  });
+});
+
 describe('account deletion', () => {
   it('removes the account’s repository and cached blob ids', async () => {
     const t2 = await startTestApp();

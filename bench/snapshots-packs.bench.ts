@@ -1,0 +1,133 @@
+/**
+ * Issue 12 figures, each next to its CLI baseline on the same files in the same run:
+ * 1. snapshot commit of N files (whole tree) vs `git add -A && git commit` on the same files on disk;
+ * 2. incremental commit of 10 changed files among M (whole tree, and with `paths` naming them);
+ * 3. pack export then import of the N files vs Info-ZIP `zip -r -1` / `unzip`, with peak RSS.
+ * Built-in plugins without the indexer (it would embed the files in the background).
+ *   npx tsx bench/snapshots-packs.bench.ts [--files 10000] [--size 51200] [--big 100000]
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { builtinPlugins } from '../plugins/index.js';
+import { createApp } from '../runtime/app.js';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const FILES = arg('files', 10_000);
+const SIZE = arg('size', 50 * 1024);
+const BIG = arg('big', 100_000);
+const ROOT_KEY = 'bench-root-key-0123456789abcdef0123';
+const now = () => performance.now();
+const s = (ms: number) => (ms / 1000).toFixed(2) + ' s';
+
+/** Text-like content: compressible like real documents, different per file. */
+function content(i: number, size: number): Buffer {
+  const line = `line of file ${i}: the quick brown fox jumps over the lazy dog ${i * 7919}\n`;
+  return Buffer.from(line.repeat(Math.ceil(size / line.length)).slice(0, size));
+}
+
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-snap-bench-'));
+  const plugins = builtinPlugins.filter((p) => p.name !== 'retrieval' && p.name !== 'semantic' && !(p.dependsOn ?? []).some((d) => d === 'retrieval' || d === 'semantic'));
+  const app = await createApp({ env: {}, plugins, config: { dataDir: path.join(dir, 'data'), rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false } });
+  try {
+    const acct = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': ROOT_KEY }, body: { account_id: 'bench', admin_user_id: 'admin' } });
+    const headers = { 'x-api-key': acct.json().result.user_key as string };
+    const vfs = app.vfs;
+    const disk = path.join(dir, 'disk');
+    const pad = (i: number) => String(i).padStart(6, '0');
+    const rel = (i: number) => `d${pad(i % 100)}/f${pad(i)}.md`;
+    const lock = await vfs.locks.acquire('bench', 'resources', 'tree');
+    for (let i = 0; i < FILES; i += 500) {
+      const batch = [];
+      for (let j = i; j < Math.min(FILES, i + 500); j++) {
+        const c = content(j, SIZE);
+        batch.push({ path: `resources/set/${rel(j)}`, content: c });
+        fs.mkdirSync(path.join(disk, 'set', path.dirname(rel(j))), { recursive: true });
+        fs.writeFileSync(path.join(disk, 'set', rel(j)), c);
+      }
+      await vfs.writeFiles('bench', batch, { lock });
+    }
+    lock.release();
+    console.log(`data: ${FILES} files of ${SIZE} bytes (${((FILES * SIZE) / 2 ** 20).toFixed(0)} MiB)`);
+
+    // 1. whole-tree commit vs git CLI
+    let t0 = now();
+    execFileSync('git', ['init', '-q', disk]);
+    execFileSync('git', ['-C', disk, 'add', '-A']);
+    execFileSync('git', ['-C', disk, '-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '-m', 'all']);
+    const gitMs = now() - t0;
+    t0 = now();
+    const c1 = await app.inject({ method: 'POST', url: '/api/v1/snapshot/commit', headers, body: { message: 'all' } });
+    const ctxMs = now() - t0;
+    if (c1.status !== 200) throw new Error(c1.text);
+    console.log(`commit ${FILES} files: ctx ${s(ctxMs)}, git add -A && git commit ${s(gitMs)}, ratio ${(ctxMs / gitMs).toFixed(2)}x (target <= 2x)`);
+
+    // 3. pack export + import vs zip -r -1 / unzip
+    peakRss = process.memoryUsage().rss;
+    t0 = now();
+    const ex = await app.inject({ method: 'POST', url: '/api/v1/pack/export', headers, body: { uri: 'ctx://resources/set' } });
+    const exportMs = now() - t0;
+    if (ex.status !== 200) throw new Error(ex.text);
+    const packFile = path.join(dir, 'set.ctxpack');
+    fs.writeFileSync(packFile, ex.body);
+    const upload = await app.inject({
+      method: 'POST',
+      url: '/api/v1/resources/temp_upload',
+      headers: { ...headers, 'content-type': 'multipart/form-data; boundary=XbenchX' },
+      body: Buffer.concat([Buffer.from('--XbenchX\r\nContent-Disposition: form-data; name="file"; filename="set.ctxpack"\r\n\r\n'), ex.body, Buffer.from('\r\n--XbenchX--\r\n')]),
+    });
+    if (upload.status !== 200) throw new Error(upload.text);
+    t0 = now();
+    const im = await app.inject({ method: 'POST', url: '/api/v1/pack/import', headers, body: { temp_file_id: upload.json().result.temp_file_id, parent: 'ctx://resources/copy' } });
+    const importMs = now() - t0;
+    if (im.status !== 200) throw new Error(im.text);
+    const rss = peakRss;
+    t0 = now();
+    execFileSync('zip', ['-q', '-r', '-1', path.join(dir, 'set.zip'), 'set'], { cwd: disk });
+    const zipMs = now() - t0;
+    t0 = now();
+    execFileSync('unzip', ['-q', path.join(dir, 'set.zip'), '-d', path.join(dir, 'unzipped')]);
+    const unzipMs = now() - t0;
+    console.log(`export ${s(exportMs)} (zip -r -1 ${s(zipMs)}, throughput ratio ${(zipMs / exportMs).toFixed(2)}x, target >= 0.5x); pack ${(ex.body.length / 2 ** 20).toFixed(0)} MiB, zip ${(fs.statSync(path.join(dir, 'set.zip')).size / 2 ** 20).toFixed(0)} MiB`);
+    console.log(`import ${s(importMs)} (unzip ${s(unzipMs)}, throughput ratio ${(unzipMs / importMs).toFixed(2)}x, target >= 0.5x)`);
+    console.log(`peak RSS during export+import: ${(rss / 2 ** 20).toFixed(0)} MiB (target <= 256 MiB; the inject response holds the whole pack in memory, a socket would not)`);
+
+    // 2. incremental commit among BIG files
+    const lock2 = await vfs.locks.acquire('bench', 'resources', 'tree');
+    for (let i = 0; i < BIG; i += 2000) {
+      const batch = [];
+      for (let j = i; j < Math.min(BIG, i + 2000); j++) batch.push({ path: `resources/big/d${pad(j % 1000)}/f${pad(j)}.md`, content: Buffer.from(`small file ${j}`) });
+      await vfs.writeFiles('bench', batch, { lock: lock2 });
+    }
+    lock2.release();
+    t0 = now();
+    const c2 = await app.inject({ method: 'POST', url: '/api/v1/snapshot/commit', headers, body: { message: 'big' } });
+    console.log(`commit after adding ${BIG} small files: ${s(now() - t0)} (${c2.json().result.changed} changed)`);
+    for (const mode of ['whole tree', 'paths'] as const) {
+      const changed: string[] = [];
+      for (let k = 0; k < 10; k++) {
+        const j = (k * 9973 + (mode === 'paths' ? 1 : 0)) % BIG;
+        const p = `resources/big/d${pad(j % 1000)}/f${pad(j)}.md`;
+        await vfs.writeFile('bench', p, Buffer.from(`changed ${mode} ${k}`));
+        changed.push('ctx://' + p);
+      }
+      t0 = now();
+      const c3 = await app.inject({ method: 'POST', url: '/api/v1/snapshot/commit', headers, body: { message: 'ten', ...(mode === 'paths' ? { paths: changed } : {}) } });
+      console.log(`incremental commit of 10 changed files among ${BIG + FILES}, ${mode}: ${(now() - t0).toFixed(0)} ms (${c3.json().result.changed} changed; target <= 200 ms)`);
+    }
+  } finally {
+    clearInterval(sampler);
+    await app.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
