@@ -1,16 +1,14 @@
 /**
  * Writing a validated pack into an account (import and restore), under one tree lock on the target
  * so no other writer interleaves. Files go in atomic multi-file batches of bounded size read from
- * the staging copy; the L0/L1 sidecars go last, marked as edited, so the indexer rebuilds their
+ * the pack again (and their hashes checked again); the L0/L1 sidecars go last, marked as edited, so the indexer rebuilds their
  * directories' L0/L1 vectors from the restored text (spec Part 2, import rule 5).
  */
 import fs from 'node:fs';
 import type { PluginHost } from '../../runtime/sdk/index.js';
 import { EXCLUDED_NAMES } from './export.js';
-import type { StagedFile, ValidatedPack } from './validate.js';
+import { batches, readBatch, type PackFile, type ValidatedPack } from './validate.js';
 
-const BATCH_FILES = 128;
-const BATCH_BYTES = 16 << 20;
 const SIDECAR_NAMES = new Set(['.abstract.md', '.overview.md']);
 
 export const joinPath = (base: string, rel: string) => (base === '' ? rel : rel === '' ? base : `${base}/${rel}`);
@@ -29,8 +27,13 @@ export async function writePack(host: PluginHost, account: string, target: strin
     const files = pack.files.filter((f) => restorable(f.rel));
     const content = files.filter((f) => !SIDECAR_NAMES.has(nameOf(f.rel)));
     const sidecars = files.filter((f) => SIDECAR_NAMES.has(nameOf(f.rel)));
-    await writeBatches(host, account, target, content, lock, undefined);
-    await writeBatches(host, account, target, sidecars, lock, { index: 'sidecar-edited' });
+    const fh = await fs.promises.open(pack.file, 'r');
+    try {
+      await writeBatches(host, account, target, fh, content, lock, undefined);
+      await writeBatches(host, account, target, fh, sidecars, lock, { index: 'sidecar-edited' });
+    } finally {
+      await fh.close();
+    }
     return { files: files.length, dirs: pack.dirs.length };
   } finally {
     lock.release();
@@ -41,18 +44,13 @@ async function writeBatches(
   host: PluginHost,
   account: string,
   target: string,
-  files: StagedFile[],
+  fh: fs.promises.FileHandle,
+  files: PackFile[],
   lock: Awaited<ReturnType<PluginHost['unscopedVfs']['locks']['acquire']>>,
   hint: Record<string, unknown> | undefined,
 ): Promise<void> {
-  for (let at = 0; at < files.length; ) {
-    const batch: StagedFile[] = [];
-    let bytes = 0;
-    while (at < files.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes + files[at]!.size <= BATCH_BYTES)) {
-      bytes += files[at]!.size;
-      batch.push(files[at++]!);
-    }
-    const contents = await Promise.all(batch.map((f) => fs.promises.readFile(f.staged)));
-    await host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]! })), { lock, hint });
+  for (const batch of batches(files)) {
+    const contents = await readBatch(fh, batch);
+    await host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint });
   }
 }

@@ -7,7 +7,7 @@
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { Zip, ZipPassThrough, type ZipInputFile } from 'fflate';
+import { Zip, ZipPassThrough, deflateSync, type ZipInputFile } from 'fflate';
 import type { Entry, PluginHost } from '../../runtime/sdk/index.js';
 import { hash } from '../../runtime/sdk/index.js';
 import { FILES_DIR, FORMAT_VERSION, INDEX_RECORDS, MANIFEST, contentSha256, sortEntries, type Manifest, type ManifestEntry } from './manifest.js';
@@ -76,7 +76,13 @@ class ZipWriter {
 }
 
 const deflateRaw = promisify(zlib.deflateRaw);
-const deflateAll = (contents: Buffer[]) => Promise.all(contents.map((c) => deflateRaw(c, { level: 1 })));
+/**
+ * Small files are deflated by fflate on this thread: a zlib stream per file costs more to set up
+ * and tear down than compressing a few kilobytes. Large ones go to zlib on the thread pool.
+ */
+const SMALL = 32 * 1024;
+const deflateOne = (c: Buffer): Promise<Uint8Array> => (c.length < SMALL ? Promise.resolve(deflateSync(c, { level: 1 })) : deflateRaw(c, { level: 1 }));
+const deflateAll = (contents: Buffer[]) => Promise.all(contents.map(deflateOne));
 
 const rel = (root: string, path: string) => (root === '' ? path : path.slice(root.length + 1));
 
@@ -126,7 +132,7 @@ export async function* packStream(host: PluginHost, src: PackSource, signal?: Ab
     [INDEX_RECORDS, Buffer.from(records.join('\n') + '\n')],
     [MANIFEST, Buffer.from(JSON.stringify(manifest, null, 2))],
   ] as const)
-    zip.file(`${src.root}/${name}`, data, await deflateRaw(data, { level: 1 }), Date.now());
+    zip.file(`${src.root}/${name}`, data, await deflateOne(data), Date.now());
   zip.end();
   yield* zip.drain();
 }

@@ -3,9 +3,6 @@
  * integrity manifests; import and restore that validate the whole pack before the first write, so
  * a rejected pack leaves the target untouched. README.md describes the choices.
  */
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { CtxUri, Entry, Identity, PluginHost } from '../../runtime/sdk/index.js';
 import { authorize, conflict, contentDisposition, definePlugin, HOST_VERSION, invalidArgument, notFound, parseUri, permissionDenied, Reply, resultObject, s, unavailable, uriFromPath } from '../../runtime/sdk/index.js';
 import { joinPath, restorable, writePack } from './apply.js';
@@ -32,18 +29,6 @@ export default definePlugin({
   privileges: ['unscoped-vfs'],
   setup(host) {
     const temp = host.use('temp-files');
-    const stagingRoot = path.join(host.dataDir, 'packs-staging');
-    // Staging copies of a previous run that stopped half-way are never needed again.
-    fs.rmSync(stagingRoot, { recursive: true, force: true });
-
-    const withStaging = async <T>(fn: (dir: string) => Promise<T>): Promise<T> => {
-      const dir = path.join(stagingRoot, randomUUID());
-      try {
-        return await fn(dir);
-      } finally {
-        await fs.promises.rm(dir, { recursive: true, force: true });
-      }
-    };
 
     host.route({
       method: 'POST',
@@ -114,27 +99,25 @@ export default definePlugin({
         const b = ctx.body;
         const rec = await temp.resolve(ctx.identity, b.temp_file_id);
         const parent = ctx.vfs.resolve(b.parent, 'write', 'parent');
-        return withStaging(async (staging) => {
-          const pack = await validatePack(rec.file, staging, ctx.signal);
-          if (pack.manifest.kind === 'backup') throw packError('a backup pack cannot be imported: use POST /api/v1/pack/restore', { kind: 'backup' });
-          if (pack.manifest.scope_pack && parent.path !== '')
-            throw invalidArgument(`a top-level scope pack (${pack.manifest.source_uri}) must be imported to parent ctx://`, { field: 'parent' });
-          const target = ctx.vfs.resolve(parent.path === '' ? `ctx://${pack.root}` : `${parent.uri}/${pack.root}`, 'write', 'parent');
-          if (pack.manifest.context_type && target.contextType && pack.manifest.context_type !== target.contextType)
-            throw packError(`the pack holds ${pack.manifest.context_type} content, ${target.uri} is ${target.contextType}`, { context_type: pack.manifest.context_type, target_context_type: target.contextType });
-          checkVectors(host, pack, b.vector_mode);
-          checkTargets(ctx.identity, target.path, pack);
-          await host.access.assertEntryReadable(ctx.identity, target.path);
-          const account = ctx.identity.accountId;
-          const existing = await host.unscopedVfs.stat(account, target.path);
-          if (existing) {
-            if (b.on_conflict === 'fail') throw conflict(`target exists: ${target.uri}`, target.uri);
-            if (b.on_conflict === 'skip') return { uri: target.uri };
-            await assertSubtreeReadable(host, ctx.identity, target.path);
-          }
-          await writePack(host, account, target.path, pack, { replace: true });
-          return { uri: target.uri };
-        });
+        const pack = await validatePack(rec.file, ctx.signal);
+        if (pack.manifest.kind === 'backup') throw packError('a backup pack cannot be imported: use POST /api/v1/pack/restore', { kind: 'backup' });
+        if (pack.manifest.scope_pack && parent.path !== '')
+          throw invalidArgument(`a top-level scope pack (${pack.manifest.source_uri}) must be imported to parent ctx://`, { field: 'parent' });
+        const target = ctx.vfs.resolve(parent.path === '' ? `ctx://${pack.root}` : `${parent.uri}/${pack.root}`, 'write', 'parent');
+        if (pack.manifest.context_type && target.contextType && pack.manifest.context_type !== target.contextType)
+          throw packError(`the pack holds ${pack.manifest.context_type} content, ${target.uri} is ${target.contextType}`, { context_type: pack.manifest.context_type, target_context_type: target.contextType });
+        checkVectors(host, pack, b.vector_mode);
+        checkTargets(ctx.identity, target.path, pack);
+        await host.access.assertEntryReadable(ctx.identity, target.path);
+        const account = ctx.identity.accountId;
+        const existing = await host.unscopedVfs.stat(account, target.path);
+        if (existing) {
+          if (b.on_conflict === 'fail') throw conflict(`target exists: ${target.uri}`, target.uri);
+          if (b.on_conflict === 'skip') return { uri: target.uri };
+          await assertSubtreeReadable(host, ctx.identity, target.path);
+        }
+        await writePack(host, account, target.path, pack, { replace: true });
+        return { uri: target.uri };
       },
     });
 
@@ -149,25 +132,23 @@ export default definePlugin({
       async handler(ctx) {
         const b = ctx.body;
         const rec = await temp.resolve(ctx.identity, b.temp_file_id);
-        return withStaging(async (staging) => {
-          const pack = await validatePack(rec.file, staging, ctx.signal);
-          if (pack.manifest.kind !== 'backup') throw packError('pack/restore takes a backup pack: import an export pack with POST /api/v1/pack/import', { kind: pack.manifest.kind });
-          for (const p of [...pack.dirs, ...pack.files.map((f) => f.rel)])
-            if (!BACKUP_SCOPES.includes(p.split('/')[0]!)) throw packError(`a backup holds only ${BACKUP_SCOPES.join(' and ')}; found ${JSON.stringify(p)}`, { entry: p });
-          checkVectors(host, pack, b.vector_mode);
-          checkTargets(ctx.identity, '', pack);
-          const account = ctx.identity.accountId;
-          // The scope roots of a backup: ctx://resources and each packaged user's space.
-          const roots = ['resources', ...pack.dirs.filter((d) => /^user\/[^/]+$/.test(d))];
-          const occupied = await Promise.all(roots.map(async (r) => (await host.unscopedVfs.stat(account, r)) !== null && (await host.unscopedVfs.list(account, r, { limit: 1 })).length > 0));
-          if (occupied.some(Boolean)) {
-            if (b.on_conflict === 'fail') throw conflict(`the account already holds content at ${roots.filter((_, i) => occupied[i]).map(uriFromPath).join(', ')}`, uriFromPath(roots[occupied.indexOf(true)]!));
-            if (b.on_conflict === 'skip') return { uri: 'ctx://' };
-          }
-          await checkShapes(host, account, pack);
-          await writePack(host, account, '', pack, { replace: false });
-          return { uri: 'ctx://' };
-        });
+        const pack = await validatePack(rec.file, ctx.signal);
+        if (pack.manifest.kind !== 'backup') throw packError('pack/restore takes a backup pack: import an export pack with POST /api/v1/pack/import', { kind: pack.manifest.kind });
+        for (const p of [...pack.dirs, ...pack.files.map((f) => f.rel)])
+          if (!BACKUP_SCOPES.includes(p.split('/')[0]!)) throw packError(`a backup holds only ${BACKUP_SCOPES.join(' and ')}; found ${JSON.stringify(p)}`, { entry: p });
+        checkVectors(host, pack, b.vector_mode);
+        checkTargets(ctx.identity, '', pack);
+        const account = ctx.identity.accountId;
+        // The scope roots of a backup: ctx://resources and each packaged user's space.
+        const roots = ['resources', ...pack.dirs.filter((d) => /^user\/[^/]+$/.test(d))];
+        const occupied = await Promise.all(roots.map(async (r) => (await host.unscopedVfs.stat(account, r)) !== null && (await host.unscopedVfs.list(account, r, { limit: 1 })).length > 0));
+        if (occupied.some(Boolean)) {
+          if (b.on_conflict === 'fail') throw conflict(`the account already holds content at ${roots.filter((_, i) => occupied[i]).map(uriFromPath).join(', ')}`, uriFromPath(roots[occupied.indexOf(true)]!));
+          if (b.on_conflict === 'skip') return { uri: 'ctx://' };
+        }
+        await checkShapes(host, account, pack);
+        await writePack(host, account, '', pack, { replace: false });
+        return { uri: 'ctx://' };
       },
     });
   },

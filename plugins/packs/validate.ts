@@ -1,38 +1,42 @@
 /**
  * Everything an import or restore checks before its first write (spec Part 2, import rules 1, 2 and
- * 8): the archive is safe to extract (zip-read.ts), has one top directory holding `files/` and
+ * 8): the archive is safe to read (zip-read.ts), has one top directory holding `files/` and
  * `_ctxpack/`, a manifest of format 3 whose entries are exactly the archive's files and directories,
- * and every file's size and sha256 (core-native, streamed from the staging copy) and the
- * `content_sha256` match. Files are staged on disk, never held in memory; the caller removes the
- * staging directory.
+ * and every file's size and sha256 (core-native bulk sha256) and the `content_sha256` match.
+ * Content is inflated in batches of bounded size and dropped once hashed; the write pass reads it
+ * again (`readFiles`), checking each batch's hashes once more before it is written.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { hash } from '../../runtime/sdk/index.js';
 import { DENSE, FILES_DIR, INDEX_RECORDS, MANIFEST, PACK_DIR, contentSha256, parseManifest, type Manifest } from './manifest.js';
-import { extract, packError, readCentralDirectory, type ZipEntry } from './zip-read.js';
+import { packError, readCentralDirectory, readEntry, type ZipEntry } from './zip-read.js';
 
 /** Internal files are small; a larger one is not ours. */
 const MAX_INTERNAL = 64 << 20;
+const BATCH_FILES = 128;
+const BATCH_BYTES = 16 << 20;
 
-export interface StagedFile {
+export interface PackFile {
   /** Path relative to the pack root. */
   rel: string;
-  staged: string;
   size: number;
+  sha256: string;
+  entry: ZipEntry;
 }
 
 export interface ValidatedPack {
+  /** The uploaded archive. */
+  file: string;
   manifest: Manifest;
   /** The archive's top directory: the imported root's name. */
   root: string;
-  files: StagedFile[];
+  files: PackFile[];
   /** Directories relative to the pack root, parents first ('' excluded). */
   dirs: string[];
   hasDense: boolean;
 }
 
-export async function validatePack(file: string, staging: string, signal?: AbortSignal): Promise<ValidatedPack> {
+export async function validatePack(file: string, signal?: AbortSignal): Promise<ValidatedPack> {
   const entries = await readCentralDirectory(file);
   const roots = new Set(entries.map((e) => e.name.split('/')[0]!));
   if (roots.size !== 1) throw packError(roots.size === 0 ? 'an empty archive (no manifest)' : 'a pack has exactly one top directory', { top_directories: [...roots].slice(0, 10) });
@@ -61,54 +65,65 @@ export async function validatePack(file: string, staging: string, signal?: Abort
   if (!manifestEntry) throw packError(`no ${MANIFEST}: packs without a manifest are rejected`);
   for (const internal of [manifestEntry, recordsEntry, denseEntry])
     if (internal && (internal.isDir || internal.size > MAX_INTERNAL)) throw packError(`${internal.name} is not a pack internal file`, { entry: internal.name });
-  const manifest = parseManifest((await extract(file, manifestEntry))!);
 
-  // The manifest's entries are exactly the archive's files and directories.
-  const byPath = new Map(manifest.entries.map((m) => [m.path, m]));
-  const listed = new Set(byPath.keys());
-  for (const m of manifest.entries) {
-    if (m.path === '') {
-      if (!rootDir) throw packError(`the root directory ${filesPrefix} is missing`, { entry: '' });
-    } else if (m.sha256 === undefined) {
-      if (!dirs.has(m.path)) throw packError(`directory ${JSON.stringify(m.path)} of the manifest is missing from the archive`, { entry: m.path });
-    } else {
-      const z = files.get(m.path);
-      if (!z) throw packError(`file ${JSON.stringify(m.path)} of the manifest is missing from the archive`, { entry: m.path });
-      if (z.size !== m.size) throw packError(`size of ${JSON.stringify(m.path)} differs from the manifest (${z.size} != ${m.size})`, { entry: m.path, size: z.size, expected: m.size });
-    }
-  }
-  for (const d of dirs) if (!listed.has(d)) throw packError(`directory ${JSON.stringify(d)} is not in the manifest`, { entry: d });
-  for (const f of files.keys()) if (byPath.get(f)?.sha256 === undefined) throw packError(`file ${JSON.stringify(f)} is not in the manifest`, { entry: f });
-  if (manifest.content_sha256 !== contentSha256(manifest.entries)) throw packError('content_sha256 does not match the manifest entries', { manifest_field: 'content_sha256' });
-  if (manifest.include_vectors !== Boolean(denseEntry)) throw packError(manifest.include_vectors ? `include_vectors is true but ${DENSE} is missing` : `${DENSE} is present but include_vectors is false`);
-  if (recordsEntry) checkRecords((await extract(file, recordsEntry))!, listed);
-
-  // Content: staged on disk, hashed off the JS thread.
-  await fs.promises.mkdir(staging, { recursive: true });
-  const staged: StagedFile[] = [];
-  const expected: string[] = [];
-  let i = 0;
   const fh = await fs.promises.open(file, 'r');
   try {
+    const manifest = parseManifest(await readEntry(fh, manifestEntry));
+    // The manifest's entries are exactly the archive's files and directories.
+    const byPath = new Map(manifest.entries.map((m) => [m.path, m]));
+    const listed = new Set(byPath.keys());
+    const packFiles: PackFile[] = [];
     for (const m of manifest.entries) {
-      if (m.sha256 === undefined) continue;
-      if (signal?.aborted) throw packError('the request was aborted');
-      const dest = path.join(staging, String(i++));
-      await extract(fh, files.get(m.path)!, dest);
-      staged.push({ rel: m.path, staged: dest, size: m.size! });
-      expected.push(m.sha256);
+      if (m.path === '') {
+        if (!rootDir) throw packError(`the root directory ${filesPrefix} is missing`, { entry: '' });
+      } else if (m.sha256 === undefined) {
+        if (!dirs.has(m.path)) throw packError(`directory ${JSON.stringify(m.path)} of the manifest is missing from the archive`, { entry: m.path });
+      } else {
+        const z = files.get(m.path);
+        if (!z) throw packError(`file ${JSON.stringify(m.path)} of the manifest is missing from the archive`, { entry: m.path });
+        if (z.size !== m.size) throw packError(`size of ${JSON.stringify(m.path)} differs from the manifest (${z.size} != ${m.size})`, { entry: m.path, size: z.size, expected: m.size });
+        packFiles.push({ rel: m.path, size: m.size, sha256: m.sha256, entry: z });
+      }
     }
+    for (const d of dirs) if (!listed.has(d)) throw packError(`directory ${JSON.stringify(d)} is not in the manifest`, { entry: d });
+    for (const f of files.keys()) if (byPath.get(f)?.sha256 === undefined) throw packError(`file ${JSON.stringify(f)} is not in the manifest`, { entry: f });
+    if (manifest.content_sha256 !== contentSha256(manifest.entries)) throw packError('content_sha256 does not match the manifest entries', { manifest_field: 'content_sha256' });
+    if (manifest.include_vectors !== Boolean(denseEntry)) throw packError(manifest.include_vectors ? `include_vectors is true but ${DENSE} is missing` : `${DENSE} is present but include_vectors is false`);
+    if (recordsEntry) checkRecords(await readEntry(fh, recordsEntry), listed);
+    // Every file's bytes against its sha256, a bounded batch at a time.
+    for (const batch of batches(packFiles)) {
+      if (signal?.aborted) throw packError('the request was aborted');
+      await readBatch(fh, batch);
+    }
+    const dirList = manifest.entries.filter((m) => m.sha256 === undefined && m.path !== '').map((m) => m.path);
+    dirList.sort((a, b) => a.split('/').length - b.split('/').length);
+    return { file, manifest, root, files: packFiles, dirs: dirList, hasDense: Boolean(denseEntry) };
   } finally {
     await fh.close();
   }
-  const digests = staged.length ? await hash.sha256Files(staged.map((f) => f.staged)) : [];
-  digests.forEach((d, j) => {
-    if (d.sha256 !== expected[j]) throw packError(`sha256 of ${JSON.stringify(staged[j]!.rel)} differs from the manifest`, { entry: staged[j]!.rel });
-    if (d.size !== staged[j]!.size) throw packError(`size of ${JSON.stringify(staged[j]!.rel)} differs from the manifest`, { entry: staged[j]!.rel });
+}
+
+/** Files in batches of at most 128 files or 16 MiB (a larger file alone). */
+export function* batches(files: PackFile[]): Iterable<PackFile[]> {
+  for (let at = 0; at < files.length; ) {
+    const batch: PackFile[] = [];
+    let bytes = 0;
+    while (at < files.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes + files[at]!.size <= BATCH_BYTES)) {
+      bytes += files[at]!.size;
+      batch.push(files[at++]!);
+    }
+    yield batch;
+  }
+}
+
+/** A batch's bytes, each checked against the manifest's sha256 (core-native, off the JS thread). */
+export async function readBatch(fh: fs.promises.FileHandle, batch: PackFile[]): Promise<Buffer[]> {
+  const contents = await Promise.all(batch.map((f) => readEntry(fh, f.entry)));
+  const digests = await hash.sha256ManyAsync(contents);
+  digests.forEach((d, i) => {
+    if (d !== batch[i]!.sha256) throw packError(`sha256 of ${JSON.stringify(batch[i]!.rel)} differs from the manifest`, { entry: batch[i]!.rel });
   });
-  const dirList = manifest.entries.filter((m) => m.sha256 === undefined && m.path !== '').map((m) => m.path);
-  dirList.sort((a, b) => a.split('/').length - b.split('/').length);
-  return { manifest, root, files: staged, dirs: dirList, hasDense: Boolean(denseEntry) };
+  return contents;
 }
 
 /** `index_records.jsonl`: one JSON object per line, each about an entry of the manifest. */

@@ -174,7 +174,6 @@ describe('every rejection leaves the target untouched', () => {
     expect(res.status, res.text).toBe(status);
     expect(res.json().error.message).toMatch(expectMessage);
     expect(await snapshot('resources/guarded')).toEqual(before);
-    expect(fs.readdirSync(path.join(t.dir, 'packs-staging'))).toEqual([]);
     return res.json().error;
   }
   const variant = (edit: (f: Map<string, Uint8Array>, m: Record<string, any>) => void, fixSha = true) => {
