@@ -112,6 +112,32 @@ export class ScopedVfs {
     return { uri: u.uri, created: out.created, changed: out.changed, size: out.size, sha256: out.sha256 };
   }
 
+  /**
+   * Writes several files below the directory `rootUri` in ONE atomic batch: a reader (and the
+   * indexer) sees all of them or none, and a crash never leaves half of them. Every target is
+   * authorized like `writeFile`, under a tree lock on `rootUri`.
+   */
+  async writeFiles(rootUri: string, files: Array<{ uri: string; data: Buffer }>): Promise<ScopedWriteResult[]> {
+    const root = await this.readable(rootUri, 'write');
+    const targets: CtxUri[] = [];
+    for (const f of files) {
+      const u = await this.readable(f.uri, 'write');
+      if (!isAncestorPath(root.path, u.path) || u.path === root.path) throw new CtxError('INVALID_ARGUMENT', `${u.uri} is not below ${root.uri}`, { resource: u.uri });
+      targets.push(u);
+    }
+    const lock = await this.vfs.locks.acquire(this.account, root.path, 'tree', 'scoped.writeFiles');
+    try {
+      const out = await this.vfs.writeFiles(
+        this.account,
+        targets.map((u, i) => ({ path: u.path, content: files[i]!.data })),
+        { lock },
+      );
+      return out.map((o, i) => ({ uri: targets[i]!.uri, created: o.created, changed: o.changed, size: o.size, sha256: o.sha256 }));
+    } finally {
+      lock.release();
+    }
+  }
+
   async mkdir(uri: string): Promise<{ created: string[] }> {
     const u = await this.readable(uri, 'write');
     const out = await this.vfs.mkdir(this.account, u.path, { existOk: true });
