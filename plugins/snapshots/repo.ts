@@ -123,6 +123,20 @@ export class Repo {
     return { oid, tree: commit.tree, parents: commit.parent, author: sig(commit.author), committer: sig(commit.committer ?? commit.author), message: commit.message.replace(/\n$/, '') };
   }
 
+  /** What `path` is in a commit's tree (one tree read per segment), or null when absent. */
+  async entryAt(commit: string, path: string): Promise<{ type: 'blob' | 'tree'; oid: string } | null> {
+    const { commit: c } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
+    let entry: { type: 'blob' | 'tree'; oid: string } = { type: 'tree', oid: c.tree };
+    for (const name of path === '' ? [] : path.split('/')) {
+      if (entry.type !== 'tree') return null;
+      const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid: entry.oid });
+      const found = tree.find((e) => e.path === name);
+      if (!found || (found.type !== 'blob' && found.type !== 'tree')) return null;
+      entry = { type: found.type, oid: found.oid };
+    }
+    return entry;
+  }
+
   /** Every file and directory of a commit's tree. */
   async state(commit: string): Promise<TreeState> {
     const { commit: c } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });

@@ -307,12 +307,11 @@ export class Snapshots {
     if (!(await repoExists(repo))) throw notFound(`no commit, branch or tag named ${targetRef}`, { field: 'target_ref', target_ref: targetRef });
     const commit = await repo.resolveCommit(targetRef);
     if (filePath === undefined) return repo.readCommit(commit);
-    const blob = filePath === '' ? undefined : (await this.stateOf(identity.accountId, repo, commit)).files.get(filePath);
-    if (!blob) {
-      const isDir = (await this.stateOf(identity.accountId, repo, commit)).dirs.has(filePath);
-      if (isDir) throw new CtxError('INVALID_ARGUMENT', `path must be a file, got a directory in snapshot ${commit}: ${uriFromPath(filePath)}`, { field: 'path', expected: 'file', actual: 'directory', resource: uriFromPath(filePath) });
-      throw notFound(`${uriFromPath(filePath)} is not in snapshot ${commit}`, { resource: uriFromPath(filePath), commit });
-    }
+    // Read along the path, not through stateOf: a look at an old commit must not evict the head's state.
+    const entry = await repo.entryAt(commit, filePath);
+    if (entry?.type === 'tree') throw new CtxError('INVALID_ARGUMENT', `path must be a file, got a directory in snapshot ${commit}: ${uriFromPath(filePath)}`, { field: 'path', expected: 'file', actual: 'directory', resource: uriFromPath(filePath) });
+    if (!entry) throw notFound(`${uriFromPath(filePath)} is not in snapshot ${commit}`, { resource: uriFromPath(filePath), commit });
+    const blob = entry.oid;
     return { oid: blob, data: await repo.readBlob(blob) };
   }
 
