@@ -9,8 +9,9 @@ import relations from './relations/index.js';
 import retrieval from './retrieval/index.js';
 import semantic from './semantic/index.js';
 import sessions from './sessions/index.js';
+import skills from './skills/index.js';
 import snapshots from './snapshots/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, snapshots, packs];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, skills, snapshots, packs];
