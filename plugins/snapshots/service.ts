@@ -57,6 +57,8 @@ export interface RestoreRequest {
 export const RESTORE_TASK = 'snapshot_restore_reindex';
 /** Beyond this many changed paths a tracker gives up and the next commit reads the whole tree. */
 const MAX_TRACKED = 50_000;
+/** Accounts whose last snapshot state stays in memory (the others re-read theirs from git). */
+const STATES_KEPT = 16;
 
 /**
  * What the live tree is known to be: the files of commit `since` (minus ignored and pruned ones),
@@ -136,10 +138,20 @@ export class Snapshots {
   private async stateOf(account: string, repo: Repo, commit: string | null): Promise<TreeState> {
     if (!commit) return EMPTY_STATE;
     const cached = this.states.get(account);
-    if (cached?.commit === commit) return cached;
+    if (cached?.commit === commit) {
+      this.remember(account, cached);
+      return cached;
+    }
     const s = await repo.state(commit);
-    this.states.set(account, s);
+    this.remember(account, s);
     return s;
+  }
+
+  /** Keeps the states of the accounts committed to most recently (a state holds a whole file list). */
+  private remember(account: string, state: TreeState): void {
+    this.states.delete(account);
+    this.states.set(account, state);
+    if (this.states.size > STATES_KEPT) this.states.delete(this.states.keys().next().value!);
   }
 
   /** A request URI as an internal path the caller may access (400/403 as every other route). */
@@ -278,7 +290,7 @@ export class Snapshots {
     await repo.writeTrees(fresh);
     const oid = await repo.writeCommit({ tree: root, parents: head ? [head] : [], message, author });
     await repo.setHead(branch, oid);
-    this.states.set(account, { commit: oid, ...next });
+    this.remember(account, { commit: oid, ...next });
     return { oid };
   }
 
@@ -364,7 +376,7 @@ export class Snapshots {
       await repo.writeTrees(fresh);
       const oid = await repo.writeCommit({ tree: root, parents: head ? [head] : [], message, author });
       await repo.setHead(branch, oid);
-      this.states.set(account, { commit: oid, ...next });
+      this.remember(account, { commit: oid, ...next });
       // The live tree now differs from the new commit only where it differed from the head, and at
       // the restored paths (their change events are on the way): the tracker stays valid.
       const t = this.trackers.get(account);
