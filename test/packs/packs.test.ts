@@ -105,6 +105,37 @@ describe('export', () => {
   });
 });
 
+describe('over a real socket', () => {
+  it('streams the export and the backup with their headers, and imports what it streamed', async () => {
+    const server = await t.app.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${server.port}`;
+    const post = (url: string, body: unknown) => fetch(base + url, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await post('/api/v1/pack/export', { uri: 'ctx://resources/proj' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toContain('proj.ctxpack');
+    const zip = Buffer.from(await res.arrayBuffer());
+    await expectSameFilesAsInProcess(zip);
+    const backup = await post('/api/v1/pack/backup', {});
+    expect(backup.status).toBe(200);
+    expect(backup.headers.get('content-disposition')).toMatch(/^attachment; filename="packs-.*\.ctxpack"/);
+    expect(manifestOf(unpack(Buffer.from(await backup.arrayBuffer())), 'ctx').kind).toBe('backup');
+    const id = await upload(t, admin, zip);
+    const imported = await post('/api/v1/pack/import', { temp_file_id: id, parent: 'ctx://resources/via-socket' });
+    expect(imported.status).toBe(200);
+    expect((await imported.json()).result).toEqual({ uri: 'ctx://resources/via-socket/proj' });
+    expect(await read('resources/via-socket/proj/docs/deep/bin.dat')).toBe(BIN.toString('latin1'));
+  });
+});
+
+/** The socket's bytes are a valid pack of the same files as an in-process export (times aside). */
+async function expectSameFilesAsInProcess(zip: Buffer): Promise<void> {
+  const a = unpack(zip);
+  const b = unpack(await exportPack('ctx://resources/proj'));
+  expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+  for (const [k, v] of a) if (!k.endsWith('manifest.json')) expect(Buffer.from(v)).toEqual(Buffer.from(b.get(k)!));
+}
+
 describe('import', () => {
   it('round trip: export then import is byte-identical, directories included', async () => {
     const res = await importPack(await exportPack('ctx://resources/proj'), { parent: 'ctx://resources/copies' });
