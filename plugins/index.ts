@@ -6,6 +6,7 @@ import fs from './fs/index.js';
 import packs from './packs/index.js';
 import privacy from './privacy/index.js';
 import relations from './relations/index.js';
+import resources from './resources/index.js';
 import retrieval from './retrieval/index.js';
 import semantic from './semantic/index.js';
 import sessions from './sessions/index.js';
@@ -14,4 +15,4 @@ import snapshots from './snapshots/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, skills, snapshots, packs];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, skills, snapshots, packs, resources];

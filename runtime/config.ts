@@ -31,6 +31,18 @@ export interface CtxConfig {
   /** Completed, failed and cancelled tasks are kept this long. */
   taskRetentionHours: number;
   tempFileTtlMinutes: number;
+  /**
+   * Host directories `POST /api/v1/resources` may read a local `path` from (absolute; resolved
+   * with symlinks). Empty (the default) refuses every host-local path: a request must not read the
+   * server's disk unless the operator says where. Env `CTX_IMPORT_ROOTS=/srv/docs,/data/repos`.
+   */
+  importRoots: string[];
+  /**
+   * Lets `POST /api/v1/resources` fetch and clone from private, loopback and link-local addresses.
+   * Off by default: a user could otherwise make the server read its own network. Env
+   * `CTX_IMPORT_ALLOW_PRIVATE=true` (tests, or a deployment whose sources live on its LAN).
+   */
+  importAllowPrivate: boolean;
   /** Live vector records above which the index becomes an HNSW graph (docs/vector-index.md). */
   vectorFlatThreshold: number;
   /** Extra plugins: paths (relative to the config file or cwd) or package names. */
@@ -62,6 +74,8 @@ export const DEFAULTS: CtxConfig = {
   maxUploadBytes: 256 * 1024 * 1024,
   taskRetentionHours: 168,
   tempFileTtlMinutes: 60,
+  importRoots: [],
+  importAllowPrivate: false,
   vectorFlatThreshold: 20_000,
   plugins: [],
   pluginPrivileges: {},
@@ -96,6 +110,8 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     taskRetentionHours: int('CTX_TASK_RETENTION_HOURS', env.CTX_TASK_RETENTION_HOURS),
     tempFileTtlMinutes: int('CTX_TEMP_FILE_TTL_MINUTES', env.CTX_TEMP_FILE_TTL_MINUTES),
     vectorFlatThreshold: int('CTX_VECTOR_FLAT_THRESHOLD', env.CTX_VECTOR_FLAT_THRESHOLD),
+    importRoots: env.CTX_IMPORT_ROOTS !== undefined ? env.CTX_IMPORT_ROOTS.split(',').map((p) => p.trim()).filter(Boolean) : undefined,
+    importAllowPrivate: bool(env.CTX_IMPORT_ALLOW_PRIVATE),
     plugins: env.CTX_PLUGINS ? env.CTX_PLUGINS.split(',').map((p) => p.trim()).filter(Boolean) : undefined,
     pluginPrivileges: env.CTX_PLUGIN_PRIVILEGES ? parsePrivilegeGrants(env.CTX_PLUGIN_PRIVILEGES) : undefined,
   };
@@ -148,6 +164,7 @@ export function validateConfig(c: CtxConfig): CtxConfig {
     throw new Error('CTX_EMBEDDING_PROVIDER=openai needs CTX_EMBEDDING_BASE_URL (including /v1) and CTX_EMBEDDING_MODEL');
   if (c.embedding.dim !== undefined && (c.embedding.dim < 1 || c.embedding.dim > 8192)) throw new Error(`CTX_EMBEDDING_DIM must be between 1 and 8192; got ${c.embedding.dim}`);
   if (c.rerank.model && !c.rerank.baseUrl) throw new Error('CTX_RERANK_MODEL is set but CTX_RERANK_BASE_URL is not');
+  for (const r of c.importRoots ?? []) if (!path.isAbsolute(r)) throw new Error(`CTX_IMPORT_ROOTS entries must be absolute directories; got ${JSON.stringify(r)}`);
   if (c.gateway.adminToken !== undefined && c.gateway.adminToken.length < 32) throw new Error('CTX_GATEWAY_ADMIN_TOKEN must be at least 32 characters');
   return c;
 }

@@ -1,0 +1,103 @@
+/**
+ * One source file into what is stored: text, Markdown and code as they are; HTML converted to
+ * Markdown (turndown); JSON, YAML and TOML checked by their parsers and kept as written; large
+ * Markdown split into sections (split.ts). Anything else that is not UTF-8 text is refused for a
+ * single-file import and skipped (with its reason) inside a tree.
+ */
+import TurndownService from 'turndown';
+import { parse as parseToml } from 'smol-toml';
+import { parseAllDocuments } from 'yaml';
+import { extensionOf, invalidArgument } from '../../runtime/sdk/index.js';
+import { splitMarkdown } from './split.js';
+
+export interface OutFile {
+  /** Path relative to the resource root. */
+  rel: string;
+  data: Buffer;
+}
+
+export class Unsupported extends Error {}
+
+const HTML = new Set(['.html', '.htm', '.xhtml']);
+const MARKDOWN = new Set(['.md', '.markdown', '.mdx']);
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+let turndown: TurndownService | undefined;
+function markdownOf(html: string): string {
+  if (!turndown) {
+    turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+    // Page chrome and scripts carry no content a reader wants indexed.
+    turndown.remove(['script', 'style', 'noscript', 'template', 'iframe', 'head', 'nav', 'canvas']);
+    turndown.remove((n) => n.nodeName.toLowerCase() === 'svg');
+  }
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
+  let md = turndown.turndown(html).trim();
+  if (title && !/^#\s/.test(md)) md = `# ${decodeEntities(title)}\n\n${md}`;
+  return md + '\n';
+}
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", nbsp: ' ' })[e] ?? _);
+}
+
+export function decodeText(data: Buffer): string | null {
+  if (data.includes(0)) return null;
+  try {
+    return utf8.decode(data);
+  } catch {
+    return null;
+  }
+}
+
+/** Throws `Unsupported` with the reason when a structured file does not parse. */
+function checkStructured(ext: string, text: string): void {
+  try {
+    if (ext === '.json') JSON.parse(text);
+    else if (ext === '.yaml' || ext === '.yml') {
+      for (const doc of parseAllDocuments(text)) if (doc.errors.length) throw new Error(doc.errors[0]!.message.split('\n')[0]);
+    } else if (ext === '.toml') parseToml(text);
+  } catch (err) {
+    throw new Unsupported(`not valid ${ext.slice(1).toUpperCase()}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+const stemOf = (name: string) => {
+  const ext = extensionOf(name);
+  return ext ? name.slice(0, -ext.length) : name;
+};
+
+/**
+ * What `rel` (a path below the resource root) becomes. `contentType` (from HTTP) decides for HTML
+ * when the name has no telling extension. Throws `Unsupported` for content that cannot be stored.
+ */
+export function convert(rel: string, data: Buffer, contentType?: string): OutFile[] {
+  const slash = rel.lastIndexOf('/');
+  const dir = slash < 0 ? '' : rel.slice(0, slash + 1);
+  const name = rel.slice(slash + 1);
+  let ext = extensionOf(name);
+  const text = decodeText(data);
+  if (text === null) throw new Unsupported('binary content (not UTF-8 text)');
+  const html = HTML.has(ext) || (ext === '' && /^text\/html|^application\/xhtml/i.test(contentType ?? ''));
+  let body = text;
+  let outName = name;
+  if (html) {
+    body = markdownOf(text);
+    outName = `${stemOf(name)}.md`;
+    ext = '.md';
+  } else checkStructured(ext, text);
+  if (MARKDOWN.has(ext)) {
+    const sections = splitMarkdown(body);
+    if (sections) return sections.map((s) => ({ rel: `${dir}${stemOf(outName)}/${s.rel}`, data: Buffer.from(s.text) }));
+  }
+  return [{ rel: `${dir}${outName}`, data: html ? Buffer.from(body) : data }];
+}
+
+/** For a single-file import: the same conversion, its refusal a 400 naming the file. */
+export function convertSingle(rel: string, data: Buffer, contentType: string | undefined, field: string): OutFile[] {
+  try {
+    return convert(rel, data, contentType);
+  } catch (err) {
+    if (err instanceof Unsupported) throw invalidArgument(`cannot import ${JSON.stringify(rel)}: ${err.message}`, { field, file: rel });
+    throw err;
+  }
+}
