@@ -29,8 +29,8 @@ export async function writePack(host: PluginHost, account: string, target: strin
     const sidecars = files.filter((f) => SIDECAR_NAMES.has(nameOf(f.rel)));
     const fh = await fs.promises.open(pack.file, 'r');
     try {
-      await writeBatches(host, account, target, fh, content, lock, undefined);
-      await writeBatches(host, account, target, fh, sidecars, lock, { index: 'sidecar-edited' });
+      await writeBatches(host, account, target, fh, content, lock, undefined, !opts.replace);
+      await writeBatches(host, account, target, fh, sidecars, lock, { index: 'sidecar-edited' }, !opts.replace);
     } finally {
       await fh.close();
     }
@@ -48,8 +48,16 @@ async function writeBatches(
   files: PackFile[],
   lock: Awaited<ReturnType<PluginHost['unscopedVfs']['locks']['acquire']>>,
   hint: Record<string, unknown> | undefined,
+  skipUnchanged: boolean,
 ): Promise<void> {
-  for (const batch of batches(files)) {
+  for (const all of batches(files)) {
+    let batch = all;
+    if (skipUnchanged) {
+      // A merge rewrites only added or changed files, so only their vectors are refreshed.
+      const nodes = await host.unscopedVfs.statMany(account, all.map((f) => joinPath(target, f.rel)));
+      batch = all.filter((f, i) => nodes[i]?.sha256 !== 'sha256:' + f.sha256);
+      if (batch.length === 0) continue;
+    }
     const contents = await readBatch(fh, batch);
     await host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint });
   }
