@@ -31,7 +31,8 @@ function markdownOf(html: string): string {
     turndown.remove((n) => n.nodeName.toLowerCase() === 'svg');
   }
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
-  let md = turndown.turndown(html).trim();
+  // turndown keeps the text of <head> (the title) when it is handed a whole document.
+  let md = turndown.turndown(html.replace(/<head[\s>][\s\S]*?<\/head>/i, '').replace(/<title[^>]*>[\s\S]*?<\/title>/gi, '')).trim();
   if (title && !/^#\s/.test(md)) md = `# ${decodeEntities(title)}\n\n${md}`;
   return md + '\n';
 }

@@ -26,7 +26,8 @@ export const MAX_TREE_FILES = 20_000;
 
 /** `*`, `**`, `?` and `{a,b}` globs; a pattern without `/` matches the file name at any depth. */
 export function globMatcher(list: string | null | undefined, field: string): ((rel: string) => boolean) | null {
-  const patterns = (list ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  // Commas inside `{a,b}` belong to the pattern, not the list.
+  const patterns = (list ?? '').split(/,(?![^{]*\})/).map((p) => p.trim()).filter(Boolean);
   if (!patterns.length) return null;
   const res = patterns.map((p) => {
     if (p.length > 512) throw invalidArgument(`${field}: a pattern is longer than 512 characters`, { field });
