@@ -14,8 +14,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Entry, Identity, Kv, PluginHost } from '../../runtime/sdk/index.js';
-import { authorize, CtxError, hash, notFound, parseUri, permissionDenied, uriFromPath } from '../../runtime/sdk/index.js';
+import type { Entry, Identity, Kv, LockHandle, PluginHost } from '../../runtime/sdk/index.js';
+import { ancestorDirs, authorize, conflict, CtxError, hash, notFound, parseUri, permissionDenied, uriFromPath } from '../../runtime/sdk/index.js';
 import type { IgnoreStore } from './ignore-rules.js';
 import { Repo, checkBranch, type CommitMeta } from './repo.js';
 import { EMPTY_STATE, applyChanges, filesWithin, outermost, within, type Flat, type TreeState } from './tree.js';
@@ -397,30 +397,38 @@ export class Snapshots {
     });
   }
 
-  /** Deletes first (a file may stand where the snapshot has a directory), then writes in batches. */
+  /**
+   * Deletes first (a file may stand where the snapshot has a directory), then writes in atomic
+   * batches, all under one tree lock on the scope so no other writer interleaves with the restore.
+   */
   private async apply(account: string, scope: string, writes: Array<[string, string]>, deletes: string[], repo: Repo): Promise<void> {
     const vfs = this.host.unscopedVfs;
-    for (const p of deletes) await vfs.rm(account, p);
-    for (const [p] of writes) {
-      const node = await vfs.stat(account, p);
+    const lock = await vfs.locks.acquire(account, scope, 'tree');
+    try {
+      // A file the restore keeps (ignored) where the snapshot needs a directory: refused before any change.
+      const gone = new Set(deletes);
+      const parents = ancestorDirs(writes.map(([p]) => p));
+      const parentNodes = await vfs.statMany(account, parents);
+      parentNodes.forEach((n, i) => {
+        if (n?.kind === 'file' && !gone.has(parents[i]!)) throw conflict(`cannot restore below ${uriFromPath(parents[i]!)}: it is a file the snapshot does not hold (kept by .ctxgitignore)`, uriFromPath(parents[i]!));
+      });
+      for (const p of deletes) await vfs.rm(account, p, { lock });
+      const nodes = await vfs.statMany(account, writes.map(([p]) => p));
       // Only what the ignore rules kept out of the snapshot can remain in a directory here.
-      if (node?.kind === 'dir') await vfs.rm(account, p, { recursive: true });
-    }
-    await this.pruneEmptyDirs(account, scope, deletes, new Set(writes.map(([p]) => p)));
-    for (let at = 0; at < writes.length; at += READ_BATCH) {
-      const slice = writes.slice(at, at + READ_BATCH);
-      const contents = await Promise.all(slice.map(([, oid]) => repo.readBlob(oid)));
-      const lock = await vfs.locks.acquireAll(account, slice.map(([p]) => p), 'path');
-      try {
-        for (let i = 0; i < slice.length; i++) await vfs.writeFile(account, slice[i]![0], contents[i]!, { lock: lock[i] });
-      } finally {
-        for (const h of lock) h.release();
+      for (let i = 0; i < writes.length; i++) if (nodes[i]?.kind === 'dir') await vfs.rm(account, writes[i]![0], { recursive: true, lock });
+      await this.pruneEmptyDirs(account, scope, deletes, new Set(writes.map(([p]) => p)), lock);
+      for (let at = 0; at < writes.length; at += READ_BATCH) {
+        const slice = writes.slice(at, at + READ_BATCH);
+        const contents = await Promise.all(slice.map(([, oid]) => repo.readBlob(oid)));
+        await vfs.writeFiles(account, slice.map(([p], i) => ({ path: p, content: contents[i]! })), { lock });
       }
+    } finally {
+      lock.release();
     }
   }
 
   /** Directories emptied by the deletes (sidecars aside) go too, unless the snapshot writes into them. */
-  private async pruneEmptyDirs(account: string, scope: string, deleted: string[], written: Set<string>): Promise<void> {
+  private async pruneEmptyDirs(account: string, scope: string, deleted: string[], written: Set<string>, lock: LockHandle): Promise<void> {
     const vfs = this.host.unscopedVfs;
     const keep = new Set<string>();
     for (const p of written) for (let d = path.posix.dirname(p); d !== '.' && !keep.has(d); d = path.posix.dirname(d)) keep.add(d);
@@ -431,7 +439,7 @@ export class Snapshots {
       if (keep.has(d) || d.split('/').length < 2) continue;
       // What the indexer derived for the directory goes with it.
       const left = await vfs.list(account, d, { limit: PRUNED_FILES.size + 1 });
-      if (left.every((e) => e.kind === 'file' && PRUNED_FILES.has(e.name))) await vfs.rm(account, d, { recursive: true });
+      if (left.every((e) => e.kind === 'file' && PRUNED_FILES.has(e.name))) await vfs.rm(account, d, { recursive: true, lock });
     }
   }
 

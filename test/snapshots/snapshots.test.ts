@@ -425,6 +425,30 @@ describe('incremental whole-tree commits', () => {
   });
 });
 
+describe('restore refusals', () => {
+  it('a kept (ignored) file where the snapshot needs a directory is a 409 before any change', async () => {
+    const t2 = await startTestApp();
+    try {
+      const { admin: a } = await t2.account('clash');
+      const w = (p: string, c: string) => t2.app.vfs.writeFile('clash', p, Buffer.from(c));
+      await w('resources/q/a/b.md', 'in a directory');
+      await w('resources/q/other.md', 'v1');
+      const base = (await t2.req({ method: 'POST', url: '/api/v1/snapshot/commit', headers: a, body: { message: 'm' } })).json().result.commit_oid;
+      await t2.app.vfs.rm('clash', 'resources/q/a', { recursive: true });
+      await w('resources/q/a', 'now an ignored file');
+      await w('resources/q/other.md', 'v2');
+      await t2.req({ method: 'PUT', url: '/api/v1/snapshot/ignore', headers: a, body: { content: 'resources/q/a\n' } });
+      const res = await t2.req({ method: 'POST', url: '/api/v1/snapshot/restore', headers: a, body: { source_commit: base } });
+      expect(res.status, res.text).toBe(409);
+      expect(res.json().error.details.resource).toBe('ctx://resources/q/a');
+      expect((await t2.app.vfs.readFile('clash', 'resources/q/other.md')).toString()).toBe('v2');
+      expect((await t2.app.vfs.readFile('clash', 'resources/q/a')).toString()).toBe('now an ignored file');
+    } finally {
+      await t2.close();
+    }
+  });
+});
+
 describe('account deletion', () => {
   it('removes the account’s repository and cached blob ids', async () => {
     const t2 = await startTestApp();
