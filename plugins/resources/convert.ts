@@ -8,12 +8,15 @@ import TurndownService from 'turndown';
 import { parse as parseToml } from 'smol-toml';
 import { parseAllDocuments } from 'yaml';
 import { extensionOf, invalidArgument } from '../../runtime/sdk/index.js';
+import { mediaInfo, type MediaInfo } from './media.js';
 import { splitMarkdown } from './split.js';
 
 export interface OutFile {
   /** Path relative to the resource root. */
   rel: string;
   data: Buffer;
+  /** Images and audio: kept as bytes, described by their headers. */
+  media?: MediaInfo;
 }
 
 export class Unsupported extends Error {}
@@ -76,6 +79,13 @@ export function convert(rel: string, data: Buffer, contentType?: string): OutFil
   const dir = slash < 0 ? '' : rel.slice(0, slash + 1);
   const name = rel.slice(slash + 1);
   let ext = extensionOf(name);
+  let media: MediaInfo | null;
+  try {
+    media = mediaInfo(ext, data);
+  } catch (err) {
+    throw new Unsupported((err as Error).message);
+  }
+  if (media) return [{ rel, data, media }];
   const text = decodeText(data);
   if (text === null) throw new Unsupported('binary content (not UTF-8 text)');
   const html = HTML.has(ext) || (ext === '' && /^text\/html|^application\/xhtml/i.test(contentType ?? ''));

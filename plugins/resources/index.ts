@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CtxError, HOST_VERSION, checkOptionalTags, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type TaskRecord } from '../../runtime/sdk/index.js';
-import { checkLocalPath, classifyPath, loadRemote, loadUpload, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
+import { checkLocalPath, classifyPath, loadRemote, loadUpload, mediaFolder, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
 import { planTarget, release, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
 import { writeResource } from './write.js';
@@ -83,6 +83,7 @@ export default definePlugin({
               imported_at: new Date().toISOString(),
               task_id: task.task.task_id,
               ...(loaded.commit ? { commit: loaded.commit } : {}),
+              ...(loaded.media ? { media: { ...loaded.media } } : {}),
             },
           });
           release(account, job.target.path);
@@ -190,7 +191,10 @@ export default definePlugin({
           source = classifyPath(b.path!, b.args, host.config.importRoots);
           if (source.kind === 'local') await checkLocalPath(source.file, host.config.importRoots);
         }
-        const target = await planTarget(host, ctx.vfs, b, b.source_name || sourceName(source));
+        // Media without a target go to ctx://resources/images or /audio, as in the reference.
+        const folder = !b.to && !b.parent ? mediaFolder(source) : null;
+        const where = folder ? { parent: `ctx://resources/${folder}`, create_parent: true } : b;
+        const target = await planTarget(host, ctx.vfs, where, b.source_name || sourceName(source));
         const jobId = randomUUID();
         jobs.set(jobId, { identity: ctx.identity, source, loaded, target, filters, tags, tagMode: b.tag_mode, reason: b.reason, instruction: b.instruction });
         let task: TaskRecord;
@@ -231,6 +235,7 @@ export default definePlugin({
         imported_at: s.string(),
         task_id: s.string(),
         commit: s.string().optional(),
+        media: s.record(s.any()).optional(),
       }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       async handler(ctx) {

@@ -11,7 +11,8 @@ import { convertSingle, type OutFile } from './convert.js';
 import { checkRemote, download, publicUrl } from './fetch.js';
 import { cloneRepo, isGitUrl, repoName, type GitAuth } from './git.js';
 import { buildTree, type InputFile, type Skipped, type TreeFilters } from './tree.js';
-import { ZIP_LIMITS, isZip, readZip } from './zip.js';
+import { describeMedia, isMediaExtension, type MediaInfo } from './media.js';
+import { ZIP_LIMITS, isZip, readZip, zipError } from './zip.js';
 
 export type Source =
   | { kind: 'upload'; filename: string; data: Buffer }
@@ -25,6 +26,8 @@ export interface Loaded {
   filtered: number;
   commit?: string;
   ref?: string;
+  /** A single image or audio file. */
+  media?: MediaInfo;
 }
 
 const stem = (name: string) => {
@@ -46,6 +49,14 @@ export function sourceName(src: Source): string {
       return stem(last) || src.url.hostname;
     }
   }
+}
+
+/** `images` or `audio` for a source named as a media file: the reference keeps media under those. */
+export function mediaFolder(src: Source): string | null {
+  const name = src.kind === 'upload' ? src.filename : src.kind === 'local' ? src.file : src.kind === 'http' ? src.url.pathname : '';
+  const ext = extensionOf(name);
+  if (!isMediaExtension(ext)) return null;
+  return ['.wav', '.mp3', '.ogg', '.flac'].includes(ext) ? 'audio' : 'images';
 }
 
 /** What may be shown and stored of a source (never credentials or host paths beyond the file). */
@@ -114,9 +125,13 @@ function fromBytes(name: string, data: Buffer, contentType: string | undefined, 
     const strip = tops.size === 1 && entries.every((e) => e.name.includes('/')) ? [...tops][0]! + '/' : '';
     return buildTree(entries.map((e) => ({ rel: e.name.slice(strip.length), data: e.data })), filters);
   }
+  if (extensionOf(name) === '.zip') throw zipError(`${JSON.stringify(name)} is named .zip but is not a zip archive`);
   let rel = name;
   if (!extensionOf(rel)) rel += extensionFor(contentType);
   const out = convertSingle(rel, data, contentType, field);
+  const media = out[0]?.media;
+  // A lone image or sound gets a description beside it, so its metadata is what is found.
+  if (media) return { files: [...out, { rel: `${stem(rel)}.md`, data: Buffer.from(describeMedia(rel, media)) }], skipped: [], filtered: 0, media };
   // A single document split into sections: the sections are the resource root's content.
   const dir = `${stem(rel)}/`;
   const files = out.every((f) => f.rel.startsWith(dir)) && out.length > 1 ? out.map((f) => ({ ...f, rel: f.rel.slice(dir.length) })) : out;
@@ -130,6 +145,7 @@ function extensionFor(contentType: string | undefined): string {
   if (/json/.test(ct)) return '.json';
   if (/yaml/.test(ct)) return '.yaml';
   if (/toml/.test(ct)) return '.toml';
+  if (/^image\/(png|jpeg|gif|webp|bmp)/.test(ct)) return '.' + ct.slice(6).replace(/[;\s].*$/, '').replace('jpeg', 'jpg');
   return '.txt';
 }
 

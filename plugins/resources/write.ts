@@ -18,6 +18,7 @@ export interface ResourceMeta {
   imported_at: string;
   task_id: string;
   commit?: string;
+  media?: Record<string, unknown>;
 }
 
 export interface WriteInput {
@@ -60,6 +61,7 @@ export async function writeResource(host: PluginHost, w: WriteInput): Promise<{ 
       await vfs.writeFiles(w.account, batch.map((f) => ({ path: `${w.root}/${f.rel}`, content: f.data })), { lock, hint });
     }
     for (const p of stale) await vfs.rm(w.account, p, { recursive: true, lock });
+    for (const f of w.files) if (f.media) await vfs.setMeta(w.account, `${w.root}/${f.rel}`, { meta: { media: f.media } }, { lock });
     if (w.tags) {
       const dirs = new Set<string>([w.root]);
       for (const p of wanted) for (let i = p.indexOf('/', w.root.length + 1); i > 0; i = p.indexOf('/', i + 1)) dirs.add(p.slice(0, i));

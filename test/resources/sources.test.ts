@@ -254,7 +254,7 @@ describe('git repositories over smart HTTP (git http-backend)', () => {
     expect(['queued', ...stages]).toEqual(['queued', 'fetching', 'parsing', 'finalizing', 'processing_queue']);
     expect(task.result.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(task.result.ref).toBe('main');
-    expect(task.result.skipped).toEqual(expect.arrayContaining([{ path: 'link-to-readme', reason: 'a symbolic link' }, { path: 'assets/logo.png', reason: 'binary content (not UTF-8 text)' }]));
+    expect(task.result.skipped).toEqual(expect.arrayContaining([{ path: 'link-to-readme', reason: 'a symbolic link' }, { path: 'assets/logo.png', reason: 'not a valid PNG file' }]));
     expect((await ls('ctx://resources/wildlife')).filter((u) => !u.endsWith('/src') && !u.endsWith('/util') && !u.endsWith('/notes')).sort()).toEqual([
       'ctx://resources/wildlife/README.md',
       'ctx://resources/wildlife/config.yaml',
