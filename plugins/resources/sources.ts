@@ -131,7 +131,7 @@ function fromBytes(name: string, data: Buffer, contentType: string | undefined, 
   const out = convertSingle(rel, data, contentType, field);
   const media = out[0]?.media;
   // A lone image or sound gets a description beside it, so its metadata is what is found.
-  if (media) return { files: [...out, { rel: `${stem(rel)}.md`, data: Buffer.from(describeMedia(rel, media)) }], skipped: [], filtered: 0, media };
+  if (media) return { files: [...out, { rel: `${rel}.md`, data: Buffer.from(describeMedia(rel, media)) }], skipped: [], filtered: 0, media };
   // A single document split into sections: the sections are the resource root's content.
   const dir = `${stem(rel)}/`;
   const files = out.every((f) => f.rel.startsWith(dir)) && out.length > 1 ? out.map((f) => ({ ...f, rel: f.rel.slice(dir.length) })) : out;

@@ -51,7 +51,7 @@ describe('images and audio are kept as media with their metadata', () => {
     expect(res.json().result.root_uri).toBe('ctx://resources/images/chart');
     const dl = await get('/api/v1/content/download?uri=ctx://resources/images/chart/chart.png');
     expect(Buffer.compare(dl.body as Buffer, bytes)).toBe(0);
-    const desc = (await get('/api/v1/content/read?uri=ctx://resources/images/chart/chart.md')).json().result;
+    const desc = (await get('/api/v1/content/read?uri=ctx://resources/images/chart/chart.png.md')).json().result;
     expect(desc).toContain('Image, PNG (image/png)');
     expect(desc).toContain('100 × 60 pixels');
     const info = (await get('/api/v1/resources/info?uri=ctx://resources/images/chart')).json().result;
@@ -62,7 +62,7 @@ describe('images and audio are kept as media with their metadata', () => {
     const res = await add({ temp_file_id: await upload(t, alice, wav(2), 'call.wav'), wait: true });
     expect(res.status, res.text).toBe(200);
     expect(res.json().result.root_uri).toBe('ctx://resources/audio/call');
-    const desc = (await get('/api/v1/content/read?uri=ctx://resources/audio/call/call.md')).json().result;
+    const desc = (await get('/api/v1/content/read?uri=ctx://resources/audio/call/call.wav.md')).json().result;
     expect(desc).toContain('2 s, 1 channel, 8000 Hz');
   });
 
