@@ -8,6 +8,7 @@ import TurndownService from 'turndown';
 import { parse as parseToml } from 'smol-toml';
 import { parseAllDocuments } from 'yaml';
 import { extensionOf, invalidArgument } from '../../runtime/sdk/index.js';
+import { documentMarkdown } from './documents.js';
 import { mediaInfo, type MediaInfo } from './media.js';
 import { splitMarkdown } from './split.js';
 
@@ -26,7 +27,7 @@ const MARKDOWN = new Set(['.md', '.markdown', '.mdx']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 let turndown: TurndownService | undefined;
-function markdownOf(html: string): string {
+export function htmlToMarkdown(html: string): string {
   if (!turndown) {
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
     // Page chrome and scripts carry no content a reader wants indexed.
@@ -92,7 +93,7 @@ export function convert(rel: string, data: Buffer, contentType?: string): OutFil
   let body = text;
   let outName = name;
   if (html) {
-    body = markdownOf(text);
+    body = htmlToMarkdown(text);
     outName = `${stemOf(name)}.md`;
     ext = '.md';
   } else checkStructured(ext, text);
@@ -103,10 +104,17 @@ export function convert(rel: string, data: Buffer, contentType?: string): OutFil
   return [{ rel: `${dir}${outName}`, data: html ? Buffer.from(body) : data }];
 }
 
+/** `convert`, with PDF and DOCX first turned into Markdown (`{stem}.md`). */
+export async function convertAny(rel: string, data: Buffer, contentType?: string): Promise<OutFile[]> {
+  const md = await documentMarkdown(rel, data);
+  if (md === null) return convert(rel, data, contentType);
+  return convert(`${stemOf(rel)}.md`, Buffer.from(md));
+}
+
 /** For a single-file import: the same conversion, its refusal a 400 naming the file. */
-export function convertSingle(rel: string, data: Buffer, contentType: string | undefined, field: string): OutFile[] {
+export async function convertSingle(rel: string, data: Buffer, contentType: string | undefined, field: string): Promise<OutFile[]> {
   try {
-    return convert(rel, data, contentType);
+    return await convertAny(rel, data, contentType);
   } catch (err) {
     if (err instanceof Unsupported) throw invalidArgument(`cannot import ${JSON.stringify(rel)}: ${err.message}`, { field, file: rel });
     throw err;

@@ -185,7 +185,7 @@ export default definePlugin({
           if (rec.size > ZIP_LIMITS.archiveBytes) throw invalidArgument(`the upload is larger than ${ZIP_LIMITS.archiveBytes} bytes`, { field: 'temp_file_id', max: ZIP_LIMITS.archiveBytes });
           source = { kind: 'upload', filename: b.source_name || rec.filename, data: await temp.read(ctx.identity, b.temp_file_id!) };
           // Parsed and checked in full before anything exists: bad input leaves nothing behind.
-          loaded = loadUpload(source, filters);
+          loaded = await loadUpload(source, filters);
           if (loaded.files.length === 0) throw invalidArgument(`nothing to import from ${rec.filename}: no file passed the filters (${loaded.skipped.length} skipped, ${loaded.filtered} filtered out)`, { field: 'temp_file_id', skipped: loaded.skipped.slice(0, 10) });
         } else {
           source = classifyPath(b.path!, b.args, host.config.importRoots);

@@ -11,6 +11,7 @@ import { convertSingle, type OutFile } from './convert.js';
 import { checkRemote, download, publicUrl } from './fetch.js';
 import { cloneRepo, isGitUrl, repoName, type GitAuth } from './git.js';
 import { buildTree, type InputFile, type Skipped, type TreeFilters } from './tree.js';
+import { DOCUMENT_EXTENSIONS } from './documents.js';
 import { describeMedia, isMediaExtension, type MediaInfo } from './media.js';
 import { ZIP_LIMITS, isZip, readZip, zipError } from './zip.js';
 
@@ -117,18 +118,19 @@ export function classifyPath(raw: string, args: Record<string, unknown>, importR
 }
 
 /** The files of an upload or a downloaded file: a zip is a tree, anything else one file. */
-function fromBytes(name: string, data: Buffer, contentType: string | undefined, filters: TreeFilters, field: string): Loaded {
-  if (isZip(data)) {
+async function fromBytes(name: string, data: Buffer, contentType: string | undefined, filters: TreeFilters, field: string): Promise<Loaded> {
+  let rel = name;
+  if (!extensionOf(rel)) rel += extensionFor(contentType);
+  // A DOCX is a zip too: only other zips are trees.
+  if (isZip(data) && !DOCUMENT_EXTENSIONS.has(extensionOf(rel))) {
     const entries = readZip(data);
     // A zip of one folder (what zipping a directory gives) imports that folder's content.
     const tops = new Set(entries.map((e) => e.name.split('/')[0]));
     const strip = tops.size === 1 && entries.every((e) => e.name.includes('/')) ? [...tops][0]! + '/' : '';
     return buildTree(entries.map((e) => ({ rel: e.name.slice(strip.length), data: e.data })), filters);
   }
-  if (extensionOf(name) === '.zip') throw zipError(`${JSON.stringify(name)} is named .zip but is not a zip archive`);
-  let rel = name;
-  if (!extensionOf(rel)) rel += extensionFor(contentType);
-  const out = convertSingle(rel, data, contentType, field);
+  if (extensionOf(rel) === '.zip') throw zipError(`${JSON.stringify(name)} is named .zip but is not a zip archive`);
+  const out = await convertSingle(rel, data, contentType, field);
   const media = out[0]?.media;
   // A lone image or sound gets a description beside it, so its metadata is what is found.
   if (media) return { files: [...out, { rel: `${rel}.md`, data: Buffer.from(describeMedia(rel, media)) }], skipped: [], filtered: 0, media };
@@ -145,12 +147,14 @@ function extensionFor(contentType: string | undefined): string {
   if (/json/.test(ct)) return '.json';
   if (/yaml/.test(ct)) return '.yaml';
   if (/toml/.test(ct)) return '.toml';
+  if (/application\/pdf/.test(ct)) return '.pdf';
+  if (/wordprocessingml/.test(ct)) return '.docx';
   if (/^image\/(png|jpeg|gif|webp|bmp)/.test(ct)) return '.' + ct.slice(6).replace(/[;\s].*$/, '').replace('jpeg', 'jpg');
   return '.txt';
 }
 
 /** An upload, parsed and checked completely (in the request, before anything is written). */
-export function loadUpload(src: Extract<Source, { kind: 'upload' }>, filters: TreeFilters): Loaded {
+export function loadUpload(src: Extract<Source, { kind: 'upload' }>, filters: TreeFilters): Promise<Loaded> {
   return fromBytes(src.filename, src.data, undefined, filters, 'temp_file_id');
 }
 
@@ -164,7 +168,7 @@ export async function loadRemote(src: Source, ctx: { signal: AbortSignal; allowP
   if (src.kind === 'git') {
     await checkRemote(src.url, ctx.allowPrivate);
     const c = await cloneRepo(src.url, { tmpRoot: ctx.tmpRoot, ref: src.ref, auth: src.auth, signal: ctx.signal, maxBytes: ZIP_LIMITS.totalBytes });
-    const t = buildTree(c.files, ctx.filters);
+    const t = await buildTree(c.files, ctx.filters);
     return { ...t, skipped: [...c.skipped, ...t.skipped], commit: c.commit, ref: c.ref };
   }
   return loadLocal(src.file, ctx.importRoots, ctx.filters);
@@ -208,6 +212,6 @@ async function loadLocal(file: string, roots: string[], filters: TreeFilters): P
     }
   };
   await walk(real, '');
-  const t = buildTree(files, filters);
+  const t = await buildTree(files, filters);
   return { ...t, skipped: [...skipped, ...t.skipped] };
 }

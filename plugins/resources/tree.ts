@@ -4,7 +4,7 @@
  * imported, each file converted (convert.ts); what cannot be stored is skipped with its reason.
  */
 import { SIDECARS, invalidArgument } from '../../runtime/sdk/index.js';
-import { Unsupported, convert, type OutFile } from './convert.js';
+import { Unsupported, convertAny, type OutFile } from './convert.js';
 
 export interface InputFile {
   rel: string;
@@ -64,7 +64,7 @@ function segmentProblem(seg: string): string | null {
   return null;
 }
 
-export function buildTree(input: InputFile[], filters: TreeFilters): { files: OutFile[]; skipped: Skipped[]; filtered: number } {
+export async function buildTree(input: InputFile[], filters: TreeFilters): Promise<{ files: OutFile[]; skipped: Skipped[]; filtered: number }> {
   const include = globMatcher(filters.include, 'include');
   const exclude = globMatcher(filters.exclude, 'exclude');
   const ignored = new Set((filters.ignore_dirs ?? '').split(',').map((d) => d.trim().replace(/^\/+|\/+$/g, '')).filter(Boolean));
@@ -91,7 +91,7 @@ export function buildTree(input: InputFile[], filters: TreeFilters): { files: Ou
     }
     let out: OutFile[];
     try {
-      out = convert(f.rel, f.data);
+      out = await convertAny(f.rel, f.data);
     } catch (err) {
       if (!(err instanceof Unsupported)) throw err;
       skipped.push({ path: f.rel, reason: err.message });
