@@ -32,9 +32,19 @@ export interface PackSource {
   contextTypeOf(path: string): string | null;
 }
 
-class ZipWriter {
+/**
+ * fflate's `Zip` with the zip64 end records added when the archive holds more than 65,535 entries
+ * (fflate writes only the 16-bit counts; the spec sets packs no count limit). Entry sizes and
+ * offsets stay below 4 GiB (checked before streaming), so no entry needs zip64 fields.
+ */
+export class ZipWriter {
   private chunks: Uint8Array[] = [];
   private error: Error | null = null;
+  private entries = 0;
+  /** Bytes handed out by `drain` so far: where the central directory starts once `end` is called. */
+  private written = 0;
+  private ended = false;
+  private beforeEnd: Uint8Array[] = [];
   private readonly zip = new Zip((err, data) => {
     if (err) this.error = err;
     else this.chunks.push(data);
@@ -53,6 +63,7 @@ class ZipWriter {
       mtime: new Date(Math.max(mtime, MIN_MTIME)),
     };
     this.zip.add(f);
+    this.entries++;
     f.ondata!(null, deflated, true);
   }
 
@@ -60,10 +71,14 @@ class ZipWriter {
     const f = new ZipPassThrough(name.endsWith('/') ? name : name + '/');
     f.mtime = new Date(Math.max(mtime, MIN_MTIME));
     this.zip.add(f);
+    this.entries++;
     f.push(new Uint8Array(0), true);
   }
 
   end(): void {
+    // What is still buffered precedes the central directory: count it before fflate writes that.
+    this.beforeEnd = this.drain();
+    this.ended = true;
     this.zip.end();
   }
 
@@ -71,8 +86,40 @@ class ZipWriter {
     if (this.error) throw this.error;
     const out = this.chunks;
     this.chunks = [];
-    return out;
+    if (!this.ended) {
+      for (const c of out) this.written += c.length;
+      return out;
+    }
+    // After end: fflate's central directory and end record (one buffer), patched for zip64.
+    const before = this.beforeEnd;
+    this.beforeEnd = [];
+    if (this.entries > 0xffff && out.length) return [...before, withZip64End(Buffer.concat(out), this.written, this.entries)];
+    return [...before, ...out];
   }
+}
+
+/** The central directory and end record fflate wrote, with a zip64 end record and locator before it. */
+function withZip64End(tail: Buffer, cdOffset: number, entries: number): Buffer {
+  const eocdAt = tail.length - 22;
+  if (tail.readUInt32LE(eocdAt) !== 0x06054b50) throw new Error('zip writer: no end of central directory record where expected');
+  const cdSize = eocdAt;
+  const z64 = Buffer.alloc(56);
+  z64.writeUInt32LE(0x06064b50, 0);
+  z64.writeBigUInt64LE(44n, 4);
+  z64.writeUInt16LE(45, 12);
+  z64.writeUInt16LE(45, 14);
+  z64.writeBigUInt64LE(BigInt(entries), 24);
+  z64.writeBigUInt64LE(BigInt(entries), 32);
+  z64.writeBigUInt64LE(BigInt(cdSize), 40);
+  z64.writeBigUInt64LE(BigInt(cdOffset), 48);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(cdOffset + cdSize), 8);
+  locator.writeUInt32LE(1, 16);
+  const eocd = Buffer.from(tail.subarray(eocdAt));
+  eocd.writeUInt16LE(0xffff, 8);
+  eocd.writeUInt16LE(0xffff, 10);
+  return Buffer.concat([tail.subarray(0, eocdAt), z64, locator, eocd]);
 }
 
 const deflateRaw = promisify(zlib.deflateRaw);

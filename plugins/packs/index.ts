@@ -170,11 +170,11 @@ async function subtree(host: PluginHost, identity: Identity, root: string, scope
   return nodes;
 }
 
-/** Without zip64 (fflate writes none) a zip holds at most 65,535 entries and 4 GiB: refuse, never truncate. */
+/** Entries stay below 4 GiB and offsets within 32 bits (no per-entry zip64 fields): refuse, never truncate. */
 function checkZipLimits(nodes: Entry[]): void {
   const bytes = nodes.reduce((n, e) => n + (e.kind === 'file' ? e.size : 0), 0);
-  if (nodes.length + 4 > 0xffff || bytes >= 0xffffffff - (64 << 20))
-    throw unavailable(`this tree (${nodes.length} entries, ${bytes} bytes) needs zip64, which packs do not support yet (at most 65,531 entries and 4 GiB)`, { entries: nodes.length, bytes });
+  if (bytes >= 0xffffffff - (64 << 20))
+    throw unavailable(`this tree holds ${bytes} bytes; packs of 4 GiB or more need zip64 entry fields, which are not supported yet`, { entries: nodes.length, bytes });
 }
 
 function noDense() {

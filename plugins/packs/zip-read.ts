@@ -64,13 +64,26 @@ export async function readCentralDirectory(file: string): Promise<ZipEntry[]> {
     if (eocd < 0) throw packError('not a zip file (no end of central directory record)');
     const disk = tail.readUInt16LE(eocd + 4);
     const cdDisk = tail.readUInt16LE(eocd + 6);
-    const count = tail.readUInt16LE(eocd + 10);
-    const cdSize = tail.readUInt32LE(eocd + 12);
-    const cdOffset = tail.readUInt32LE(eocd + 16);
+    let count = tail.readUInt16LE(eocd + 10);
+    let cdSize = tail.readUInt32LE(eocd + 12);
+    let cdOffset = tail.readUInt32LE(eocd + 16);
     if (disk !== 0 || cdDisk !== 0) throw packError('multi-disk zip files are not supported');
-    if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) throw packError('zip64 archives are not supported');
-    const cdEnd = size - tailLen + eocd;
+    let cdEnd = size - tailLen + eocd;
+    if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
+      // zip64: a locator just before the end record points at the zip64 end record.
+      const locator = Buffer.alloc(20);
+      if (cdEnd < 20 || (await fh.read(locator, 0, 20, cdEnd - 20)).bytesRead !== 20 || locator.readUInt32LE(0) !== 0x07064b50) throw packError('zip64 end record locator missing');
+      const at = int64(locator, 8);
+      const rec = Buffer.alloc(56);
+      if (at + 56 > cdEnd - 20 || (await fh.read(rec, 0, 56, at)).bytesRead !== 56 || rec.readUInt32LE(0) !== 0x06064b50) throw packError('corrupt zip64 end record');
+      if (rec.readUInt32LE(16) !== 0 || rec.readUInt32LE(20) !== 0) throw packError('multi-disk zip files are not supported');
+      count = int64(rec, 32);
+      cdSize = int64(rec, 40);
+      cdOffset = int64(rec, 48);
+      cdEnd = at;
+    }
     if (cdOffset + cdSize > cdEnd) throw packError('the central directory lies outside the file');
+    if (count > cdSize / 46) throw packError('the central directory is too small for its entry count');
     const cd = Buffer.alloc(cdSize);
     await fh.read(cd, 0, cdSize, cdOffset);
     const entries: ZipEntry[] = [];
@@ -81,13 +94,27 @@ export async function readCentralDirectory(file: string): Promise<ZipEntry[]> {
       const madeBy = cd.readUInt16LE(at + 4) >> 8;
       const flags = cd.readUInt16LE(at + 8);
       const method = cd.readUInt16LE(at + 10);
-      const compressedSize = cd.readUInt32LE(at + 20);
-      const entrySize = cd.readUInt32LE(at + 24);
+      let compressedSize = cd.readUInt32LE(at + 20);
+      let entrySize = cd.readUInt32LE(at + 24);
       const nameLen = cd.readUInt16LE(at + 28);
       const extraLen = cd.readUInt16LE(at + 30);
       const commentLen = cd.readUInt16LE(at + 32);
       const external = cd.readUInt32LE(at + 38);
-      const offset = cd.readUInt32LE(at + 42);
+      let offset = cd.readUInt32LE(at + 42);
+      if (entrySize === 0xffffffff || compressedSize === 0xffffffff || offset === 0xffffffff) {
+        // The zip64 extra field holds, in this order, each of these that is saturated above.
+        const z = zip64Extra(cd.subarray(at + 46 + nameLen, at + 46 + nameLen + extraLen));
+        let k = 0;
+        const next = () => {
+          if (!z || k + 8 > z.length) throw packError('a zip64 entry without its extra field');
+          const v = int64(z, k);
+          k += 8;
+          return v;
+        };
+        if (entrySize === 0xffffffff) entrySize = next();
+        if (compressedSize === 0xffffffff) compressedSize = next();
+        if (offset === 0xffffffff) offset = next();
+      }
       let name: string;
       try {
         name = utf8.decode(cd.subarray(at + 46, at + 46 + nameLen));
@@ -118,6 +145,23 @@ export async function readCentralDirectory(file: string): Promise<ZipEntry[]> {
   } finally {
     await fh.close();
   }
+}
+
+function int64(b: Buffer, at: number): number {
+  const v = b.readBigUInt64LE(at);
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw packError('a zip64 size or offset beyond 2^53');
+  return Number(v);
+}
+
+/** The data of the zip64 extended information extra field (id 1), if present. */
+function zip64Extra(extra: Buffer): Buffer | null {
+  for (let i = 0; i + 4 <= extra.length; ) {
+    const id = extra.readUInt16LE(i);
+    const len = extra.readUInt16LE(i + 2);
+    if (id === 1) return extra.subarray(i + 4, i + 4 + len);
+    i += 4 + len;
+  }
+  return null;
 }
 
 /** Local headers must agree with the directory and entries' data may not overlap or reach the directory. */
