@@ -140,6 +140,7 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       authMode: config.authMode,
       tasks: pluginTasks,
       queues,
+      authenticate: (headers: Record<string, string>) => pipeline.authenticate(headers),
       vfsFor(identity: Identity) {
         if (!isIssuedIdentity(identity)) throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: vfsFor() takes an identity the host issued (ctx.identity or a task's owner), not one built by a plugin`);
         return scoped(identity);

@@ -177,6 +177,12 @@ export interface PluginHost {
   readonly log: Logger;
   /** This plugin's own keyspace (no other plugin reads it). */
   readonly kv: Kv;
+  /**
+   * The identity behind credentials that arrived on a transport the plugin serves itself (gRPC
+   * metadata): the same rules as an HTTP request's (`x-api-key`, `authorization`, `x-ctx-*`, by
+   * auth mode; lower-case names). Rejects UNAUTHENTICATED; the identity works with `vfsFor`.
+   */
+  authenticate(headers: Record<string, string>): Promise<Identity>;
   /** The VFS as `identity` may see it; `identity` must come from the host (a request or a task). */
   vfsFor(identity: Identity): ScopedVfs;
   /** Access checks for what a plugin shows from elsewhere (index hits, relation targets). */

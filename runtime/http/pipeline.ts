@@ -146,6 +146,11 @@ export class Pipeline {
     this.registered.push({ def, plugin });
   }
 
+  /** The identity behind request headers, for transports beside HTTP (a plugin's gRPC server). */
+  async authenticate(headers: Record<string, string>): Promise<Identity> {
+    return issueIdentity(await this.opts.auth.resolve(headers));
+  }
+
   /** Every route in registration order (the OpenAPI document is built from them). */
   routes(): readonly RegisteredRoute[] {
     return this.registered;

@@ -4,8 +4,28 @@
  * callers then use their deterministic fallbacks (createLlm returns null).
  */
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  /** Null on an assistant message that only calls tools (OpenAI's shape). */
+  content: string | null;
+  /** An assistant message's tool calls, echoed back to the model on the next turn. */
+  tool_calls?: ToolCall[];
+  /** A `tool` message answers the call with this id. */
+  tool_call_id?: string;
+}
+
+/** A function the model may call (OpenAI `tools: [{type: 'function', function}]`). */
+export interface ToolDef {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  /** `arguments` is the model's JSON text, unparsed: models get it wrong and the caller decides. */
+  function: { name: string; arguments: string };
 }
 
 export interface ChatOptions {
@@ -13,11 +33,15 @@ export interface ChatOptions {
   temperature?: number;
   /** Ask for a JSON object (`response_format: {type: 'json_object'}`), which most servers honour. */
   json?: boolean;
+  /** Functions the model may call; the answer then may carry `toolCalls` instead of text. */
+  tools?: ToolDef[];
   signal?: AbortSignal;
 }
 
 export interface ChatResult {
   text: string;
+  /** The model's tool calls, when it made any (`text` is then usually empty). */
+  toolCalls?: ToolCall[];
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
@@ -57,6 +81,7 @@ export function createLlm(config: LlmConfig): Llm | null {
     const body: Record<string, unknown> = { model, messages, temperature: opts.temperature ?? 0, stream: false };
     if (opts.maxTokens) body.max_tokens = opts.maxTokens;
     if (opts.json) body.response_format = { type: 'json_object' };
+    if (opts.tools?.length) body.tools = opts.tools.map((f) => ({ type: 'function', function: f }));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -69,20 +94,22 @@ export function createLlm(config: LlmConfig): Llm | null {
     }
     const raw = await res.text();
     if (!res.ok) throw new LlmError(`LLM answered HTTP ${res.status}: ${raw.slice(0, 200)}`, res.status);
-    let json: { choices?: Array<{ message?: { content?: unknown } }>; usage?: Partial<ChatResult['usage']> };
+    let json: { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }>; usage?: Partial<ChatResult['usage']> };
     try {
       json = JSON.parse(raw);
     } catch {
       throw new LlmError('LLM answered with a body that is not JSON', res.status);
     }
-    const text = json.choices?.[0]?.message?.content;
+    const message = json.choices?.[0]?.message;
+    const toolCalls = opts.tools?.length ? parseToolCalls(message?.tool_calls) : undefined;
+    const text = message?.content ?? (toolCalls?.length ? '' : undefined);
     if (typeof text !== 'string') throw new LlmError('LLM answer has no choices[0].message.content', res.status);
     const u = {
       prompt_tokens: json.usage?.prompt_tokens ?? 0,
       completion_tokens: json.usage?.completion_tokens ?? 0,
       total_tokens: json.usage?.total_tokens ?? (json.usage?.prompt_tokens ?? 0) + (json.usage?.completion_tokens ?? 0),
     };
-    return { text, usage: u };
+    return toolCalls?.length ? { text, toolCalls, usage: u } : { text, usage: u };
   }
 
   return {
@@ -108,6 +135,22 @@ export function createLlm(config: LlmConfig): Llm | null {
       }
     },
   };
+}
+
+function parseToolCalls(raw: unknown): ToolCall[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const out: ToolCall[] = [];
+  for (const c of raw) {
+    const fn = (c as { function?: { name?: unknown; arguments?: unknown } })?.function;
+    if (!fn || typeof fn.name !== 'string') continue;
+    const id = (c as { id?: unknown }).id;
+    out.push({
+      id: typeof id === 'string' ? id : `call_${out.length}`,
+      type: 'function',
+      function: { name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}) },
+    });
+  }
+  return out;
 }
 
 /** Pulls the first JSON object out of a model answer (models wrap JSON in prose or code fences). */

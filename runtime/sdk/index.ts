@@ -47,6 +47,12 @@ export type { EntryRules } from '../access/guard.js';
 
 // Identity, errors, schemas, replies.
 export type { Identity, Role } from '../identity/types.js';
+/**
+ * The key a request presented (`X-API-Key` or `Authorization: Bearer`), for a plugin that must
+ * forward the caller's own credentials to a service acting for them (compile's execution backend).
+ * Never for deciding identity (that is `ctx.identity`), never to be logged or stored.
+ */
+export { presentedKey } from '../identity/auth.js';
 export type { AccountRecord, UserRecord } from '../identity/registry.js';
 export { CtxError, conflict, failedPrecondition, invalidArgument, isCtxError, notFound, permissionDenied, unavailable, type ErrorCode } from '../errors.js';
 export { s, Schema, fieldError, type Infer } from '../schema.js';
@@ -91,7 +97,7 @@ export { TASK_STATUSES, publicTask, type TaskContext, type TaskEvent, type TaskR
 export type { Consumer, ConsumerOptions, QueueManager, QueueMessage, QueueStats } from '../queues/queue.js';
 
 // Models (OpenAI-compatible LLM, reranker) and the native core.
-export { createLlm, parseJsonAnswer, LlmError, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig } from '../models/llm.js';
+export { createLlm, parseJsonAnswer, LlmError, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig, type ToolCall, type ToolDef } from '../models/llm.js';
 export { createReranker, type Reranker, type RerankResult } from '../models/reranker.js';
 export { createEmbedder, type Embedder, type EmbedderInfo } from '../models/embedder.js';
 export {
