@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { invalidArgument } from '../../runtime/sdk/index.js';
-import { publicUrl } from './fetch.js';
+import { checkRemote, publicUrl } from './fetch.js';
 import type { InputFile } from './tree.js';
 
 export interface GitAuth {
@@ -46,7 +46,16 @@ export interface Clone {
   skipped: Array<{ path: string; reason: string }>;
 }
 
-export async function cloneRepo(url: URL, opts: { tmpRoot: string; ref?: string; auth?: GitAuth; signal: AbortSignal; maxBytes: number }): Promise<Clone> {
+export async function cloneRepo(url: URL, opts: { tmpRoot: string; ref?: string; auth?: GitAuth; signal: AbortSignal; maxBytes: number; allowPrivate: boolean }): Promise<Clone> {
+  // Every request the clone makes is checked like the first (its HTTP client still follows
+  // redirects within one request on its own).
+  const guarded: typeof http = {
+    async request(req) {
+      if (opts.signal.aborted) throw new Error('cancelled');
+      await checkRemote(new URL(req.url), opts.allowPrivate);
+      return http.request(req);
+    },
+  };
   const dir = path.join(opts.tmpRoot, `git-${randomUUID()}`);
   await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
   const abort = () => new Error('cancelled');
@@ -54,7 +63,7 @@ export async function cloneRepo(url: URL, opts: { tmpRoot: string; ref?: string;
     try {
       await git.clone({
         fs,
-        http,
+        http: guarded,
         dir,
         url: publicUrl(url),
         ref: opts.ref,

@@ -167,7 +167,7 @@ export async function loadRemote(src: Source, ctx: { signal: AbortSignal; allowP
   }
   if (src.kind === 'git') {
     await checkRemote(src.url, ctx.allowPrivate);
-    const c = await cloneRepo(src.url, { tmpRoot: ctx.tmpRoot, ref: src.ref, auth: src.auth, signal: ctx.signal, maxBytes: ZIP_LIMITS.totalBytes });
+    const c = await cloneRepo(src.url, { tmpRoot: ctx.tmpRoot, ref: src.ref, auth: src.auth, signal: ctx.signal, maxBytes: ZIP_LIMITS.totalBytes, allowPrivate: ctx.allowPrivate });
     const t = await buildTree(c.files, ctx.filters);
     return { ...t, skipped: [...c.skipped, ...t.skipped], commit: c.commit, ref: c.ref };
   }
