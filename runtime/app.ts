@@ -82,6 +82,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   await identities.ensureInitialAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
   if (config.authMode !== 'api_key') await identities.ensureAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
   const vfs = new Vfs(kv.sub('vfs'));
+  vfs.listenerError = (event, err) => log.error('a VFS event listener threw; the change is durable and the other listeners were told', { event, error: err });
   const queues = new QueueManager(kv.sub('queues'), log.child({ component: 'queues' }));
   await queues.load();
   const tasks = new TaskManager(kv.sub('tasks'), queues, log.child({ component: 'tasks' }), config.taskRetentionHours);

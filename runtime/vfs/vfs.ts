@@ -65,6 +65,24 @@ export class Vfs extends EventEmitter {
   }
 
   /** Register a hook that contributes ops to every mutation's batch. Must be synchronous and cheap. */
+  /**
+   * Where a listener's exception goes (the app logs it). A change is already durable when its
+   * listeners run: one that throws must neither keep the others from hearing of it nor fail the
+   * writer's call.
+   */
+  listenerError: (event: string, err: unknown) => void = () => {};
+
+  private notify(event: 'change' | 'drop', arg: unknown): void {
+    // rawListeners: a once() wrapper removes itself when called, as emit() would do.
+    for (const listener of this.rawListeners(event) as Array<(a: unknown) => void>) {
+      try {
+        listener(arg);
+      } catch (err) {
+        this.listenerError(event, err);
+      }
+    }
+  }
+
   onCommit(hook: CommitHook): void {
     this.hooks.push(hook);
   }
@@ -266,7 +284,7 @@ export class Vfs extends EventEmitter {
     } finally {
       this.forgetMeta(ops);
     }
-    for (const ev of events) this.emit('change', ev);
+    for (const ev of events) this.notify('change', ev);
   }
 
   private async locked<T>(account: string, path: string, kind: 'path' | 'tree', held: LockHandle | undefined, fn: () => Promise<T>): Promise<T> {
@@ -497,7 +515,7 @@ export class Vfs extends EventEmitter {
     }
     this.dropCachedAccount(account);
     // No per-node change events here; caches keyed by account (fs listings) drop on this one.
-    this.emit('drop', account);
+    this.notify('drop', account);
     return removed;
   }
 

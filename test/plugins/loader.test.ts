@@ -145,6 +145,23 @@ describe('load-time checks', () => {
     expect(finished).toBe(true);
   });
 
+  it('a change listener that throws neither fails the write nor hides the change from other listeners', async () => {
+    const seen: string[] = [];
+    const lines: string[] = [];
+    const thrower = p('thrower', [], (h) =>
+      h.on('change', () => {
+        throw new Error('listener bug');
+      }),
+    );
+    const watcher = p('watcher', ['thrower'], (h) => h.on('change', (ev) => void seen.push(ev.path)));
+    const t = await startTestApp({ extraPlugins: [thrower, watcher], logSink: (l) => lines.push(l), config: { logLevel: 'error' } });
+    apps.push(t);
+    const res = await t.req({ method: 'POST', url: '/api/v1/content/write', headers: t.root, body: { uri: 'ctx://resources/heard.md', content: 'x', mode: 'create' } });
+    expect(res.status, res.text).toBe(200);
+    expect(seen).toContain('resources/heard.md');
+    expect(lines.some((l) => l.includes('listener bug'))).toBe(true);
+  });
+
   it('every built-in plugin loads through the public API', () => {
     for (const b of builtinPlugins) expect(typeof b.setup).toBe('function');
   });
