@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CtxError, HOST_VERSION, checkOptionalTags, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type TaskRecord } from '../../runtime/sdk/index.js';
-import { checkLocalPath, classifyPath, loadRemote, loadUpload, mediaFolder, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
+import { checkLocalPath, classifyPath, fetchSource, loadUpload, mediaFolder, parseFetched, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
 import { planTarget, release, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
 import { writeResource } from './write.js';
@@ -59,8 +59,14 @@ export default definePlugin({
         if (!job) throw new CtxError('PROCESSING_ERROR', 'the import was interrupted by a restart; add the resource again');
         const account = job.identity.accountId;
         try {
-          const loaded = job.loaded ?? (await fetchSource(task, job));
-          await task.setStage('parsing');
+          let loaded = job.loaded;
+          if (!loaded) {
+            const src = job.source as Exclude<Source, { kind: 'upload' }>;
+            await task.setStage('fetching');
+            const fetched = await fetchSource(src, { signal: task.signal, allowPrivate: host.config.importAllowPrivate, importRoots: host.config.importRoots, tmpRoot });
+            await task.setStage('parsing');
+            loaded = await parseFetched(fetched, job.filters);
+          } else await task.setStage('parsing');
           if (loaded.files.length === 0) throw invalidArgument(`nothing to import from ${sourceLabel(job.source)}: no file passed the filters (${loaded.skipped.length} skipped, ${loaded.filtered} filtered out)`, { field: 'path' });
           await task.setStage('finalizing');
           // The owner's current view: a role lost since the request is not written with.
@@ -112,11 +118,6 @@ export default definePlugin({
         }
       },
     });
-
-    async function fetchSource(task: Parameters<Parameters<PluginHost['taskType']>[0]['run']>[0], job: Job): Promise<Loaded> {
-      await task.setStage('fetching');
-      return loadRemote(job.source, { signal: task.signal, allowPrivate: host.config.importAllowPrivate, importRoots: host.config.importRoots, tmpRoot, filters: job.filters });
-    }
 
     host.route({
       method: 'POST',

@@ -158,20 +158,31 @@ export function loadUpload(src: Extract<Source, { kind: 'upload' }>, filters: Tr
   return fromBytes(src.filename, src.data, undefined, filters, 'temp_file_id');
 }
 
-export async function loadRemote(src: Source, ctx: { signal: AbortSignal; allowPrivate: boolean; importRoots: string[]; tmpRoot: string; filters: TreeFilters }): Promise<Loaded> {
-  if (src.kind === 'upload') return loadUpload(src, ctx.filters);
+/** What the fetching stage brings back: one file's bytes or a tree of files, not parsed yet. */
+export type Fetched =
+  | { kind: 'bytes'; name: string; data: Buffer; contentType?: string }
+  | { kind: 'tree'; files: InputFile[]; skipped: Skipped[]; commit?: string; ref?: string };
+
+/** The I/O of a remote or host source (the task's `fetching` stage). */
+export async function fetchSource(src: Exclude<Source, { kind: 'upload' }>, ctx: { signal: AbortSignal; allowPrivate: boolean; importRoots: string[]; tmpRoot: string }): Promise<Fetched> {
   if (src.kind === 'http') {
     const d = await download(src.url, { signal: ctx.signal, allowPrivate: ctx.allowPrivate });
     const last = decodeURIComponent(d.url.pathname.replace(/\/+$/, '').split('/').pop() ?? '') || d.url.hostname;
-    return fromBytes(last, d.data, d.contentType, ctx.filters, 'path');
+    return { kind: 'bytes', name: last, data: d.data, contentType: d.contentType };
   }
   if (src.kind === 'git') {
     await checkRemote(src.url, ctx.allowPrivate);
     const c = await cloneRepo(src.url, { tmpRoot: ctx.tmpRoot, ref: src.ref, auth: src.auth, signal: ctx.signal, maxBytes: ZIP_LIMITS.totalBytes, allowPrivate: ctx.allowPrivate });
-    const t = await buildTree(c.files, ctx.filters);
-    return { ...t, skipped: [...c.skipped, ...t.skipped], commit: c.commit, ref: c.ref };
+    return { kind: 'tree', files: c.files, skipped: c.skipped, commit: c.commit, ref: c.ref };
   }
-  return loadLocal(src.file, ctx.importRoots, ctx.filters);
+  return readLocal(src.file, ctx.importRoots);
+}
+
+/** Fetched files into what is stored (the task's `parsing` stage). */
+export async function parseFetched(f: Fetched, filters: TreeFilters): Promise<Loaded> {
+  if (f.kind === 'bytes') return fromBytes(f.name, f.data, f.contentType, filters, 'path');
+  const t = await buildTree(f.files, filters);
+  return { ...t, skipped: [...f.skipped, ...t.skipped], ...(f.commit ? { commit: f.commit, ref: f.ref } : {}) };
 }
 
 /** The real path of `file` when it lies (after resolving links) below an allowed root; else 403/400. */
@@ -185,12 +196,12 @@ export async function checkLocalPath(file: string, roots: string[]): Promise<str
   return real;
 }
 
-async function loadLocal(file: string, roots: string[], filters: TreeFilters): Promise<Loaded> {
+async function readLocal(file: string, roots: string[]): Promise<Fetched> {
   const real = await checkLocalPath(file, roots);
   const st = await fs.promises.stat(real);
   if (st.isFile()) {
     if (st.size > ZIP_LIMITS.archiveBytes) throw invalidArgument(`${file} is larger than ${ZIP_LIMITS.archiveBytes} bytes`, { field: 'path' });
-    return fromBytes(path.basename(real), await fs.promises.readFile(real), undefined, filters, 'path');
+    return { kind: 'bytes', name: path.basename(real), data: await fs.promises.readFile(real) };
   }
   if (!st.isDirectory()) throw invalidArgument(`path is neither a file nor a directory: ${file}`, { field: 'path' });
   const files: InputFile[] = [];
@@ -212,6 +223,5 @@ async function loadLocal(file: string, roots: string[], filters: TreeFilters): P
     }
   };
   await walk(real, '');
-  const t = await buildTree(files, filters);
-  return { ...t, skipped: [...skipped, ...t.skipped] };
+  return { kind: 'tree', files, skipped };
 }
