@@ -29,6 +29,8 @@ interface Job {
   reason: string;
   instruction: string;
   error?: CtxError;
+  taskId?: string;
+  started?: boolean;
 }
 
 const queueStatus = resultObject({ pending: s.int(), processing: s.int(), completed: s.int(), errors: s.int() });
@@ -49,6 +51,24 @@ export default definePlugin({
     // persisted; an import interrupted by a restart fails (the task manager's default).
     const jobs = new Map<string, Job>();
     const tmpRoot = path.join(host.dataDir, 'tmp', 'resources');
+    // A task cancelled before it started never runs: its job (credentials included) and its
+    // reserved root are dropped here once its record is terminal.
+    const sweep = async () => {
+      for (const [id, job] of jobs) {
+        if (!job.taskId || job.started) continue;
+        const t = await host.tasks.load(job.taskId);
+        if (!t || t.status === 'cancelled' || t.status === 'failed') {
+          release(job.identity.accountId, job.target.path);
+          jobs.delete(id);
+        }
+      }
+    };
+    let timer: NodeJS.Timeout | undefined;
+    host.onReady(() => {
+      timer = setInterval(() => void sweep().catch(() => {}), 30_000);
+      timer.unref();
+    });
+    host.onClose(() => clearInterval(timer));
 
     host.taskType({
       type: TASK_TYPE,
@@ -57,6 +77,7 @@ export default definePlugin({
         const { job: jobId } = raw as { job: string };
         const job = jobs.get(jobId);
         if (!job) throw new CtxError('PROCESSING_ERROR', 'the import was interrupted by a restart; add the resource again');
+        job.started = true;
         const account = job.identity.accountId;
         try {
           let loaded = job.loaded;
@@ -201,6 +222,7 @@ export default definePlugin({
         let task: TaskRecord;
         try {
           task = await host.tasks.create(TASK_TYPE, ctx.identity, { resourceId: target.uri, input: { job: jobId, root_uri: target.uri, source: sourceLabel(source) }, stage: 'queued' });
+          jobs.get(jobId)!.taskId = task.task_id;
         } catch (err) {
           jobs.delete(jobId);
           release(ctx.identity.accountId, target.path);
