@@ -20,6 +20,8 @@ export interface CtxConfig {
   botEnabled: boolean;
   gateway: { url?: string; adminToken?: string };
   executionBackendUrl?: string;
+  /** Sent as `X-Gateway-Token` (gRPC `x-gateway-token`) to the execution backend when set; never logged. */
+  executionBackendGatewayToken?: string;
   grpcPort: number;
   profiling: boolean;
   logLevel: LogLevel;
@@ -101,6 +103,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     authMode: env.CTX_AUTH_MODE,
     botEnabled: bool(env.CTX_BOT_ENABLED),
     executionBackendUrl: env.CTX_EXECUTION_BACKEND_URL,
+    executionBackendGatewayToken: env.CTX_EXECUTION_BACKEND_GATEWAY_TOKEN,
     grpcPort: int('CTX_GRPC_PORT', env.CTX_GRPC_PORT),
     profiling: bool(env.CTX_PROFILING),
     logLevel: env.CTX_LOG_LEVEL,
@@ -166,6 +169,8 @@ export function validateConfig(c: CtxConfig): CtxConfig {
   if (c.rerank.model && !c.rerank.baseUrl) throw new Error('CTX_RERANK_MODEL is set but CTX_RERANK_BASE_URL is not');
   for (const r of c.importRoots ?? []) if (!path.isAbsolute(r)) throw new Error(`CTX_IMPORT_ROOTS entries must be absolute directories; got ${JSON.stringify(r)}`);
   if (c.gateway.adminToken !== undefined && c.gateway.adminToken.length < 32) throw new Error('CTX_GATEWAY_ADMIN_TOKEN must be at least 32 characters');
+  if (c.executionBackendUrl !== undefined && c.executionBackendUrl !== '' && !/^(https?|grpc):\/\/[^/\s]+/i.test(c.executionBackendUrl))
+    throw new Error(`CTX_EXECUTION_BACKEND_URL must be http://, https:// or grpc://host:port; got ${JSON.stringify(c.executionBackendUrl)}`);
   return c;
 }
 
