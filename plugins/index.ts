@@ -1,6 +1,7 @@
 /** The built-in plugins, in no particular order: the loader orders them by `dependsOn`. */
 import type { PluginDefinition } from '../runtime/plugin.js';
 import admin from './admin/index.js';
+import compile from './compile/index.js';
 import content from './content/index.js';
 import fs from './fs/index.js';
 import packs from './packs/index.js';
@@ -15,4 +16,4 @@ import snapshots from './snapshots/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, skills, snapshots, packs, resources];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, skills, snapshots, packs, resources, compile];

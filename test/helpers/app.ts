@@ -31,7 +31,8 @@ export async function startTestApp(opts: CreateAppOptions & { config?: Partial<C
       ...opts,
       plugins: opts.plugins ?? builtinPlugins,
       env: opts.env ?? {},
-      config: { dataDir: dir, rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false, ...opts.config },
+      // grpcPort 0: no gRPC listener per test app (parallel apps would fight over 1934); gRPC tests set one.
+      config: { dataDir: dir, rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false, grpcPort: 0, ...opts.config },
     });
   const t: TestApp = {
     app: await make(),

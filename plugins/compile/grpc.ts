@@ -1,0 +1,236 @@
+/**
+ * The runtime protocol over gRPC (`proto/runtime.proto`): grpc-js has no protobuf-es code generator,
+ * so its service definition is built here from the generated descriptor (`toBinary`/`fromBinary`
+ * per method). Used three ways: ctx serves its bundled backend on `CTX_GRPC_PORT`, a compile task
+ * calls an external backend at `grpc://host:port`, and examples/ build their backends on it.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { CtxError, isCtxError, type ErrorCode, type PluginHost, type ScopedVfs } from '../../runtime/sdk/index.js';
+import type { BundledBackend } from './bundled.js';
+import { toStatus, type Caller, type ExecutionClient } from './clients.js';
+import { Runtime, SessionRequestSchema, SubmitRequestSchema, SubmitResponseSchema, TaskStatusSchema, type SubmitRequest, type TaskStatus } from './gen/runtime_pb.js';
+import { TERMINAL, checkSubmit, type CompilePayload, type RuntimeStatus } from './protocol.js';
+
+export { Runtime };
+
+/** grpc-js's definition of the Runtime service, methods keyed by their local names (submit, status, cancel, watch). */
+export function runtimeServiceDefinition(): grpc.ServiceDefinition {
+  const def: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const m of Runtime.methods) {
+    const input = m.input as DescMessage;
+    const output = m.output as DescMessage;
+    def[m.localName] = {
+      path: `/${Runtime.typeName}/${m.name}`,
+      originalName: m.name,
+      requestStream: m.methodKind === 'client_streaming' || m.methodKind === 'bidi_streaming',
+      responseStream: m.methodKind === 'server_streaming' || m.methodKind === 'bidi_streaming',
+      requestSerialize: (msg) => Buffer.from(toBinary(input, msg as MessageShape<DescMessage>)),
+      requestDeserialize: (buf: Buffer) => fromBinary(input, buf),
+      responseSerialize: (msg) => Buffer.from(toBinary(output, msg as MessageShape<DescMessage>)),
+      responseDeserialize: (buf: Buffer) => fromBinary(output, buf),
+    };
+  }
+  return def as grpc.ServiceDefinition;
+}
+
+const parseObject = (json: string, field: string): Record<string, unknown> | undefined => {
+  if (!json) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    throw new CtxError('INVALID_ARGUMENT', `${field} is not valid JSON`, { field });
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new CtxError('INVALID_ARGUMENT', `${field} must be a JSON object`, { field });
+  return v as Record<string, unknown>;
+};
+
+/** A Submit request as the `{task_type, payload}` body of `/runtime/v1/tasks`, checked the same way. */
+export function submitFromPb(req: SubmitRequest): CompilePayload {
+  const payload = req.payload
+    ? { from: req.payload.from, to: req.payload.to, skill: req.payload.skill, instruction: req.payload.instruction, args: parseObject(req.payload.argsJson, 'payload.args_json') }
+    : undefined;
+  return checkSubmit({ task_type: req.taskType || undefined, payload });
+}
+
+export function statusToPb(st: RuntimeStatus): TaskStatus {
+  return create(TaskStatusSchema, {
+    status: st.status,
+    stage: st.stage ?? undefined,
+    error: st.error ?? undefined,
+    metaJson: JSON.stringify(st.meta ?? {}),
+    resultJson: st.result ? JSON.stringify(st.result) : '',
+  });
+}
+
+export function statusFromPb(m: TaskStatus): RuntimeStatus {
+  return toStatus({ status: m.status, stage: m.stage ?? null, error: m.error ?? null, meta: m.metaJson ? JSON.parse(m.metaJson) : {}, result: m.resultJson ? JSON.parse(m.resultJson) : null });
+}
+
+/** Call metadata as request headers (string values, lower-case names), for `host.authenticate`. */
+export function metadataHeaders(md: grpc.Metadata): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(md.getMap())) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+const TO_GRPC: Partial<Record<ErrorCode, grpc.status>> = {
+  INVALID_ARGUMENT: grpc.status.INVALID_ARGUMENT,
+  INVALID_URI: grpc.status.INVALID_ARGUMENT,
+  UNAUTHENTICATED: grpc.status.UNAUTHENTICATED,
+  PERMISSION_DENIED: grpc.status.PERMISSION_DENIED,
+  NOT_FOUND: grpc.status.NOT_FOUND,
+  CONFLICT: grpc.status.ALREADY_EXISTS,
+  FAILED_PRECONDITION: grpc.status.FAILED_PRECONDITION,
+  RESOURCE_EXHAUSTED: grpc.status.RESOURCE_EXHAUSTED,
+  UNAVAILABLE: grpc.status.UNAVAILABLE,
+  DEADLINE_EXCEEDED: grpc.status.DEADLINE_EXCEEDED,
+  UNIMPLEMENTED: grpc.status.UNIMPLEMENTED,
+};
+
+/** A thrown error as a gRPC status: CtxError codes map one to one; anything else is INTERNAL without detail. */
+export function toServiceError(err: unknown): Partial<grpc.ServiceError> {
+  if (isCtxError(err)) return { code: TO_GRPC[err.code] ?? grpc.status.INTERNAL, details: err.message };
+  return { code: grpc.status.INTERNAL, details: 'internal error' };
+}
+
+const FROM_GRPC: Partial<Record<number, ErrorCode>> = Object.fromEntries(Object.entries(TO_GRPC).reverse().map(([k, v]) => [v, k as ErrorCode]));
+
+function fromServiceError(err: grpc.ServiceError, target: string): CtxError {
+  if (err.code === grpc.status.UNAVAILABLE && !err.details?.length) return new CtxError('UNAVAILABLE', `execution backend unreachable at ${target}`);
+  return new CtxError(FROM_GRPC[err.code] ?? 'UNAVAILABLE', `execution backend answered gRPC ${grpc.status[err.code] ?? err.code}: ${err.details}`);
+}
+
+type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>;
+/** A unary handler from an async function; its throw becomes the call's status. */
+export function unary<Req, Res>(fn: Handler<Req, Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, cb) => {
+    fn(call).then(
+      (res) => cb(null, res),
+      (err) => cb(toServiceError(err) as grpc.ServiceError),
+    );
+  };
+}
+
+export interface GrpcServerHandle {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Binds `server` on 127.0.0.1 or `host` and resolves with the bound port. */
+export function bindServer(server: grpc.Server, address: string): Promise<number> {
+  return new Promise((resolve, reject) => server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))));
+}
+
+export function shutdown(server: grpc.Server, graceMs = 2000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** ctx's own Runtime service: the bundled backend, with callers authenticated like HTTP requests. */
+export async function startGrpcServer(opts: { host: PluginHost; bundled: BundledBackend; port: number; checkTargets: (vfs: ScopedVfs, p: CompilePayload) => Promise<unknown> }): Promise<GrpcServerHandle> {
+  const { host, bundled } = opts;
+  const who = async (md: grpc.Metadata) => {
+    const identity = await host.authenticate(metadataHeaders(md));
+    return { identity, owner: `${identity.accountId}\0${identity.userId}` };
+  };
+  const server = new grpc.Server();
+  server.addService(runtimeServiceDefinition(), {
+    submit: unary<SubmitRequest, unknown>(async (call) => {
+      const { identity, owner } = await who(call.metadata);
+      const payload = submitFromPb(call.request);
+      const vfs = host.vfsFor(identity);
+      await opts.checkTargets(vfs, payload);
+      const key = call.metadata.get('idempotency-key')[0];
+      const sessionId = bundled.submit({ owner, idempotencyKey: typeof key === 'string' && key ? key : undefined, payload, vfs });
+      return create(SubmitResponseSchema, { sessionId });
+    }),
+    status: unary<{ sessionId: string }, TaskStatus>(async (call) => statusToPb(bundled.status((await who(call.metadata)).owner, call.request.sessionId))),
+    cancel: unary<{ sessionId: string }, TaskStatus>(async (call) => statusToPb(bundled.cancel((await who(call.metadata)).owner, call.request.sessionId))),
+    watch: (call: grpc.ServerWritableStream<{ sessionId: string }, TaskStatus>) => {
+      who(call.metadata)
+        .then(({ owner }) => {
+          const stop = bundled.watch(owner, call.request.sessionId, (st) => {
+            call.write(statusToPb(st));
+            if (TERMINAL.has(st.status)) queueMicrotask(() => call.end());
+          });
+          call.on('cancelled', stop);
+        })
+        // grpc-js turns an 'error' event on a server stream into the call's status.
+        .catch((err) => call.emit('error', toServiceError(err)));
+    },
+  } as grpc.UntypedServiceImplementation);
+  const port = await bindServer(server, `${host.config.host}:${opts.port}`).catch((err) => {
+    throw new CtxError('UNAVAILABLE', `gRPC runtime service cannot listen on ${host.config.host}:${opts.port}: ${(err as Error).message}`);
+  });
+  host.log.info('gRPC runtime service listening', { port });
+  return { port, close: () => shutdown(server) };
+}
+
+type RuntimeClient = grpc.Client & Record<'submit' | 'status' | 'cancel', (req: unknown, md: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall> & {
+  watch(req: unknown, md: grpc.Metadata): grpc.ClientReadableStream<TaskStatus>;
+};
+
+export function runtimeClient(target: string): RuntimeClient {
+  const Ctor = grpc.makeGenericClientConstructor(runtimeServiceDefinition(), 'Runtime');
+  return new Ctor(target, grpc.credentials.createInsecure()) as unknown as RuntimeClient;
+}
+
+/** A compile task's view of an external backend over gRPC (`grpc://host:port`). */
+export function grpcClient(target: string, opts: { gatewayToken?: string; timeoutMs?: number } = {}): ExecutionClient {
+  const client = runtimeClient(target);
+  const md = (caller: Caller, extra: Record<string, string> = {}) => {
+    const m = new grpc.Metadata();
+    if (caller.apiKey) m.set('x-api-key', caller.apiKey);
+    if (opts.gatewayToken) m.set('x-gateway-token', opts.gatewayToken);
+    for (const [k, v] of Object.entries(extra)) m.set(k, v);
+    return m;
+  };
+  const call = <T>(method: 'submit' | 'status' | 'cancel', req: unknown, m: grpc.Metadata, signal?: AbortSignal) =>
+    new Promise<T>((resolve, reject) => {
+      const c = client[method](req, m, { deadline: Date.now() + (opts.timeoutMs ?? 30_000) }, (err, res) => (err ? reject(fromServiceError(err, target)) : resolve(res as T)));
+      signal?.addEventListener('abort', () => c.cancel(), { once: true });
+    });
+  return {
+    kind: 'grpc',
+    async submit(caller, key, payload, signal) {
+      const req = create(SubmitRequestSchema, {
+        taskType: 'compile',
+        payload: { from: payload.from, to: payload.to, skill: payload.skill, instruction: payload.instruction, argsJson: payload.args ? JSON.stringify(payload.args) : '' },
+      });
+      const res = await call<{ sessionId: string }>('submit', req, md(caller, { 'idempotency-key': key }), signal);
+      return res.sessionId;
+    },
+    status: async (caller, id, signal) => statusFromPb(await call<TaskStatus>('status', create(SessionRequestSchema, { sessionId: id }), md(caller), signal)),
+    cancel: async (caller, id) => statusFromPb(await call<TaskStatus>('cancel', create(SessionRequestSchema, { sessionId: id }), md(caller))),
+    watch(caller, id, fn, signal) {
+      return new Promise<void>((resolve, reject) => {
+        const stream = client.watch(create(SessionRequestSchema, { sessionId: id }), md(caller));
+        const onAbort = () => stream.cancel();
+        signal.addEventListener('abort', onAbort, { once: true });
+        stream.on('data', (m: TaskStatus) => fn(statusFromPb(m)));
+        stream.on('end', () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        });
+        stream.on('error', (err: grpc.ServiceError) => {
+          signal.removeEventListener('abort', onAbort);
+          if (err.code === grpc.status.CANCELLED && signal.aborted) resolve();
+          else reject(fromServiceError(err, target));
+        });
+      });
+    },
+    async close() {
+      client.close();
+    },
+  };
+}
