@@ -32,6 +32,8 @@ declare module '../../runtime/sdk/index.js' {
 
 const POLL_MS = 100;
 const CANCEL_SETTLE_MS = 30_000;
+/** A task runs right after it is created; a key unclaimed this long belongs to one that never will. */
+const KEY_CLAIM_MS = 60_000;
 
 const ownerOf = (id: Identity) => `${id.accountId}\0${id.userId}`;
 
@@ -59,8 +61,16 @@ export default definePlugin({
     const getLlm = () => (llm === undefined ? (llm = createLlm(host.config.llm)) : llm);
     const bundled = new BundledBackend(getLlm, host.log);
     const client = pickClient(host.config.executionBackendUrl, bundled, host.config.executionBackendGatewayToken);
-    // Keys of callers whose compile tasks run now; lost on restart, as are the tasks (they fail).
-    const keys = new Map<string, string | undefined>();
+    // Keys of callers whose compile tasks are about to run, claimed by the run; lost on restart, as
+    // are the tasks (they fail). A task cancelled before it ran never claims its key: a timer drops it.
+    const keys = new Map<string, { key: string | undefined; timer: NodeJS.Timeout }>();
+    const claim = (cred: string) => {
+      const k = keys.get(cred);
+      if (!k) return undefined;
+      clearTimeout(k.timer);
+      keys.delete(cred);
+      return k.key;
+    };
     let grpcServer: GrpcServerHandle | undefined;
     host.provide('compile', { grpcPort: () => grpcServer?.port } satisfies CompileService);
 
@@ -69,12 +79,8 @@ export default definePlugin({
       cancellable: true,
       async run(task, raw) {
         const input = raw as Input;
-        const apiKey = keys.get(input.cred);
-        try {
-          return await follow(task, input.payload, { owner: `${task.task.owner.account_id}\0${task.task.owner.user_id}`, apiKey, vfs: () => task.vfs() });
-        } finally {
-          keys.delete(input.cred);
-        }
+        const apiKey = claim(input.cred);
+        return follow(task, input.payload, { owner: `${task.task.owner.account_id}\0${task.task.owner.user_id}`, apiKey, vfs: () => task.vfs() });
       },
     });
 
@@ -156,8 +162,11 @@ export default definePlugin({
         const payload = checkPayload(ctx.body);
         const to = await checkTargets(ctx.vfs, payload);
         const cred = randomUUID();
-        keys.set(cred, presentedKey(ctx.req.headers));
-        const t = await host.tasks.create(TASK_TYPE, ctx.identity, { resourceId: to, stage: 'queued', input: { payload, cred } satisfies Input });
+        keys.set(cred, { key: presentedKey(ctx.req.headers), timer: setTimeout(() => keys.delete(cred), KEY_CLAIM_MS).unref() });
+        const t = await host.tasks.create(TASK_TYPE, ctx.identity, { resourceId: to, stage: 'queued', input: { payload, cred } satisfies Input }).catch((err) => {
+          claim(cred);
+          throw err;
+        });
         ctx.status(202);
         return { task_id: t.task_id, task_type: TASK_TYPE, status: t.status, stage: t.stage, resource_id: to };
       },
@@ -223,6 +232,8 @@ export default definePlugin({
       });
     });
     host.onClose(async () => {
+      for (const k of keys.values()) clearTimeout(k.timer);
+      keys.clear();
       await grpcServer?.close();
       await client.close?.();
       await bundled.close();

@@ -90,6 +90,7 @@ describe('compile via a scripted HTTP backend', () => {
   let mode: 'cancel' | 'echo-key' | 'reject' | 'salvage' = 'cancel';
   let cancelled = false;
   let fake: Awaited<ReturnType<typeof fakeBackend>>;
+  const logs: string[] = [];
 
   beforeAll(async () => {
     fake = await fakeBackend((path, b, headers) => {
@@ -103,7 +104,7 @@ describe('compile via a scripted HTTP backend', () => {
       if (path === '/runtime/v1/tasks/cancel') cancelled = true;
       return [200, { status: cancelled ? (path.endsWith('cancel') ? 'cancelling' : 'cancelled') : 'running', stage: cancelled ? 'cancelled' : 'agent', error: null, meta: {}, result: null }];
     });
-    t = await startTestApp({ config: { executionBackendUrl: fake.url, executionBackendGatewayToken: 'gateway-token-for-tests' } });
+    t = await startTestApp({ logSink: (line) => void logs.push(line), config: { executionBackendUrl: fake.url, executionBackendGatewayToken: 'gateway-token-for-tests', logLevel: 'debug', accessLog: true } });
     ({ alice } = await seed(t));
   });
   afterAll(async () => {
@@ -152,6 +153,15 @@ describe('compile via a scripted HTTP backend', () => {
     const task = await settle(t, alice, r.json().result.task_id);
     expect(task.status).toBe('failed');
     expect(task.error).toMatch(/execution backend answered HTTP 400: payload.skill is not a skill/);
+  });
+
+  it('no log line carries the key or the gateway token (debug level, access log on)', () => {
+    expect(logs.length).toBeGreaterThan(10);
+    expect(logs.some((l) => l.includes('task failed'))).toBe(true);
+    for (const l of logs) {
+      expect(l).not.toContain(alice['x-api-key']);
+      expect(l).not.toContain('gateway-token-for-tests');
+    }
   });
 
   it('an unreachable backend fails the task saying so', async () => {
