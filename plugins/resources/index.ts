@@ -5,6 +5,7 @@
  * with the stages `queued`, `fetching`, `parsing`, `finalizing`, `processing_queue`. The body is
  * the reference's; the spec does not show it.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CtxError, HOST_VERSION, checkOptionalTags, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type TaskRecord } from '../../runtime/sdk/index.js';
@@ -64,7 +65,9 @@ export default definePlugin({
       }
     };
     let timer: NodeJS.Timeout | undefined;
-    host.onReady(() => {
+    host.onReady(async () => {
+      // Clones left by a process that stopped mid-import: nothing refers to them any more.
+      await fs.promises.rm(tmpRoot, { recursive: true, force: true });
       timer = setInterval(() => void sweep().catch(() => {}), 30_000);
       timer.unref();
     });
