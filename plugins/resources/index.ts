@@ -10,7 +10,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CtxError, HOST_VERSION, checkOptionalTags, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type TaskRecord } from '../../runtime/sdk/index.js';
 import { checkLocalPath, classifyPath, fetchSource, loadUpload, mediaFolder, parseFetched, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
-import { planTarget, release, type Target } from './target.js';
+import { Reservations, planTarget, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
 import { writeResource } from './write.js';
 import { ZIP_LIMITS } from './zip.js';
@@ -51,6 +51,8 @@ export default definePlugin({
     // Jobs live in memory only: uploads are parsed already and credentials must never be
     // persisted; an import interrupted by a restart fails (the task manager's default).
     const jobs = new Map<string, Job>();
+    const reserved = new Reservations();
+    const release = reserved.release;
     const tmpRoot = path.join(host.dataDir, 'tmp', 'resources');
     // A task cancelled before it started never runs: its job (credentials included) and its
     // reserved root are dropped here once its record is terminal.
@@ -219,7 +221,7 @@ export default definePlugin({
         // Media without a target go to ctx://resources/images or /audio, as in the reference.
         const folder = !b.to && !b.parent ? mediaFolder(source) : null;
         const where = folder ? { parent: `ctx://resources/${folder}`, create_parent: true } : b;
-        const target = await planTarget(host, ctx.vfs, where, b.source_name || sourceName(source));
+        const target = await planTarget(host, reserved, ctx.vfs, where, b.source_name || sourceName(source));
         const jobId = randomUUID();
         jobs.set(jobId, { identity: ctx.identity, source, loaded, target, filters, tags, tagMode: b.tag_mode, reason: b.reason, instruction: b.instruction });
         let task: TaskRecord;

@@ -6,11 +6,14 @@
  */
 import { conflict, invalidArgument, spaceRootDepth, type CtxUri, type PluginHost, type ScopedVfs } from '../../runtime/sdk/index.js';
 
-const reserved = new Set<string>();
 const key = (account: string, path: string) => `${account}\0${path}`;
 
-export function release(account: string, path: string): void {
-  reserved.delete(key(account, path));
+/** Roots being imported into, per host (one set per plugin instance, so test apps never share it). */
+export class Reservations {
+  private readonly held = new Set<string>();
+  has = (account: string, path: string) => this.held.has(key(account, path));
+  add = (account: string, path: string) => void this.held.add(key(account, path));
+  release = (account: string, path: string) => void this.held.delete(key(account, path));
 }
 
 function resourceUri(vfs: ScopedVfs, uri: string, field: string): CtxUri {
@@ -38,7 +41,7 @@ export interface Target {
 }
 
 /** Resolves and reserves the root; the caller releases it when the import ends. */
-export async function planTarget(host: PluginHost, vfs: ScopedVfs, body: { to?: string | null; parent?: string | null; create_parent?: boolean }, name: string): Promise<Target> {
+export async function planTarget(host: PluginHost, reserved: Reservations, vfs: ScopedVfs, body: { to?: string | null; parent?: string | null; create_parent?: boolean }, name: string): Promise<Target> {
   const account = vfs.identity.accountId;
   let parent: CtxUri;
   if (body.to) {
@@ -47,8 +50,8 @@ export async function planTarget(host: PluginHost, vfs: ScopedVfs, body: { to?: 
       await host.access.assertEntryReadable(vfs.identity, to.path);
       const node = await host.unscopedVfs.stat(account, to.path);
       if (node?.kind === 'file') throw conflict(`to names a file, not a directory: ${to.uri}`, to.uri);
-      if (reserved.has(key(account, to.path))) throw conflict(`another import into ${to.uri} is running`, to.uri);
-      reserved.add(key(account, to.path));
+      if (reserved.has(account, to.path)) throw conflict(`another import into ${to.uri} is running`, to.uri);
+      reserved.add(account, to.path);
       return { uri: to.uri, path: to.path, replace: node !== null };
     }
     parent = to;
@@ -65,9 +68,9 @@ export async function planTarget(host: PluginHost, vfs: ScopedVfs, body: { to?: 
   const base = cleanName(name);
   for (let i = 0; ; i++) {
     const candidate = vfs.resolve(`${parent.uri}/${i === 0 ? base : `${base}_${i}`}`, 'write', 'to');
-    if (reserved.has(key(account, candidate.path))) continue;
+    if (reserved.has(account, candidate.path)) continue;
     if (await host.unscopedVfs.stat(account, candidate.path)) continue;
-    reserved.add(key(account, candidate.path));
+    reserved.add(account, candidate.path);
     return { uri: candidate.uri, path: candidate.path, replace: false };
   }
 }

@@ -169,6 +169,46 @@ describe('web pages and files over http', () => {
   });
 });
 
+describe('waiting and restarts', () => {
+  it('wait with a timeout answers before the import ends, with the task to follow', async () => {
+    const started = Date.now();
+    const res = await add({ path: `${web.url}/slow.md`, wait: true, timeout: 0.3 });
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2500);
+    const r = res.json().result;
+    expect(['pending', 'running']).toContain(r.status);
+    expect(r.root_uri).toBe('ctx://resources/slow');
+    expect((await waitTask(r.task_id)).status).toBe('completed');
+    expect(await read('ctx://resources/slow/slow.md')).toBe('# slow\n');
+  });
+
+  it('two imports into one `to` at once: the second is a 409; two without `to` get two roots', async () => {
+    const first = await add({ path: `${web.url}/slow.md`, to: 'ctx://resources/busy' });
+    const second = await add({ path: `${web.url}/page`, to: 'ctx://resources/busy' });
+    expect(second.status).toBe(409);
+    expect(second.json().error.details.resource).toBe('ctx://resources/busy');
+    const a = await add({ path: `${web.url}/slow.md` });
+    const b = await add({ path: `${web.url}/slow.md` });
+    expect(a.json().result.root_uri).not.toBe(b.json().result.root_uri);
+    for (const r of [first, a, b]) expect((await waitTask(r.json().result.task_id)).status).toBe('completed');
+  });
+
+  it('an import interrupted by a restart fails with a clear error and leaves no clone behind', async () => {
+    const res = await add({ path: `${web.url}/slow.md` });
+    const id = res.json().result.task_id;
+    fs.mkdirSync(`${t.dir}/tmp/resources/git-stale`, { recursive: true });
+    await new Promise((r) => setTimeout(r, 100));
+    await t.restart();
+    const task = await waitTask(id);
+    expect(task.status).toBe('failed');
+    expect(task.error).toMatch(/restart/);
+    expect(fs.existsSync(`${t.dir}/tmp/resources`)).toBe(false);
+    // The root it had reserved is free again.
+    const again = await add({ path: `${web.url}/slow.md`, to: res.json().result.root_uri, wait: true });
+    expect(again.status).toBe(200);
+  });
+});
+
 describe('zipped trees', () => {
   it('imports a zipped directory (its single top folder unwrapped) with include, exclude and ignore_dirs', async () => {
     const zip = makeZip([
