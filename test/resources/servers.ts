@@ -122,3 +122,20 @@ export function startGitServer(root: string, auth?: { username: string; password
   });
   return listen(server, requests);
 }
+
+/** A new commit on an existing bare repository: files written (or changed) and paths deleted. */
+export function commitTo(bare: string, write: Record<string, string>, remove: string[] = []): void {
+  const work = fs.mkdtempSync(path.join(path.dirname(bare), 'work-'));
+  const env = { ...process.env, ...GIT_ENV };
+  execFileSync('git', ['clone', '-q', bare, work], { env, stdio: 'pipe' });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: work, env, stdio: 'pipe' });
+  for (const [p, text] of Object.entries(write)) {
+    fs.mkdirSync(path.dirname(path.join(work, p)), { recursive: true });
+    fs.writeFileSync(path.join(work, p), text);
+  }
+  if (remove.length) git('rm', '-q', ...remove);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'update');
+  git('push', '-q', 'origin', 'HEAD');
+  fs.rmSync(work, { recursive: true, force: true });
+}

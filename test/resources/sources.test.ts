@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { centralRecords, makeZip, upload } from '../skills/zips.js';
-import { makeRepo, startGitServer, startStatic, type TestServer } from './servers.js';
+import { commitTo, makeRepo, startGitServer, startStatic, type TestServer } from './servers.js';
 
 let t: TestApp;
 let alice: Record<string, string>;
@@ -331,6 +331,27 @@ describe('git repositories over smart HTTP (git http-backend)', () => {
     }
     expect((await get('/api/v1/tasks?task_type=add_resource&limit=200')).text).not.toContain(TOKEN);
     expect((await get('/api/v1/resources/info?uri=ctx://resources/secret')).text).not.toContain(TOKEN);
+  });
+
+  it('re-adding a repository to its root after new commits: changed files replaced, deleted ones removed, the index consistent', async () => {
+    const bare = makeRepo(gitRoot, 'evolving', { 'a.md': '# A\n\nfirst version about wallabies\n', 'b.md': '# B\n\nto be deleted\n', 'keep/c.md': '# C\n' });
+    const first = await add({ path: `${gitServer.url}/evolving.git`, to: 'ctx://resources/evolving', wait: true });
+    expect(first.status, first.text).toBe(200);
+    commitTo(bare, { 'a.md': '# A\n\nsecond version about pademelons\n', 'new/d.md': '# D\n' }, ['b.md']);
+    const second = await add({ path: `${gitServer.url}/evolving.git`, to: 'ctx://resources/evolving', wait: true });
+    expect(second.status, second.text).toBe(200);
+    expect(second.json().result.commit).not.toBe(first.json().result.commit);
+    expect(second.json().result.removed).toBe(1);
+    expect((await ls('ctx://resources/evolving')).filter((u) => u.endsWith('.md')).sort()).toEqual([
+      'ctx://resources/evolving/a.md',
+      'ctx://resources/evolving/keep/c.md',
+      'ctx://resources/evolving/new/d.md',
+    ]);
+    expect(await read('ctx://resources/evolving/a.md')).toContain('pademelons');
+    const consistency = await t.req({ method: 'POST', url: '/api/v1/system/consistency', headers: alice, body: { uri: 'ctx://resources/evolving' } });
+    expect(consistency.json().result).toMatchObject({ ok: true, missing_record_count: 0 });
+    const find = await t.req({ method: 'POST', url: '/api/v1/search/find', headers: alice, body: { query: 'to be deleted', target_uri: 'ctx://resources/evolving' } });
+    expect(find.json().result.resources.every((h: { uri: string }) => !h.uri.endsWith('/b.md'))).toBe(true);
   });
 
   it('a missing repository or branch fails clearly', async () => {
