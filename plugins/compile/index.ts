@@ -7,7 +7,7 @@
  * `CTX_GRPC_PORT`, over gRPC.
  */
 import { randomUUID } from 'node:crypto';
-import { CtxError, HOST_VERSION, Reply, createLlm, definePlugin, invalidArgument, presentedKey, resultObject, s, spaceRootDepth, type Identity, type Llm, type PluginTaskContext, type ScopedVfs } from '../../runtime/sdk/index.js';
+import { CtxError, HOST_VERSION, Reply, createLlm, definePlugin, invalidArgument, isCtxError, presentedKey, resultObject, s, spaceRootDepth, type Identity, type Llm, type PluginTaskContext, type ScopedVfs } from '../../runtime/sdk/index.js';
 import { BundledBackend, resolveSkill } from './bundled.js';
 import { bundledClient, httpClient, type Caller, type ExecutionClient } from './clients.js';
 import { grpcClient, startGrpcServer, type GrpcServerHandle } from './grpc.js';
@@ -109,6 +109,13 @@ export default definePlugin({
         if (!task.signal.aborted) throw new CtxError(err instanceof CtxError ? err.code : 'UNAVAILABLE', clean((err as Error).message));
       }
       if (task.signal.aborted) {
+        // A user's cancel (a CtxError) waits for the session to settle: `cancelled` means stopped. A
+        // shutdown only asks the backend to stop (no orphaned work) and lets the server go; the task
+        // is failed as interrupted at the next start.
+        if (!isCtxError(task.signal.reason)) {
+          void client.cancel(caller, sessionId).catch(() => {});
+          throw task.signal.reason;
+        }
         last = await client.cancel(caller, sessionId).catch(() => last);
         const settle = AbortSignal.timeout(CANCEL_SETTLE_MS);
         if (!last || !TERMINAL.has(last.status)) await until(settle).catch(() => {});

@@ -177,6 +177,30 @@ describe('compile with the bundled backend and an LLM', () => {
   });
 });
 
+describe('compile across a restart', () => {
+  it('a compile running when the server stops is failed as interrupted at the next start; writes made stay', async () => {
+    const llm = await startFakeLlm();
+    const t = await startTestApp({ config: { llm: { baseUrl: llm.url } } });
+    try {
+      const { alice } = await seed(t);
+      llm.script = [{ calls: [{ name: 'write_file', args: { path: 'before.md', content: 'B' } }] }];
+      llm.holdFrom(llm.received.length + 1);
+      const r = await t.req({ method: 'POST', url: '/api/v1/compile', headers: alice, body: body() });
+      const id = r.json().result.task_id;
+      await llm.waiting();
+      const started = Date.now();
+      await t.restart();
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const task = await settle(t, alice, id);
+      expect(task).toMatchObject({ status: 'failed', error: 'interrupted by a server restart' });
+      expect((await t.req({ method: 'GET', url: '/api/v1/content/read?uri=ctx://~/resources/out/before.md', headers: alice })).json().result).toBe('B');
+    } finally {
+      await t.close();
+      await llm.close();
+    }
+  });
+});
+
 describe('compile without an LLM', () => {
   it('accepts the task and fails it with a clear error', async () => {
     const t = await startTestApp();

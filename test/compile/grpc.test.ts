@@ -145,6 +145,8 @@ describe('compile via the example gRPC backend', () => {
       const s1 = await unary<{ sessionId: string }>(c, 'submit', submitReq(p), md(alice, { 'idempotency-key': id }));
       expect(backend.sessions.runs).toBe(runs);
       await expect(unary(c, 'status', session(s1.sessionId), md(bob))).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+      await expect(watchAll(c, s1.sessionId, md(bob))).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+      expect((await watchAll(c, s1.sessionId, md(alice))).map((x) => x.status)).toEqual(['completed']);
       await expect(unary(c, 'submit', submitReq(p, 'other'), md(alice))).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
       expect(backend.sessions.runs).toBe(runs);
     } finally {
