@@ -119,9 +119,12 @@ export default definePlugin({
         last = await client.cancel(caller, sessionId).catch(() => last);
         const settle = AbortSignal.timeout(CANCEL_SETTLE_MS);
         if (!last || !TERMINAL.has(last.status)) await until(settle).catch(() => {});
+        await task.setStage('cancelled');
         throw task.signal.reason;
       }
       const st = last!;
+      // The stage it failed in, as the backend reports it.
+      if (st.status === 'failed' && st.stage && st.stage !== task.task.stage) await task.setStage(clean(st.stage));
       if (st.status === 'failed') throw new CtxError('PROCESSING_ERROR', clean(st.error ?? 'the execution backend reported a failure'), { session_id: sessionId });
       if (st.status === 'cancelled') throw new CtxError('PROCESSING_ERROR', 'the execution backend cancelled the compile session', { session_id: sessionId });
       const stage = st.stage === 'salvaged' ? 'salvaged' : 'completed';

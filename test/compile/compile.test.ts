@@ -122,6 +122,7 @@ describe('compile with the bundled backend and an LLM', () => {
     llm.release();
     const task = await settle(t, alice, id);
     expect(task.status).toBe('cancelled');
+    expect(task.stage).toBe('cancelled');
     const again = await t.req({ method: 'POST', url: `/api/v1/tasks/${id}/cancel`, headers: alice });
     expect(again.json().result.status).toBe('cancelled');
     expect((await t.req({ method: 'GET', url: '/api/v1/content/read?uri=ctx://~/resources/out6/first.md', headers: alice })).json().result).toBe('kept');

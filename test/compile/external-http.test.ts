@@ -127,7 +127,7 @@ describe('compile via a scripted HTTP backend', () => {
     const c = await t.req({ method: 'POST', url: `/api/v1/tasks/${id}/cancel`, headers: alice });
     expect(c.json().result.status).toBe('cancelling');
     const task = await settle(t, alice, id);
-    expect(task.status).toBe('cancelled');
+    expect(task).toMatchObject({ status: 'cancelled', stage: 'cancelled' });
     const cancelCall = fake.calls.find((x) => x.path === '/runtime/v1/tasks/cancel')!;
     expect(cancelCall.body).toEqual({ session_id: 's-cancel' });
     expect(cancelCall.headers['x-api-key']).toBe(alice['x-api-key']);
@@ -139,6 +139,7 @@ describe('compile via a scripted HTTP backend', () => {
     const task = await settle(t, alice, r.json().result.task_id);
     expect(task.status).toBe('failed');
     expect(task.error).toContain('bad key [redacted]');
+    expect(task.stage).toBe('agent');
     mode = 'salvage';
     const r2 = await t.req({ method: 'POST', url: '/api/v1/compile', headers: alice, body: body() });
     const t2 = await settle(t, alice, r2.json().result.task_id);
