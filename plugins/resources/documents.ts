@@ -8,7 +8,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import mammoth from 'mammoth';
 import { extensionOf } from '../../runtime/sdk/index.js';
 import { Unsupported, htmlToMarkdown } from './convert.js';
-import { readZip } from './zip.js';
+import { readZip } from '../../runtime/sdk/index.js';
 
 export const DOCUMENT_EXTENSIONS = new Set(['.pdf', '.docx']);
 

@@ -13,7 +13,7 @@ import { checkLocalPath, classifyPath, fetchSource, loadUpload, mediaFolder, par
 import { Reservations, planTarget, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
 import { writeResource } from './write.js';
-import { ZIP_LIMITS } from './zip.js';
+import { ZIP_LIMITS } from '../../runtime/sdk/index.js';
 
 export const TASK_TYPE = 'add_resource';
 const SKIPPED_SHOWN = 50;

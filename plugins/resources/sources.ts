@@ -13,7 +13,7 @@ import { cloneRepo, isGitUrl, repoName, type GitAuth } from './git.js';
 import { buildTree, type InputFile, type Skipped, type TreeFilters } from './tree.js';
 import { DOCUMENT_EXTENSIONS } from './documents.js';
 import { describeMedia, isMediaExtension, type MediaInfo } from './media.js';
-import { ZIP_LIMITS, isZip, readZip, zipError } from './zip.js';
+import { ZIP_LIMITS, isZip, readZip, zipError } from '../../runtime/sdk/index.js';
 
 export type Source =
   | { kind: 'upload'; filename: string; data: Buffer }

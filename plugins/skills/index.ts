@@ -7,7 +7,10 @@
 import { HOST_VERSION, definePlugin, invalidArgument, resultObject, s, type Identity, type PluginHost } from '../../runtime/sdk/index.js';
 import { checkName, parseError, parseSkillData, parseSkillMd, type Skill } from './parse.js';
 import { deleteSkill, getSkill, listSkills, skillDirFiles, skillsRoot, writeSkill } from './store.js';
-import { ZIP_LIMITS, isZip, readZip, zipError, type ZipFile } from './zip.js';
+import { isZip, readZip, zipError, type ZipFile, type ZipLimits } from '../../runtime/sdk/index.js';
+
+/** A skill directory is small: tighter than the host's defaults for imported trees. */
+const SKILL_ZIP_LIMITS: ZipLimits = { archiveBytes: 32 * 1024 * 1024, entries: 512, fileBytes: 8 * 1024 * 1024, totalBytes: 32 * 1024 * 1024, ratio: 200 };
 
 const TASK_TYPE = 'skill_index';
 const MAX_TEXT = 1024 * 1024;
@@ -50,10 +53,10 @@ export default definePlugin({
     /** A temp upload: a zipped skill directory, a SKILL.md, or a JSON skill/tool definition. */
     const fromUpload = async (who: Identity, id: string): Promise<{ skill: Skill; auxiliary: ZipFile[]; skipped: string[] }> => {
       const rec = await temp.resolve(who, id);
-      if (rec.size > ZIP_LIMITS.archiveBytes) throw invalidArgument(`the upload is larger than ${ZIP_LIMITS.archiveBytes} bytes`, { field: 'temp_file_id', max: ZIP_LIMITS.archiveBytes });
+      if (rec.size > SKILL_ZIP_LIMITS.archiveBytes) throw invalidArgument(`the upload is larger than ${SKILL_ZIP_LIMITS.archiveBytes} bytes`, { field: 'temp_file_id', max: SKILL_ZIP_LIMITS.archiveBytes });
       const buf = await temp.read(who, id);
       if (isZip(buf)) {
-        const dir = skillDirFiles(readZip(buf));
+        const dir = skillDirFiles(readZip(buf, SKILL_ZIP_LIMITS));
         if (!dir) throw zipError('no SKILL.md at the root or in a single top-level folder');
         const skill = parseSkillMd(text(dir.skillMd.data, 'SKILL.md'));
         return { skill, auxiliary: dir.auxiliary, skipped: dir.skipped };

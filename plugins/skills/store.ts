@@ -5,7 +5,7 @@
  */
 import { SIDECARS, notFound, type ScopedEntry, type ScopedVfs } from '../../runtime/sdk/index.js';
 import { summaryOf, type Skill } from './parse.js';
-import type { ZipFile } from './zip.js';
+import type { ZipFile } from '../../runtime/sdk/index.js';
 
 export const skillsRoot = (userId: string) => `ctx://user/${userId}/skills`;
 export const skillUri = (userId: string, name: string) => `${skillsRoot(userId)}/${name}`;

@@ -1,5 +1,7 @@
 /**
- * A zipped directory tree (a temp upload), read whole in memory after its size is capped. The
+ * Safe reading of a zipped directory tree (temp uploads of skills and resources), a host facility
+ * so every plugin gets the same checks. The archive is read whole in memory after its size is
+ * capped (the limits are the caller's). The
  * central directory is parsed here because it is the only place a zip records entry types
  * (symlinks); every check runs before the caller writes anything, so a rejected archive leaves
  * nothing behind: names escaping the root (zip slip), absolute paths, symlinks and special files,
@@ -9,16 +11,26 @@
  */
 import { crc32 } from 'node:zlib';
 import { Inflate } from 'fflate';
-import { invalidArgument } from '../../runtime/sdk/index.js';
+import { invalidArgument } from './errors.js';
 
-export const ZIP_LIMITS = {
+export interface ZipLimits {
+  archiveBytes: number;
+  entries: number;
+  fileBytes: number;
+  totalBytes: number;
+  /** Largest inflated:compressed ratio accepted for an entry over 1 MiB. */
+  ratio: number;
+}
+
+/** Defaults sized for imported trees; a caller with smaller inputs (a skill) passes its own. */
+export const ZIP_LIMITS: Readonly<ZipLimits> = Object.freeze({
   archiveBytes: 128 * 1024 * 1024,
   entries: 20_000,
   fileBytes: 32 * 1024 * 1024,
   totalBytes: 256 * 1024 * 1024,
   /** Deflate peaks near 1032:1 on runs of one byte; text and code stay far below 100:1. */
   ratio: 200,
-} as const;
+});
 
 export interface ZipFile {
   /** Relative path inside the archive, `/`-separated. */
@@ -26,7 +38,9 @@ export interface ZipFile {
   data: Buffer;
 }
 
-export const zipError = (message: string, details: Record<string, unknown> = {}) => invalidArgument(`invalid zip archive: ${message}`, { field: 'temp_file_id', ...details });
+/** 400 naming the archive's request field (`temp_file_id` unless the caller says otherwise). */
+export const zipError = (message: string, details: Record<string, unknown> = {}, label = 'invalid zip archive') =>
+  invalidArgument(`${label}: ${message}`, { field: 'temp_file_id', ...details });
 
 export const isZip = (b: Buffer): boolean => (b.length >= 4 && b.readUInt32LE(0) === 0x04034b50) || (b.length >= 22 && b.readUInt32LE(0) === 0x06054b50);
 
@@ -63,13 +77,13 @@ function findEocd(buf: Buffer): number {
   throw zipError('no end-of-central-directory record (not a zip, or truncated)');
 }
 
-function centralDirectory(buf: Buffer): Central[] {
+function centralDirectory(buf: Buffer, limits: ZipLimits): Central[] {
   const eocd = findEocd(buf);
   const count = buf.readUInt16LE(eocd + 10);
   const cdSize = buf.readUInt32LE(eocd + 12);
   const cdOffset = buf.readUInt32LE(eocd + 16);
   if (count === 0xffff || cdOffset === 0xffffffff) throw zipError('zip64 archives are not accepted');
-  if (count > ZIP_LIMITS.entries) throw zipError(`more than ${ZIP_LIMITS.entries} entries`, { entries: count, max: ZIP_LIMITS.entries });
+  if (count > limits.entries) throw zipError(`more than ${limits.entries} entries`, { entries: count, max: limits.entries });
   if (cdOffset + cdSize > eocd) throw zipError('the central directory lies outside the archive');
   const out: Central[] = [];
   let p = cdOffset;
@@ -138,9 +152,9 @@ function inflateBounded(input: Buffer, e: Central): Buffer {
 }
 
 /** The regular files of a zip (directories are implied by their paths), every check passed. */
-export function readZip(buf: Buffer): ZipFile[] {
-  if (buf.length > ZIP_LIMITS.archiveBytes) throw zipError(`the archive is larger than ${ZIP_LIMITS.archiveBytes} bytes`, { max: ZIP_LIMITS.archiveBytes });
-  const entries = centralDirectory(buf);
+export function readZip(buf: Buffer, limits: ZipLimits = ZIP_LIMITS): ZipFile[] {
+  if (buf.length > limits.archiveBytes) throw zipError(`the archive is larger than ${limits.archiveBytes} bytes`, { max: limits.archiveBytes });
+  const entries = centralDirectory(buf, limits);
   const seen = new Map<string, boolean>();
   let declared = 0;
   for (const e of entries) {
@@ -151,15 +165,15 @@ export function readZip(buf: Buffer): ZipFile[] {
     seen.set(key, e.isDir);
     if (e.isDir) continue;
     if (e.method !== 0 && e.method !== 8) throw zipError(`unsupported compression method ${e.method} for ${JSON.stringify(e.name)}`, { entry: e.name });
-    if (e.size > ZIP_LIMITS.fileBytes) throw zipError(`${JSON.stringify(e.name)} is larger than ${ZIP_LIMITS.fileBytes} bytes`, { entry: e.name, max: ZIP_LIMITS.fileBytes });
-    if (e.size > 1 << 20 && e.size > e.compressedSize * ZIP_LIMITS.ratio)
-      throw zipError(`${JSON.stringify(e.name)} compresses ${Math.round(e.size / Math.max(1, e.compressedSize))}:1, above the ${ZIP_LIMITS.ratio}:1 limit (a zip bomb?)`, { entry: e.name, max_ratio: ZIP_LIMITS.ratio });
+    if (e.size > limits.fileBytes) throw zipError(`${JSON.stringify(e.name)} is larger than ${limits.fileBytes} bytes`, { entry: e.name, max: limits.fileBytes });
+    if (e.size > 1 << 20 && e.size > e.compressedSize * limits.ratio)
+      throw zipError(`${JSON.stringify(e.name)} compresses ${Math.round(e.size / Math.max(1, e.compressedSize))}:1, above the ${limits.ratio}:1 limit (a zip bomb?)`, { entry: e.name, max_ratio: limits.ratio });
     declared += e.size;
   }
   for (const [name] of seen)
     for (let i = name.indexOf('/'); i > 0; i = name.indexOf('/', i + 1))
       if (seen.get(name.slice(0, i)) === false) throw zipError(`${JSON.stringify(name.slice(0, i))} is both a file and a directory`, { entry: name });
-  if (declared > ZIP_LIMITS.totalBytes) throw zipError(`the files add up to more than ${ZIP_LIMITS.totalBytes} bytes`, { max: ZIP_LIMITS.totalBytes });
+  if (declared > limits.totalBytes) throw zipError(`the files add up to more than ${limits.totalBytes} bytes`, { max: limits.totalBytes });
   const files = entries.filter((e) => !e.isDir);
   const spans = files.map((e) => ({ e, start: dataStart(buf, e) })).sort((a, b) => a.start - b.start);
   for (let i = 1; i < spans.length; i++)
