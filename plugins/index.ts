@@ -4,6 +4,7 @@ import admin from './admin/index.js';
 import compile from './compile/index.js';
 import content from './content/index.js';
 import fs from './fs/index.js';
+import gatewayProxy from './gateway-proxy/index.js';
 import packs from './packs/index.js';
 import privacy from './privacy/index.js';
 import relations from './relations/index.js';
@@ -16,4 +17,4 @@ import snapshots from './snapshots/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, skills, snapshots, packs, resources, compile];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, skills, snapshots, packs, resources, compile, gatewayProxy];
