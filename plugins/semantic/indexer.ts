@@ -41,6 +41,20 @@ export interface FileAbstract {
   generator: string;
 }
 
+/**
+ * The text a file is summarized and embedded from. Binary files (images, audio, archives: a NUL
+ * byte in the first 8 KiB, as git decides, or a node a plugin marked as `meta.media`) are described
+ * instead of decoded — decoding gave abstracts of replacement characters — by their name, size and
+ * what the plugin recorded in `meta.media` (resources puts format, dimensions and duration there).
+ * Text in another encoding still decodes lossily: most of its words survive.
+ */
+export function indexableText(node: Pick<Entry, 'name' | 'size' | 'meta'>, data: Buffer): string {
+  const media = node.meta?.media;
+  if (!media && !data.subarray(0, 8192).includes(0)) return data.toString('utf8');
+  const facts = media && typeof media === 'object' ? Object.entries(media as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`) : [];
+  return [`${node.name} (binary file, ${node.size} bytes)`, ...facts].join('\n');
+}
+
 /** Key of a file's stored abstract: per account first, so an account's abstracts are one range. */
 export const absKey = (account: string, path: string) => `a${S}${account}${S}${path}`;
 const ABSTRACT = '.abstract.md';
@@ -314,7 +328,7 @@ export class Indexer {
     const [stored, [buf]] = await Promise.all([this.host.kv.getJson<FileAbstract>(absKey(m.account, m.path)), this.host.unscopedVfs.readMany(m.account, [m.path])]);
     const extra: KvOp[] = [];
     if (!stored || stored.sha256 !== node.sha256 || stored.generator !== this.summarizer.generator) {
-      const content = (buf ?? Buffer.alloc(0)).toString('utf8');
+      const content = indexableText(node, buf ?? Buffer.alloc(0));
       const abstract = await this.summarizer.fileAbstract('ctx://' + m.path, node.name, content);
       extra.push(this.host.kv.putJsonOp(absKey(m.account, m.path), { abstract, sha256: node.sha256 ?? '', generator: this.summarizer.generator } satisfies FileAbstract));
     }
@@ -474,7 +488,7 @@ export class Indexer {
     const id = this.store.id(m.account, m.path, m.level);
     if (m.level === 2) {
       const [[content], abs] = await Promise.all([this.host.unscopedVfs.readMany(m.account, [m.path]), this.host.kv.getJson<FileAbstract>(absKey(m.account, m.path))]);
-      const body = splitHeader((content ?? Buffer.alloc(0)).toString('utf8')).body;
+      const body = splitHeader(indexableText(node, content ?? Buffer.alloc(0))).body;
       const abstract = abs?.abstract ?? truncateTokens(body, 100);
       const text = truncateTokens(`${node.name}\n${abstract}\n${body}`, L2_TOKEN_BUDGET);
       return { id, path: m.path, level: 2, attrs, text, abstract, kind: 'file', size: node.size, sourceSha: node.sha256, embedder: this.embedderTag };
