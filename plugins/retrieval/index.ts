@@ -11,6 +11,7 @@ import { registerRoutes, type RerankerLike } from './routes.js';
 import { RecordStore, embedderTag, type RecordDoc } from './store.js';
 import type { RecordAttrs } from './backends.js';
 import { parentPath, placement, type Placement } from './space.js';
+import { vectorRecords, type VectorRecordsService } from './records.js';
 
 /** What other plugins get from `host.optional('vector-index')`. */
 export interface VectorIndexService {
@@ -57,11 +58,13 @@ export interface VectorStoreService {
 }
 
 export type { RecordDoc, RecordAttrs, Placement };
+export type { EmbeddingMeta, PortableRecord, VectorRecordsService } from './records.js';
 
 declare module '../../runtime/sdk/index.js' {
   interface Services {
     'vector-index': VectorIndexService;
     'vector-store': VectorStoreService;
+    'vector-records': VectorRecordsService;
   }
 }
 
@@ -106,6 +109,7 @@ export default definePlugin({
       updateAttrs: (doc) => store.updateAttrs(doc),
       remove: (account, path, opts) => store.remove(account, path, opts),
     } satisfies VectorStoreService);
+    host.provide('vector-records', vectorRecords(host, store));
     host.on('account-deleted', ({ account }) => store.dropAccount(account));
     const vectordbReady = () => {
       store.index.stats();

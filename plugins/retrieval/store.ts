@@ -275,6 +275,32 @@ export class RecordStore {
     for await (const [, value] of this.kv.scanPrefix(`r${S}`)) yield JSON.parse(value.toString('utf8')) as RecordDoc;
   }
 
+  /**
+   * The records of `p` and everything below it with their vectors, in path order, a bounded batch
+   * of RocksDB reads at a time. Records without a vector (dropped for an embedder change and not
+   * re-embedded yet) are left out: they hold no vector to hand over.
+   */
+  async *subtreeWithVectors(account: string, p: string): AsyncIterable<{ doc: RecordDoc; vector: Float32Array }> {
+    const prefixes = p === '' ? [`r${S}${account}${S}`] : [`r${S}${account}${S}${p}${S}`, `r${S}${account}${S}${p}/`];
+    for (const prefix of prefixes) {
+      let batch: RecordDoc[] = [];
+      const flush = async function* (this: RecordStore) {
+        const vecs = await this.kv.getMany(batch.map((d) => this.vecKey(account, d.id)));
+        for (let i = 0; i < batch.length; i++) {
+          const v = vecs[i];
+          if (!v || v.length % 4 !== 0) continue;
+          yield { doc: batch[i]!, vector: new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.length)) };
+        }
+        batch = [];
+      };
+      for await (const [, value] of this.kv.scanPrefix(prefix)) {
+        batch.push(JSON.parse(value.toString('utf8')) as RecordDoc);
+        if (batch.length >= 256) yield* flush.call(this);
+      }
+      if (batch.length) yield* flush.call(this);
+    }
+  }
+
   async get(account: string, p: string, level: number): Promise<RecordDoc | undefined> {
     return this.kv.getJson<RecordDoc>(this.recKey(account, p, level));
   }
