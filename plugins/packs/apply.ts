@@ -17,10 +17,24 @@ const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 /** Whether a packed file is written at all (`.relations.json` is derived: never restored). */
 export const restorable = (rel: string) => !EXCLUDED_NAMES.has(nameOf(rel));
 
-export async function writePack(host: PluginHost, account: string, target: string, pack: ValidatedPack, opts: { replace: boolean }): Promise<{ files: number; dirs: number }> {
+/**
+ * Called under the tree lock as content lands (pack-relative paths), so a dense snapshot's records
+ * are stored before the indexer reaches those nodes and it finds nothing left to embed.
+ */
+export interface WriteHooks {
+  /** Files of one batch, just written. */
+  files(rels: string[]): Promise<void>;
+  /** At the end: directories ('' the root) created, or whose sidecars were written. */
+  dirs(rels: string[]): Promise<void>;
+}
+
+export async function writePack(host: PluginHost, account: string, target: string, pack: ValidatedPack, opts: { replace: boolean; hooks?: WriteHooks }): Promise<{ files: number; dirs: number }> {
   const vfs = host.unscopedVfs;
   const lock = await vfs.locks.acquire(account, target, 'tree');
   try {
+    const dirRels = ['', ...pack.dirs];
+    // A merge refreshes the vectors of new directories and of those whose sidecars it rewrites only.
+    const existed = opts.hooks && !opts.replace ? await vfs.statMany(account, dirRels.map((d) => joinPath(target, d))) : null;
     if (opts.replace && target !== '' && (await vfs.stat(account, target))) await vfs.rm(account, target, { recursive: true, lock });
     if (target !== '') await vfs.mkdir(account, target, { lock });
     for (const d of pack.dirs) await vfs.mkdir(account, joinPath(target, d), { lock });
@@ -29,8 +43,12 @@ export async function writePack(host: PluginHost, account: string, target: strin
     const sidecars = files.filter((f) => SIDECAR_NAMES.has(nameOf(f.rel)));
     const fh = await fs.promises.open(pack.file, 'r');
     try {
-      await writeBatches(host, account, target, fh, content, lock, undefined, !opts.replace);
-      await writeBatches(host, account, target, fh, sidecars, lock, { index: 'sidecar-edited' }, !opts.replace);
+      const sidecarDirs = new Set<string>();
+      await writeBatches(host, account, target, fh, content, lock, undefined, !opts.replace, (rels) => opts.hooks?.files(rels));
+      await writeBatches(host, account, target, fh, sidecars, lock, { index: 'sidecar-edited' }, !opts.replace, async (rels) => {
+        for (const r of rels) sidecarDirs.add(r.includes('/') ? r.slice(0, r.lastIndexOf('/')) : '');
+      });
+      await opts.hooks?.dirs(dirRels.filter((d, i) => !existed || !existed[i] || sidecarDirs.has(d)));
     } finally {
       await fh.close();
     }
@@ -49,6 +67,7 @@ async function writeBatches(
   lock: Awaited<ReturnType<PluginHost['unscopedVfs']['locks']['acquire']>>,
   hint: Record<string, unknown> | undefined,
   skipUnchanged: boolean,
+  written: (rels: string[]) => Promise<void> | undefined,
 ): Promise<void> {
   for (const all of batches(files)) {
     let batch = all;
@@ -60,5 +79,6 @@ async function writeBatches(
     }
     const contents = await readBatch(fh, batch);
     await host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint });
+    await written(batch.map((f) => f.rel));
   }
 }

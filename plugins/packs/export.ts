@@ -10,7 +10,9 @@ import zlib from 'node:zlib';
 import { Zip, ZipPassThrough, deflateSync, type ZipInputFile } from 'fflate';
 import type { Entry, PluginHost } from '../../runtime/sdk/index.js';
 import { hash } from '../../runtime/sdk/index.js';
-import { FILES_DIR, FORMAT_VERSION, INDEX_RECORDS, MANIFEST, contentSha256, sortEntries, type Manifest, type ManifestEntry } from './manifest.js';
+import { createHash } from 'node:crypto';
+import { DENSE, FILES_DIR, FORMAT_VERSION, INDEX_RECORDS, MANIFEST, contentSha256, sortEntries, type Manifest, type ManifestEntry } from './manifest.js';
+import type { DenseMeta, VectorLine } from './dense.js';
 
 /** Files never packed: derived data the target rebuilds (spec Part 2, import rule 5). */
 export const EXCLUDED_NAMES = new Set(['.relations.json']);
@@ -30,6 +32,11 @@ export interface PackSource {
   manifest: Pick<Manifest, 'kind' | 'source_uri' | 'scope_pack' | 'context_type'>;
   /** Context type of a node, for index_records.jsonl. */
   contextTypeOf(path: string): string | null;
+  /** With `include_vectors`: the stored records below the root and the embedder that made them. */
+  vectors?: {
+    embedding: Omit<DenseMeta, 'count' | 'dtype' | 'sha256'>;
+    read(): AsyncIterable<{ path: string; level: 0 | 1 | 2; text: string; abstract: string; overview?: string; source_sha256?: string; vector: Float32Array }>;
+  };
 }
 
 /**
@@ -65,6 +72,15 @@ export class ZipWriter {
     this.zip.add(f);
     this.entries++;
     f.ondata!(null, deflated, true);
+  }
+
+  /** Adds a stored (uncompressed) entry whose bytes come in pieces; `push(chunk, true)` ends it. */
+  stream(name: string, mtime: number): (chunk: Uint8Array, final: boolean) => void {
+    const f = new ZipPassThrough(name);
+    f.mtime = new Date(Math.max(mtime, MIN_MTIME));
+    this.zip.add(f);
+    this.entries++;
+    return (chunk, final) => f.push(chunk, final);
   }
 
   dir(name: string, mtime: number): void {
@@ -166,14 +182,48 @@ export async function* packStream(host: PluginHost, src: PackSource, signal?: Ab
     });
     yield* zip.drain();
   }
+  let embedding: DenseMeta | undefined;
+  if (src.vectors) {
+    // Only records of packed nodes: a USER's export leaves out what they may not read, vectors too.
+    const packed = new Set(src.nodes.map((n) => n.path));
+    packed.add(src.path);
+    // Stored, not deflated: float32 noise does not compress, and rows stay at fixed offsets.
+    const push = zip.stream(`${src.root}/${DENSE}`, Date.now());
+    const digest = createHash('sha256');
+    let count = 0;
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    for await (const r of src.vectors.read()) {
+      if (!packed.has(r.path) || r.vector.length !== src.vectors.embedding.dim) continue;
+      const line: VectorLine = { path: rel(src.path, r.path), level: r.level, dense_row: count++, text: r.text, abstract: r.abstract };
+      if (r.overview !== undefined) line.overview = r.overview;
+      if (r.source_sha256 !== undefined) line.source_sha256 = r.source_sha256;
+      records.push(JSON.stringify(line));
+      const bytes = new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength);
+      digest.update(bytes);
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      if (pendingBytes >= 1 << 20) {
+        push(Buffer.concat(pending), false);
+        pending = [];
+        pendingBytes = 0;
+        yield* zip.drain();
+        if (signal?.aborted) return;
+      }
+    }
+    push(Buffer.concat(pending), true);
+    yield* zip.drain();
+    embedding = { ...src.vectors.embedding, count, dtype: 'float32', sha256: digest.digest('hex') };
+  }
   sortEntries(entries);
   const manifest: Manifest = {
     format_version: FORMAT_VERSION,
     ...src.manifest,
     created_at: new Date().toISOString(),
-    include_vectors: false,
+    include_vectors: Boolean(src.vectors),
     entries,
     content_sha256: contentSha256(entries),
+    ...(embedding ? { embedding } : {}),
   };
   for (const [name, data] of [
     [INDEX_RECORDS, Buffer.from(records.join('\n') + '\n')],

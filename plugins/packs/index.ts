@@ -5,8 +5,9 @@
  */
 import type { CtxUri, Entry, Identity, PluginHost } from '../../runtime/sdk/index.js';
 import { authorize, conflict, contentDisposition, definePlugin, HOST_VERSION, invalidArgument, notFound, parseUri, permissionDenied, Reply, resultObject, s, unavailable, uriFromPath } from '../../runtime/sdk/index.js';
-import { joinPath, restorable, writePack } from './apply.js';
-import { packStream } from './export.js';
+import { joinPath, restorable, writePack, type WriteHooks } from './apply.js';
+import { rowOf, type DenseSnapshot } from './dense.js';
+import { packStream, type PackSource } from './export.js';
 import { packError } from './zip-read.js';
 import { validatePack, type ValidatedPack } from './validate.js';
 
@@ -43,7 +44,7 @@ export default definePlugin({
         const node = await ctx.vfs.stat(u.uri);
         if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
         if (node.kind !== 'dir') throw invalidArgument(`uri must be a directory, got a file: ${u.uri}`, { field: 'uri', expected: 'directory', actual: 'file', resource: u.uri });
-        if (ctx.body.include_vectors) throw noDense();
+        const vectors = ctx.body.include_vectors ? denseSource(host, ctx.identity.accountId, u.path) : undefined;
         const nodes = await subtree(host, ctx.identity, u.path, () => ctx.vfs.walk(u.uri));
         checkZipLimits(nodes);
         const stream = packStream(
@@ -55,6 +56,7 @@ export default definePlugin({
             nodes,
             manifest: { kind: 'export', source_uri: u.uri, scope_pack: u.segments.length === 1, context_type: u.contextType },
             contextTypeOf: contextTypeFor(ctx.identity),
+            ...(vectors ? { vectors } : {}),
           },
           ctx.signal,
         );
@@ -70,8 +72,8 @@ export default definePlugin({
       body: s.object({ include_vectors: s.bool().default(false) }),
       reply: { contentType: 'application/zip', description: 'the backup pack, streamed, with Content-Disposition' },
       async handler(ctx) {
-        if (ctx.body.include_vectors) throw noDense();
         const account = ctx.identity.accountId;
+        const vectors = ctx.body.include_vectors ? denseSource(host, account, '') : undefined;
         const nodes: Entry[] = [];
         for (const scope of BACKUP_SCOPES) {
           nodes.push((await host.unscopedVfs.stat(account, scope))!);
@@ -81,7 +83,15 @@ export default definePlugin({
         const stamp = new Date().toISOString().replace(/[:.]/g, '-');
         const stream = packStream(
           host,
-          { account, path: '', root: 'ctx', nodes, manifest: { kind: 'backup', source_uri: 'ctx://', scope_pack: false, context_type: null }, contextTypeOf: contextTypeFor(ctx.identity) },
+          {
+            account,
+            path: '',
+            root: 'ctx',
+            nodes,
+            manifest: { kind: 'backup', source_uri: 'ctx://', scope_pack: false, context_type: null },
+            contextTypeOf: contextTypeFor(ctx.identity),
+            ...(vectors ? { vectors } : {}),
+          },
           ctx.signal,
         );
         return Reply.raw(stream, { contentType: 'application/zip', headers: { 'content-disposition': contentDisposition(`${account}-${stamp}.ctxpack`) } });
@@ -106,7 +116,7 @@ export default definePlugin({
         const target = ctx.vfs.resolve(parent.path === '' ? `ctx://${pack.root}` : `${parent.uri}/${pack.root}`, 'write', 'parent');
         if (pack.manifest.context_type && target.contextType && pack.manifest.context_type !== target.contextType)
           throw packError(`the pack holds ${pack.manifest.context_type} content, ${target.uri} is ${target.contextType}`, { context_type: pack.manifest.context_type, target_context_type: target.contextType });
-        checkVectors(host, pack, b.vector_mode);
+        const dense = checkVectors(host, pack, b.vector_mode);
         checkTargets(ctx.identity, target.path, pack);
         await host.access.assertEntryReadable(ctx.identity, target.path);
         const account = ctx.identity.accountId;
@@ -116,7 +126,7 @@ export default definePlugin({
           if (b.on_conflict === 'skip') return { uri: target.uri };
           await assertSubtreeReadable(host, ctx.identity, target.path);
         }
-        await writePack(host, account, target.path, pack, { replace: true });
+        await writePack(host, account, target.path, pack, { replace: true, ...denseHooks(host, account, target.path, dense) });
         return { uri: target.uri };
       },
     });
@@ -136,7 +146,7 @@ export default definePlugin({
         if (pack.manifest.kind !== 'backup') throw packError('pack/restore takes a backup pack: import an export pack with POST /api/v1/pack/import', { kind: pack.manifest.kind });
         for (const p of [...pack.dirs, ...pack.files.map((f) => f.rel)])
           if (!BACKUP_SCOPES.includes(p.split('/')[0]!)) throw packError(`a backup holds only ${BACKUP_SCOPES.join(' and ')}; found ${JSON.stringify(p)}`, { entry: p });
-        checkVectors(host, pack, b.vector_mode);
+        const dense = checkVectors(host, pack, b.vector_mode);
         checkTargets(ctx.identity, '', pack);
         const account = ctx.identity.accountId;
         // The scope roots of a backup: ctx://resources and each packaged user's space.
@@ -147,7 +157,7 @@ export default definePlugin({
           if (b.on_conflict === 'skip') return { uri: 'ctx://' };
         }
         await checkShapes(host, account, pack);
-        await writePack(host, account, '', pack, { replace: false });
+        await writePack(host, account, '', pack, { replace: false, ...denseHooks(host, account, '', dense) });
         return { uri: 'ctx://' };
       },
     });
@@ -177,8 +187,12 @@ function checkZipLimits(nodes: Entry[]): void {
     throw unavailable(`this tree holds ${bytes} bytes; packs of 4 GiB or more need zip64 entry fields, which are not supported yet`, { entries: nodes.length, bytes });
 }
 
-function noDense() {
-  return unavailable('include_vectors: dense snapshots (_ctxpack/dense.f32) are not supported by this server yet; export without vectors (the target recomputes them)', { field: 'include_vectors' });
+/** The records of a subtree for a dense snapshot; 503 when no plugin stores vectors. */
+function denseSource(host: PluginHost, account: string, path: string): NonNullable<PackSource['vectors']> {
+  const records = host.optional('vector-records');
+  if (!records) throw unavailable('include_vectors: no vector store is loaded (the retrieval plugin), so there are no vectors to export', { field: 'include_vectors' });
+  const { provider, model, input_mode, dim, params } = records.embedding();
+  return { embedding: { provider, model, input_mode, dim, params }, read: () => records.read(account, path) };
 }
 
 function contextTypeFor(identity: Identity): (path: string) => string | null {
@@ -192,20 +206,58 @@ function contextTypeFor(identity: Identity): (path: string) => string | null {
 }
 
 /**
- * Spec Part 2, import rule 3. Without a dense snapshot `auto` recomputes and `require` fails. A
- * dense snapshot is compared with the running embedder; restoring one is not supported yet, so a
- * compatible one is recomputed under `auto` and refused under `require` (503, never a silent
- * recompute the caller ruled out).
+ * Spec Part 2, import rule 3, decided before anything is written: the dense snapshot to store, or
+ * null to let the indexer compute every vector. `auto` uses a snapshot only when the running
+ * embedder is compatible (provider, model, input mode, dimension, query/document parameters);
+ * `require` fails without a compatible one; `recompute` never uses one. The snapshot itself was
+ * checked with the pack (validate.ts), also under `recompute`: a corrupt pack is refused anyway.
  */
-function checkVectors(host: PluginHost, pack: ValidatedPack, mode: 'auto' | 'recompute' | 'require'): void {
-  if (mode !== 'require') return;
-  if (!pack.hasDense) throw packError('vector_mode=require needs a compatible dense snapshot (_ctxpack/dense.f32); this pack has none', { field: 'vector_mode' });
-  const running = host.optional('vector-index')?.embedderInfo();
-  const packed = (pack.manifest as { embedding?: Record<string, unknown> }).embedding;
-  const same =
-    running && packed && packed.provider === running.provider && packed.model === running.model && packed.dim === running.dim && packed.input_mode === running.inputMode && JSON.stringify(packed.params ?? {}) === JSON.stringify(running.params ?? {});
-  if (!same) throw packError('vector_mode=require: the dense snapshot was embedded with another embedder than this server runs', { field: 'vector_mode', packed: packed ?? null });
-  throw unavailable('vector_mode=require: restoring dense snapshots is not supported by this server yet', { field: 'vector_mode' });
+function checkVectors(host: PluginHost, pack: ValidatedPack, mode: 'auto' | 'recompute' | 'require'): DenseSnapshot | null {
+  if (mode === 'recompute') return null;
+  const records = host.optional('vector-records');
+  if (!pack.dense) {
+    if (mode === 'require') throw packError('vector_mode=require needs a compatible dense snapshot (_ctxpack/dense.f32); this pack has none', { field: 'vector_mode' });
+    return null;
+  }
+  const verdict = records ? records.compatible(pack.dense.meta) : ({ ok: false, reason: 'no vector store is loaded (the retrieval plugin)' } as const);
+  if (verdict.ok) return pack.dense;
+  if (mode === 'require') {
+    const { count: _n, sha256: _s, dtype: _t, ...packed } = pack.dense.meta;
+    throw packError(`vector_mode=require: the dense snapshot is not compatible with this server's embedder (${verdict.reason})`, { field: 'vector_mode', packed, running: records?.embedding() ?? null });
+  }
+  host.log.info('pack vectors not reused: recomputing', { reason: verdict.reason });
+  return null;
+}
+
+/** Stores the packed vectors of what was just written, below `target`; nothing without a snapshot. */
+function denseHooks(host: PluginHost, account: string, target: string, dense: DenseSnapshot | null): { hooks?: WriteHooks } {
+  const records = host.optional('vector-records');
+  if (!dense || !records) return {};
+  let written = 0;
+  let skipped = 0;
+  const store = async (rels: string[], levels: ReadonlyArray<0 | 1 | 2>) => {
+    const batch = [];
+    for (const rel of rels)
+      for (const v of dense.byPath.get(rel) ?? [])
+        if (levels.includes(v.level)) {
+          const r = { path: joinPath(target, rel), level: v.level, text: v.text, abstract: v.abstract, vector: rowOf(dense, v.dense_row) };
+          batch.push({ ...r, ...(v.overview !== undefined ? { overview: v.overview } : {}), ...(v.source_sha256 !== undefined ? { source_sha256: v.source_sha256 } : {}) });
+        }
+    for (let at = 0; at < batch.length; at += 256) {
+      const n = await records.write(account, batch.slice(at, at + 256));
+      written += n.written;
+      skipped += n.skipped;
+    }
+  };
+  return {
+    hooks: {
+      files: (rels) => store(rels, [2]),
+      async dirs(rels) {
+        await store(rels, [0, 1]);
+        host.log.info('pack vectors reused', { account, target, written, skipped, packed: dense.meta.count });
+      },
+    },
+  };
 }
 
 /** Every path the pack writes is a valid URI the caller may write, checked before the first write. */

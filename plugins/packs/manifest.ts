@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { packError } from './zip-read.js';
+import type { DenseMeta } from './dense.js';
 
 export const FORMAT_VERSION = 3;
 export const PACK_DIR = '_ctxpack';
@@ -34,6 +35,8 @@ export interface Manifest {
   include_vectors: boolean;
   entries: ManifestEntry[];
   content_sha256: string;
+  /** With `include_vectors`: what computed the rows of dense.f32 (dense.ts). */
+  embedding?: DenseMeta;
 }
 
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

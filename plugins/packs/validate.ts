@@ -10,9 +10,12 @@ import fs from 'node:fs';
 import { hash } from '../../runtime/sdk/index.js';
 import { DENSE, FILES_DIR, INDEX_RECORDS, MANIFEST, PACK_DIR, contentSha256, parseManifest, type Manifest } from './manifest.js';
 import { packError, readCentralDirectory, readEntry, type ZipEntry } from './zip-read.js';
+import { checkDense, isVectorLine, parseDenseMeta, type DenseSnapshot } from './dense.js';
 
 /** Internal files are small; a larger one is not ours. */
 const MAX_INTERNAL = 64 << 20;
+/** dense.f32 is held in memory while an import runs: 2 GiB is 1.4 million 384-dim vectors. */
+const MAX_DENSE = 2 * 2 ** 30;
 const BATCH_FILES = 128;
 const BATCH_BYTES = 16 << 20;
 
@@ -34,6 +37,8 @@ export interface ValidatedPack {
   /** Directories relative to the pack root, parents first ('' excluded). */
   dirs: string[];
   hasDense: boolean;
+  /** The checked dense snapshot (`include_vectors`), or null. */
+  dense: DenseSnapshot | null;
 }
 
 export async function validatePack(file: string, signal?: AbortSignal): Promise<ValidatedPack> {
@@ -64,7 +69,7 @@ export async function validatePack(file: string, signal?: AbortSignal): Promise<
   }
   if (!manifestEntry) throw packError(`no ${MANIFEST}: packs without a manifest are rejected`);
   for (const internal of [manifestEntry, recordsEntry, denseEntry])
-    if (internal && (internal.isDir || internal.size > MAX_INTERNAL)) throw packError(`${internal.name} is not a pack internal file`, { entry: internal.name });
+    if (internal && (internal.isDir || internal.size > (internal === denseEntry ? MAX_DENSE : MAX_INTERNAL))) throw packError(`${internal.name} is not a pack internal file`, { entry: internal.name });
 
   const fh = await fs.promises.open(file, 'r');
   try {
@@ -89,7 +94,14 @@ export async function validatePack(file: string, signal?: AbortSignal): Promise<
     for (const f of files.keys()) if (byPath.get(f)?.sha256 === undefined) throw packError(`file ${JSON.stringify(f)} is not in the manifest`, { entry: f });
     if (manifest.content_sha256 !== contentSha256(manifest.entries)) throw packError('content_sha256 does not match the manifest entries', { manifest_field: 'content_sha256' });
     if (manifest.include_vectors !== Boolean(denseEntry)) throw packError(manifest.include_vectors ? `include_vectors is true but ${DENSE} is missing` : `${DENSE} is present but include_vectors is false`);
-    if (recordsEntry) checkRecords(await readEntry(fh, recordsEntry), listed);
+    const vectorLines = recordsEntry ? checkRecords(await readEntry(fh, recordsEntry), listed) : [];
+    const embedding = (manifest as { embedding?: unknown }).embedding;
+    let dense: DenseSnapshot | null = null;
+    if (denseEntry) {
+      const kinds = new Map(manifest.entries.map((m) => [m.path, m.sha256 === undefined ? ('dir' as const) : ('file' as const)]));
+      dense = checkDense(parseDenseMeta(embedding), vectorLines, await readEntry(fh, denseEntry), kinds);
+    } else if (embedding !== undefined || vectorLines.length)
+      throw packError(`embedding metadata or vector records without ${DENSE}`, { manifest_field: 'embedding' });
     // Every file's bytes against its sha256, a bounded batch at a time.
     for (const batch of batches(packFiles)) {
       if (signal?.aborted) throw packError('the request was aborted');
@@ -97,7 +109,7 @@ export async function validatePack(file: string, signal?: AbortSignal): Promise<
     }
     const dirList = manifest.entries.filter((m) => m.sha256 === undefined && m.path !== '').map((m) => m.path);
     dirList.sort((a, b) => a.split('/').length - b.split('/').length);
-    return { file, manifest, root, files: packFiles, dirs: dirList, hasDense: Boolean(denseEntry) };
+    return { file, manifest, root, files: packFiles, dirs: dirList, hasDense: Boolean(denseEntry), dense };
   } finally {
     await fh.close();
   }
@@ -126,8 +138,12 @@ export async function readBatch(fh: fs.promises.FileHandle, batch: PackFile[]): 
   return contents;
 }
 
-/** `index_records.jsonl`: one JSON object per line, each about an entry of the manifest. */
-function checkRecords(raw: Buffer, listed: Set<string>): void {
+/**
+ * `index_records.jsonl`: one JSON object per line, each about an entry of the manifest. Returns the
+ * lines that describe vectors of dense.f32 (checked against it by the caller).
+ */
+function checkRecords(raw: Buffer, listed: Set<string>): Array<{ line: number; record: Record<string, unknown> }> {
+  const vectors: Array<{ line: number; record: Record<string, unknown> }> = [];
   const lines = raw.toString('utf8').split('\n');
   lines.forEach((line, n) => {
     if (line.trim() === '') return;
@@ -140,5 +156,7 @@ function checkRecords(raw: Buffer, listed: Set<string>): void {
     if (!r || typeof r !== 'object' || Array.isArray(r) || typeof (r as { path?: unknown }).path !== 'string')
       throw packError(`${INDEX_RECORDS} line ${n + 1} is not a record with a path`, { line: n + 1 });
     if (!listed.has((r as { path: string }).path)) throw packError(`${INDEX_RECORDS} line ${n + 1} names a path outside the manifest`, { line: n + 1 });
+    if (isVectorLine(r as Record<string, unknown>)) vectors.push({ line: n + 1, record: r as Record<string, unknown> });
   });
+  return vectors;
 }

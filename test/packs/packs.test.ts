@@ -91,7 +91,7 @@ describe('export', () => {
     }
   });
 
-  it('rejects a file, the account root, a missing path, include_vectors and unknown fields', async () => {
+  it('rejects a file, the account root, a missing path and unknown fields', async () => {
     const code = async (body: unknown, status: number) => {
       const res = await t.req({ method: 'POST', url: '/api/v1/pack/export', headers: admin, body });
       expect(res.status, res.text).toBe(status);
@@ -100,7 +100,6 @@ describe('export', () => {
     await code({ uri: 'ctx://' }, 400);
     await code({ uri: 'ctx://resources/nope' }, 404);
     await code({ uri: 'ctx://temp/x' }, 400);
-    await code({ uri: 'ctx://resources/proj', include_vectors: true }, 503);
     await code({ uri: 'ctx://resources/proj', extra: 1 }, 400);
   });
 });
