@@ -13,6 +13,7 @@ import type { VectorRecordsService } from '../../plugins/retrieval/index.js';
 
 let t: TestApp;
 let admin: Record<string, string>;
+let alice: Record<string, string>;
 let other: Record<string, string>;
 const A = 'dense';
 const DOCS: Record<string, string> = {
@@ -67,7 +68,9 @@ let pack: Buffer;
 
 beforeAll(async () => {
   t = await startTestApp();
-  admin = (await t.account(A, ['alice'])).admin;
+  const acc = await t.account(A, ['alice']);
+  admin = acc.admin;
+  alice = acc.users.alice!;
   other = (await t.account('dense-other', ['alice'])).admin;
   for (const [p, body] of Object.entries(DOCS)) {
     const r = await t.req({ method: 'POST', url: '/api/v1/content/write', headers: admin, body: { uri: `ctx://resources/${p}`, content: body } });
@@ -101,6 +104,38 @@ describe('export with include_vectors', () => {
       expect(Array.from(row)).toEqual(Array.from(live.get(`resources/kb${l.path ? '/' + l.path : ''}#${l.level}`)!));
     }
     expect(lines.find((l) => l.path === 'rollout.md').source_sha256).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
+describe('scoped to the caller', () => {
+  it("a USER's export holds no vectors of entries hidden from them", async () => {
+    for (const [p, body] of [
+      ['resources/team/open.md', '# Open notes\n\nThe release train leaves every Tuesday.\n'],
+      ['resources/team/secret/plan.md', '# Acquisition plan\n\nConfidential merger timeline.\n'],
+    ])
+      await t.app.vfs.writeFile(A, p, Buffer.from(body));
+    await t.app.vfs.setMeta(A, 'resources/team/secret', { meta: { read_access: { users: ['nobody-else'] } } });
+    await wait();
+    expect([...(await stored(A, 'resources/team')).keys()]).toContain('resources/team/secret/plan.md#2');
+    const res = await t.req({ method: 'POST', url: '/api/v1/pack/export', headers: alice, body: { uri: 'ctx://resources/team', include_vectors: true } });
+    expect(res.status, res.text).toBe(200);
+    const files = unpack(res.body);
+    const paths = vectorLines(files, 'team').map((l) => `${l.path}#${l.level}`);
+    expect(paths).toContain('open.md#2');
+    expect(paths.some((p) => p.startsWith('secret'))).toBe(false);
+    expect(manifestOf(files, 'team').embedding.count).toBe(paths.length);
+  });
+
+  it("memories in a user's space round-trip with their vectors", async () => {
+    const w = await t.req({ method: 'POST', url: '/api/v1/content/write', headers: alice, body: { uri: 'ctx://~/memories/preferences/editor.md', content: 'Prefers vim keybindings and a dark theme.\n' } });
+    expect(w.status, w.text).toBe(200);
+    await wait();
+    const res = await t.req({ method: 'POST', url: '/api/v1/pack/export', headers: alice, body: { uri: 'ctx://~/memories/preferences', include_vectors: true } });
+    expect(res.status, res.text).toBe(200);
+    const imp = await importPack(res.body, 'ctx://~/memories/restored', 'require', alice);
+    expect(imp.status, imp.text).toBe(200);
+    const got = await stored(A, 'user/alice/memories/restored/preferences');
+    expect(Array.from(got.get('user/alice/memories/restored/preferences/editor.md#2')!)).toEqual(Array.from((await stored(A, 'user/alice/memories/preferences')).get('user/alice/memories/preferences/editor.md#2')!));
   });
 });
 
