@@ -1,6 +1,7 @@
 /** The built-in plugins, in no particular order: the loader orders them by `dependsOn`. */
 import type { PluginDefinition } from '../runtime/plugin.js';
 import admin from './admin/index.js';
+import bot from './bot/index.js';
 import compile from './compile/index.js';
 import content from './content/index.js';
 import fs from './fs/index.js';
@@ -17,4 +18,4 @@ import snapshots from './snapshots/index.js';
 import system from './system/index.js';
 import tasks from './tasks/index.js';
 
-export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, skills, snapshots, packs, resources, compile, gatewayProxy];
+export const builtinPlugins: PluginDefinition[] = [system, admin, tasks, content, fs, retrieval, semantic, privacy, relations, sessions, skills, snapshots, packs, resources, compile, gatewayProxy, bot];

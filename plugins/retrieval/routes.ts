@@ -65,6 +65,33 @@ const searchResult = resultObject({
 });
 const searchErrors = ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND', 'UNIMPLEMENTED', 'UNAVAILABLE'] as const;
 type FindBody = ReturnType<typeof findSchema.parse>;
+
+/** One hit as `POST /api/v1/search/find` lists it (spec Part 3 "Search result"). */
+export interface FindHit {
+  uri: string;
+  context_type: 'resource' | 'memory' | 'skill';
+  level: number;
+  abstract: string;
+  overview?: string | null;
+  score: number;
+  match_reason: string;
+}
+export interface FindResult {
+  memories: FindHit[];
+  resources: FindHit[];
+  skills: FindHit[];
+  total: number;
+}
+/** `host.use('find')`: the find route for an identity, without HTTP (same body fields). */
+export interface FindService {
+  find(identity: Identity, body: { query: string; limit?: number; target_uri?: string | string[]; context_type?: string | string[]; score_threshold?: number }): Promise<FindResult>;
+}
+
+declare module '../../runtime/sdk/index.js' {
+  interface Services {
+    find: FindService;
+  }
+}
 type SearchBody = ReturnType<typeof searchSchema.parse>;
 
 
@@ -212,6 +239,18 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       if (body.include_provenance) result.provenance = { ...provenanceOut(r.provenance[0]!, r.scope.targets), reranked: r.reranked };
       ops.find.record(performance.now() - t0, result.total as number, r.provenance[0]!.rounds);
       return result;
+    },
+  });
+
+  // The find route's logic for other plugins (the bot's relevant_memories): same scope, ranking
+  // and access filtering as POST /api/v1/search/find for the same identity.
+  host.provide('find', {
+    async find(identity, req) {
+      const body = findSchema.parse(req, 'body', 'json');
+      const query = (body.query ?? '').trim();
+      if (!query) return { memories: [], resources: [], skills: [], total: 0 };
+      const r = await runFind(identity, body, [query]);
+      return (await present(identity, r.candidates, body, query, r.limit)) as FindResult;
     },
   });
 

@@ -98,7 +98,7 @@ export { TASK_STATUSES, publicTask, type TaskContext, type TaskEvent, type TaskR
 export type { Consumer, ConsumerOptions, QueueManager, QueueMessage, QueueStats } from '../queues/queue.js';
 
 // Models (OpenAI-compatible LLM, reranker) and the native core.
-export { createLlm, parseJsonAnswer, LlmError, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig, type ToolCall, type ToolDef } from '../models/llm.js';
+export { createLlm, parseJsonAnswer, LlmError, type ChatDelta, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig, type ToolCall, type ToolDef } from '../models/llm.js';
 export { createReranker, type Reranker, type RerankResult } from '../models/reranker.js';
 export { createEmbedder, type Embedder, type EmbedderInfo } from '../models/embedder.js';
 export {
