@@ -146,7 +146,8 @@ export default definePlugin({
         const e = env(ctx);
         return Reply.sse(
           async (sse) => {
-            const send = (ev: BotEvent) => void sse.send(ev);
+            // Deltas are small and ordered by the sink; a client gone mid-write is the signal's business.
+            const send = (ev: BotEvent) => void sse.send(ev).catch(() => {});
             try {
               await runChat(d, e, inp, { stream: true, signal: sse.signal, emit: send });
             } catch (err) {

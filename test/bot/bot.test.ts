@@ -304,6 +304,24 @@ describe('streaming over a real socket', () => {
     }
   });
 
+  it('a client that goes away mid-stream stops the model request', async () => {
+    llm.gapMs = 100;
+    llm.script.push({ text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z' });
+    try {
+      const ctrl = new AbortController();
+      const res = await fetch(`${base}/bot/v1/chat/stream`, { method: 'POST', headers: { ...alice, 'content-type': 'application/json' }, body: JSON.stringify({ message: 'long' }), signal: ctrl.signal });
+      const reader = res.body!.getReader();
+      let buf = '';
+      while (!buf.includes('content_delta')) buf += new TextDecoder().decode((await reader.read()).value);
+      const before = llm.cutShort;
+      ctrl.abort();
+      for (let i = 0; i < 50 && llm.cutShort === before; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(llm.cutShort).toBe(before + 1);
+    } finally {
+      llm.gapMs = 0;
+    }
+  });
+
   it('bad input is refused before the stream starts', async () => {
     const res = await fetch(`${base}/bot/v1/chat/stream`, { method: 'POST', headers: { ...alice, 'content-type': 'application/json' }, body: JSON.stringify({ message: '' }) });
     expect(res.status).toBe(400);

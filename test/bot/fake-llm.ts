@@ -22,6 +22,8 @@ export interface FakeLlm {
   gapMs: number;
   /** Timestamps (performance.now) at which the first content chunk of each streamed answer was written. */
   firstTokenAt: number[];
+  /** Streamed answers whose client went away before the end. */
+  cutShort: number;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ const USAGE = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
 
 export async function startFakeLlm(): Promise<FakeLlm> {
   let n = 0;
-  const state = { script: [] as Step[], received: [] as FakeLlm['received'], gapMs: 0, firstTokenAt: [] as number[] };
+  const state = { script: [] as Step[], received: [] as FakeLlm['received'], gapMs: 0, firstTokenAt: [] as number[], cutShort: 0 };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -52,7 +54,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         return json(200, { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: toolCalls ? 'tool_calls' : 'stop' }], usage });
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.on('close', () => !res.writableEnded && state.cutShort++);
       const send = async (delta: unknown, extra: Record<string, unknown> = {}) => {
+        if (res.destroyed) return;
         res.write(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: delta ? [{ index: 0, delta }] : [], ...extra })}\n\n`);
         if (state.gapMs) await new Promise((r) => setTimeout(r, state.gapMs));
       };
