@@ -8,15 +8,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { CtxError, HOST_VERSION, checkOptionalTags, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type TaskRecord } from '../../runtime/sdk/index.js';
+import { CtxError, HOST_VERSION, checkOptionalTags, conflict, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type TaskRecord } from '../../runtime/sdk/index.js';
 import { checkLocalPath, classifyPath, fetchSource, loadUpload, mediaFolder, parseFetched, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
 import { Reservations, planTarget, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
 import { writeResource } from './write.js';
 import { ZIP_LIMITS } from '../../runtime/sdk/index.js';
+import { WatchStore, minutes, nextSlot, redact, type ProcessorKwargs, type Watch } from './watches.js';
+import { registerWatchRoutes } from './watch-routes.js';
 
 export const TASK_TYPE = 'add_resource';
 const SKIPPED_SHOWN = 50;
+/** How often due watches are looked for: the lateness of a run, at most. */
+const WATCH_TICK_MS = 100;
 
 interface Job {
   identity: Identity;
@@ -32,6 +36,8 @@ interface Job {
   error?: CtxError;
   taskId?: string;
   started?: boolean;
+  /** A watch's run: its outcome is recorded on the watch. */
+  watchId?: string;
 }
 
 const queueStatus = resultObject({ pending: s.int(), processing: s.int(), completed: s.int(), errors: s.int() });
@@ -54,6 +60,96 @@ export default definePlugin({
     const reserved = new Reservations();
     const release = reserved.release;
     const tmpRoot = path.join(host.dataDir, 'tmp', 'resources');
+    const watches = new WatchStore(host.kv.sub('watches'));
+
+    const createTask = async (jobId: string, job: Job): Promise<TaskRecord> => {
+      jobs.set(jobId, job);
+      try {
+        const task = await host.tasks.create(TASK_TYPE, job.identity, { resourceId: job.target.uri, input: { job: jobId, root_uri: job.target.uri, source: sourceLabel(job.source), ...(job.watchId ? { watch_id: job.watchId } : {}) }, stage: 'queued' });
+        job.taskId = task.task_id;
+        return task;
+      } catch (err) {
+        jobs.delete(jobId);
+        release(job.identity.accountId, job.target.path);
+        throw err;
+      }
+    };
+
+    // The job whose outcome a watch records: a run it no longer waits for (deleted, re-added) keeps nothing.
+    const currentRun = new Map<string, string>();
+    const recordRun = async (job: Job, jobId: string, taskId: string, status: 'completed' | 'failed' | 'cancelled', err?: unknown) => {
+      if (!job.watchId || currentRun.get(job.watchId) !== jobId) return;
+      currentRun.delete(job.watchId);
+      const auth = job.source.kind === 'git' ? job.source.auth : undefined;
+      const message = err === undefined ? null : redact(err instanceof Error ? err.message : String(err), auth ? [auth.password, auth.username] : []);
+      await watches.update(job.identity.accountId, job.watchId, (w) => ({ ...w, last_task_id: taskId, last_status: status, last_error: message }));
+    };
+
+    /**
+     * One run of a watch: a new `add_resource` task into its root, or, when that cannot start
+     * (credentials gone after a restart, the root busy, the source no longer allowed), a failed run
+     * recorded on the watch with no task. `trigger` runs now without moving the cadence.
+     */
+    const firing = new Set<string>();
+    const fire = async (account: string, id: string, trigger: boolean): Promise<void> => {
+      if (firing.has(id)) return;
+      firing.add(id);
+      try {
+        const w = watches.get(account, id);
+        if (!w) return;
+        const now = Date.now();
+        let next = w.next_execution_time;
+        if (!trigger) next = new Date(nextSlot(Date.parse(w.next_execution_time), w.watch_interval, now)).toISOString();
+        const prev = w.last_task_id ? await host.tasks.load(w.last_task_id) : undefined;
+        // The previous run still going: this slot is skipped rather than stacked behind it.
+        if (prev && (prev.status === 'pending' || prev.status === 'running')) {
+          await watches.put({ ...w, next_execution_time: next });
+          return;
+        }
+        const base: Watch = { ...w, next_execution_time: next, last_execution_time: new Date(now).toISOString() };
+        let job: Job;
+        try {
+          const kw = w.processor_kwargs;
+          const args: Record<string, unknown> = kw.ref ? { ref: kw.ref } : {};
+          const source = classifyPath(w.path, args, host.config.importRoots);
+          if (w.needs_credentials) {
+            const auth = watches.secrets.get(w.task_id);
+            if (!auth || source.kind !== 'git') throw new CtxError('FAILED_PRECONDITION', 'the source needs credentials, which are kept in memory only and were lost with a restart: add the resource again with the same path and to and args.auth_config');
+            source.auth = auth;
+          }
+          if (source.kind === 'local') await checkLocalPath(source.file, host.config.importRoots);
+          if (reserved.has(account, w.to_path)) throw new CtxError('CONFLICT', `another import into ${w.to_uri} is running`);
+          reserved.add(account, w.to_path);
+          const replace = (await host.unscopedVfs.stat(account, w.to_path)) !== null;
+          job = {
+            identity: { accountId: account, userId: w.user_id, role: w.original_role },
+            source,
+            target: { uri: w.to_uri, path: w.to_path, replace },
+            filters: { include: kw.include, exclude: kw.exclude, ignore_dirs: kw.ignore_dirs },
+            tags: kw.tags,
+            tagMode: kw.tag_mode ?? 'replace',
+            reason: w.reason,
+            instruction: w.instruction,
+            watchId: w.task_id,
+          };
+        } catch (err) {
+          await watches.put({ ...base, last_status: 'failed', last_error: redact(err instanceof Error ? err.message : String(err)) });
+          return;
+        }
+        const jobId = randomUUID();
+        await watches.put(base);
+        currentRun.set(id, jobId);
+        const task = await createTask(jobId, job).catch(async (err: unknown) => {
+          currentRun.delete(id);
+          await watches.update(account, id, (x) => ({ ...x, last_status: 'failed', last_error: redact(err instanceof Error ? err.message : String(err)) }));
+          return undefined;
+        });
+        // The run may have ended already (its outcome then set last_task_id itself).
+        if (task && currentRun.get(id) === jobId) await watches.update(account, id, (x) => ({ ...x, last_task_id: task.task_id }));
+      } finally {
+        firing.delete(id);
+      }
+    };
     // A task cancelled before it started never runs: its job (credentials included) and its
     // reserved root are dropped here once its record is terminal.
     const sweep = async () => {
@@ -67,13 +163,31 @@ export default definePlugin({
       }
     };
     let timer: NodeJS.Timeout | undefined;
+    let tick: NodeJS.Timeout | undefined;
+    let closed = false;
     host.onReady(async () => {
       // Clones left by a process that stopped mid-import: nothing refers to them any more.
       await fs.promises.rm(tmpRoot, { recursive: true, force: true });
       timer = setInterval(() => void sweep().catch(() => {}), 30_000);
       timer.unref();
+      await watches.load();
+      // Due times come from the stored records, so a watch due while the server was down runs
+      // on the first tick after start, and the others at their own time.
+      tick = setInterval(() => {
+        if (closed) return;
+        const now = Date.now();
+        for (const w of watches.all())
+          if (w.is_active && Date.parse(w.next_execution_time) <= now)
+            void fire(w.account_id, w.task_id, false).catch((err: unknown) => host.log.warn('watch run failed to start', { watch: w.task_id, err: redact(String(err)) }));
+      }, WATCH_TICK_MS);
+      tick.unref();
     });
-    host.onClose(() => clearInterval(timer));
+    host.onClose(() => {
+      closed = true;
+      clearInterval(timer);
+      clearInterval(tick);
+    });
+    host.on('account-deleted', ({ account }) => watches.dropAccount(account));
 
     host.taskType({
       type: TASK_TYPE,
@@ -122,6 +236,7 @@ export default definePlugin({
           await task.setStage('processing_queue');
           const indexing = host.optional('indexing');
           const report = indexing ? await indexing.report(account, job.target.path, { wait: true, signal: task.signal, kind: 'dir' }) : undefined;
+          await recordRun(job, jobId, task.task.task_id, 'completed');
           return {
             root_uri: job.target.uri,
             source_type: job.source.kind,
@@ -136,6 +251,7 @@ export default definePlugin({
           };
         } catch (err) {
           if (isCtxError(err)) job.error = err;
+          await recordRun(job, jobId, task.task.task_id, task.signal.aborted ? 'cancelled' : 'failed', err).catch(() => {});
           throw err;
         } finally {
           release(account, job.target.path);
@@ -171,7 +287,7 @@ export default definePlugin({
         args: s.record(s.any()).default({}),
         tags: s.array(s.string(), { max: 64 }).nullable().optional(),
         tag_mode: s.enum(['replace', 'append'] as const).default('replace'),
-        watch_interval: s.number().default(0),
+        watch_interval: s.number().default(0).describe('minutes between re-imports into the same root; > 0 creates (or updates) the watch of that root'),
         processing_mode: s.string({ max: 64 }).nullable().optional(),
         telemetry: s.telemetry(),
       }),
@@ -188,15 +304,19 @@ export default definePlugin({
         queue_status: queueStatus.optional(),
         semantic_status: s.string().optional(),
         vector_status: s.string().optional(),
+        watch_task_id: s.string().optional(),
       }),
-      errors: ['INVALID_ARGUMENT', 'INVALID_URI', 'PERMISSION_DENIED', 'CONFLICT', 'NOT_FOUND', 'PROCESSING_ERROR', 'UNIMPLEMENTED'],
+      errors: ['INVALID_ARGUMENT', 'INVALID_URI', 'PERMISSION_DENIED', 'CONFLICT', 'NOT_FOUND', 'PROCESSING_ERROR'],
       async handler(ctx) {
         const b = ctx.body;
         const hasTemp = typeof b.temp_file_id === 'string' && b.temp_file_id !== '';
         const hasPath = typeof b.path === 'string' && b.path.trim() !== '';
         if (!hasTemp && !hasPath) throw invalidArgument("either 'path' or 'temp_file_id' must be provided", { field: b.path === '' ? 'path' : 'temp_file_id' });
         if (b.to && b.parent) throw invalidArgument("'to' and 'parent' cannot be used together", { field: 'to' });
-        if (b.watch_interval > 0) throw new CtxError('UNIMPLEMENTED', 'watches (watch_interval > 0) are not available yet; add the resource without watch_interval', { field: 'watch_interval' });
+        if (b.watch_interval < 0) throw invalidArgument(`watch_interval must be 0 (no watch) or a number of minutes > 0, got ${b.watch_interval}`, { field: 'watch_interval' });
+        const watching = b.watch_interval > 0;
+        // An upload is consumed by its import: there is nothing to fetch again.
+        if (watching && hasTemp) throw invalidArgument('watch_interval needs a source that can be fetched again (path), not temp_file_id', { field: 'watch_interval' });
         const tags = checkOptionalTags(b.tags ?? undefined);
         const filters: TreeFilters = { include: b.include, exclude: b.exclude, ignore_dirs: b.ignore_dirs };
         globMatcher(b.include, 'include');
@@ -221,20 +341,55 @@ export default definePlugin({
         // Media without a target go to ctx://resources/images or /audio, as in the reference.
         const folder = !b.to && !b.parent ? mediaFolder(source) : null;
         const where = folder ? { parent: `ctx://resources/${folder}`, create_parent: true } : b;
+        const account = ctx.identity.accountId;
+        if (b.to) {
+          // A watched root belongs to its source: another source would be overwritten at the next run.
+          const w = watches.byPath(account, ctx.vfs.resolve(b.to, 'write', 'to').path);
+          if (w && w.is_active && w.path !== sourceLabel(source)) throw conflict(`${w.to_uri} is watched for another source (${w.path}); delete or pause that watch first`, w.to_uri, { watch_task_id: w.task_id });
+        }
         const target = await planTarget(host, reserved, ctx.vfs, where, b.source_name || sourceName(source));
         const jobId = randomUUID();
-        jobs.set(jobId, { identity: ctx.identity, source, loaded, target, filters, tags, tagMode: b.tag_mode, reason: b.reason, instruction: b.instruction });
+        const job: Job = { identity: ctx.identity, source, loaded, target, filters, tags, tagMode: b.tag_mode, reason: b.reason, instruction: b.instruction };
+        let watch: Watch | undefined;
+        let fresh = false;
+        if (watching) {
+          const now = Date.now();
+          const kwargs: ProcessorKwargs = { include: b.include ?? null, exclude: b.exclude ?? null, ignore_dirs: b.ignore_dirs ?? null, ...(tags ? { tags, tag_mode: b.tag_mode } : {}), ...(source.kind === 'git' && source.ref ? { ref: source.ref } : {}) };
+          const existing = watches.byPath(account, target.path);
+          const fields = {
+            path: sourceLabel(source),
+            source_type: source.kind === 'http' ? 'url' : source.kind,
+            reason: b.reason,
+            instruction: b.instruction,
+            watch_interval: b.watch_interval,
+            processor_kwargs: kwargs,
+            needs_credentials: source.kind === 'git' && !!source.auth,
+          };
+          // Re-adding the watched source (or any source to a paused watch's root) updates that watch and restarts its cadence.
+          watch = existing
+            ? { ...existing, ...fields, is_active: true, next_execution_time: new Date(now + minutes(b.watch_interval)).toISOString() }
+            : watches.create({ ...fields, to_uri: target.uri, to_path: target.path, parent_uri: target.uri.slice(0, target.uri.lastIndexOf('/')), account_id: account, user_id: ctx.identity.userId, original_role: ctx.identity.role }, now);
+          fresh = !existing;
+          watch.last_execution_time = new Date(now).toISOString();
+          if (source.kind === 'git' && source.auth) watches.secrets.set(watch.task_id, source.auth);
+          else watches.secrets.delete(watch.task_id);
+          await watches.put(watch);
+          job.watchId = watch.task_id;
+          currentRun.set(watch.task_id, jobId);
+        }
         let task: TaskRecord;
         try {
-          task = await host.tasks.create(TASK_TYPE, ctx.identity, { resourceId: target.uri, input: { job: jobId, root_uri: target.uri, source: sourceLabel(source) }, stage: 'queued' });
-          jobs.get(jobId)!.taskId = task.task_id;
+          task = await createTask(jobId, job);
         } catch (err) {
-          jobs.delete(jobId);
-          release(ctx.identity.accountId, target.path);
+          if (watch) {
+            currentRun.delete(watch.task_id);
+            if (fresh) await watches.del(watch);
+          }
           throw err;
         }
+        if (watch && currentRun.get(watch.task_id) === jobId) await watches.update(account, watch.task_id, (x) => ({ ...x, last_task_id: task.task_id }));
         if (hasTemp) void temp.remove(b.temp_file_id!).catch(() => {});
-        const base = { root_uri: target.uri, task_id: task.task_id, source_type: source.kind, source: sourceLabel(source) };
+        const base = { root_uri: target.uri, task_id: task.task_id, source_type: source.kind, source: sourceLabel(source), ...(watch ? { watch_task_id: watch.task_id } : {}) };
         if (!b.wait) return { status: 'success', ...base };
         const done = await waitForTask(host, task.task_id, b.timeout ?? undefined, ctx.signal);
         if (!done || (done.status !== 'completed' && done.status !== 'failed' && done.status !== 'cancelled')) return { status: done?.status === 'running' ? 'running' : 'pending', ...base };
@@ -248,6 +403,10 @@ export default definePlugin({
         return { status: 'success', ...base, ...r, root_uri: target.uri };
       },
     });
+
+    registerWatchRoutes(host, watches, (account, id) => {
+      void fire(account, id, true).catch((err: unknown) => host.log.warn('watch run failed to start', { watch: id, err: redact(String(err)) }));
+    }, (id) => currentRun.delete(id));
 
     host.route({
       method: 'GET',

@@ -128,7 +128,7 @@ describe('POST /api/v1/resources: bad requests', () => {
     ['a relative host path', { path: 'notes/a.md' }, 400, /http\(s\) URL/],
     ['an ssh git URL', { path: 'git@github.com:a/b.git' }, 400, /no ssh/],
     ['a ftp URL', { path: 'ftp://example.com/a.md' }, 400, /only http\(s\)/],
-    ['watch_interval (watches are not built yet)', { path: 'https://example.com/a.md', watch_interval: 5 }, 501, /watch/],
+    ['a negative watch_interval', { path: 'https://example.com/a.md', watch_interval: -5 }, 400, /watch_interval/],
     ['malformed tags', { path: 'https://example.com/a.md', tags: ['no equals sign'] }, 400, /tag/],
     ['an unknown args key', { path: 'https://example.com/r.git', args: { depth: 3 } }, 400, /args.depth/],
     ['credentials for a page', { path: 'https://example.com/a.md', args: { auth_config: { token: 'x' } } }, 400, /git repositories only/],
