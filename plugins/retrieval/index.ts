@@ -52,7 +52,8 @@ export interface VectorStoreService {
   id(account: string, path: string, level: 0 | 1 | 2): string;
   get(account: string, path: string, level: number): Promise<RecordDoc | undefined>;
   allRecords(): AsyncIterable<RecordDoc>;
-  upsert(docs: RecordDoc[], vectors: Float32Array[]): Promise<void>;
+  /** `keepEquivalent`: skip records whose stored one has the same source, text and embedder. */
+  upsert(docs: RecordDoc[], vectors: Float32Array[], opts?: { keepEquivalent?: boolean }): Promise<void>;
   updateAttrs(doc: RecordDoc): Promise<void>;
   remove(account: string, path: string, opts: { level?: number; subtree?: boolean; keep?: (paths: string[]) => Promise<Set<string>> }): Promise<number>;
 }
@@ -105,7 +106,7 @@ export default definePlugin({
       id: (account, path, level) => store.id(account, path, level),
       get: (account, path, level) => store.get(account, path, level),
       allRecords: () => store.allRecords(),
-      upsert: (docs, vectors) => store.upsert(docs, vectors),
+      upsert: (docs, vectors, opts) => store.upsert(docs, vectors, opts),
       updateAttrs: (doc) => store.updateAttrs(doc),
       remove: (account, path, opts) => store.remove(account, path, opts),
     } satisfies VectorStoreService);

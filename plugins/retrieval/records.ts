@@ -51,6 +51,10 @@ export interface VectorRecordsService {
    * vector does not fit the running embedder; the indexer then computes it as for any write.
    */
   write(account: string, records: PortableRecord[]): Promise<{ written: number; skipped: number }>;
+  /** Stored records of `path` and below, with a vector or not (what `read` leaves out included). */
+  count(account: string, path: string): Promise<number>;
+  /** Removes the records of `path` and below; returns how many. */
+  remove(account: string, path: string): Promise<number>;
 }
 
 /** JSON with sorted keys: equal metadata compares equal whatever the key order. */
@@ -126,8 +130,14 @@ export function vectorRecords(host: PluginHost, store: RecordStore): VectorRecor
         docs.push(doc);
         vectors.push(r.vector);
       });
-      await store.upsert(docs, vectors);
+      await store.guardedWrite(() => store.upsert(docs, vectors));
       return { written: docs.length, skipped: records.length - docs.length };
     },
+    async count(account, path) {
+      let n = 0;
+      for await (const _ of store.subtreeRecords(account, path)) n++;
+      return n;
+    },
+    remove: (account, path) => store.remove(account, path, { subtree: true }),
   };
 }

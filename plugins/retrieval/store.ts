@@ -280,6 +280,12 @@ export class RecordStore {
    * of RocksDB reads at a time. Records without a vector (dropped for an embedder change and not
    * re-embedded yet) are left out: they hold no vector to hand over.
    */
+  /** The records of `p` and below, vector or not. */
+  async *subtreeRecords(account: string, p: string): AsyncIterable<RecordDoc> {
+    const prefixes = p === '' ? [`r${S}${account}${S}`] : [`r${S}${account}${S}${p}${S}`, `r${S}${account}${S}${p}/`];
+    for (const prefix of prefixes) for await (const [, value] of this.kv.scanPrefix(prefix)) yield JSON.parse(value.toString('utf8')) as RecordDoc;
+  }
+
   async *subtreeWithVectors(account: string, p: string): AsyncIterable<{ doc: RecordDoc; vector: Float32Array }> {
     const prefixes = p === '' ? [`r${S}${account}${S}`] : [`r${S}${account}${S}${p}${S}`, `r${S}${account}${S}${p}/`];
     for (const prefix of prefixes) {
@@ -347,8 +353,36 @@ export class RecordStore {
     return docs.map((d, i) => (keys[i] && d ? (JSON.parse(d.toString('utf8')) as RecordDoc) : undefined));
   }
 
-  /** Writes records with their vectors (RocksDB first, then the index). */
-  async upsert(docs: RecordDoc[], vectors: Float32Array[]): Promise<void> {
+  private guarded: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs `fn` after every earlier guarded write: the check and the write of a `keepEquivalent`
+   * upsert see no other guarded write in between.
+   */
+  guardedWrite<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.guarded.then(fn);
+    this.guarded = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Writes records with their vectors (RocksDB first, then the index). `keepEquivalent` (the
+   * indexer) leaves alone a record stored meanwhile for the same source, text and embedder: vectors
+   * supplied by packs or migration (`vector-records`, also guarded) are kept, not recomputed over.
+   */
+  async upsert(docs: RecordDoc[], vectors: Float32Array[], opts: { keepEquivalent?: boolean } = {}): Promise<void> {
+    if (opts.keepEquivalent)
+      return this.guardedWrite(async () => {
+        const current = await Promise.all(docs.map((d) => this.get(d.attrs.account, d.path, d.level)));
+        const keep = docs.map((d, i) => {
+          const c = current[i];
+          return !(c && c.sourceSha === d.sourceSha && c.text === d.text && c.embedder === d.embedder);
+        });
+        await this.upsert(
+          docs.filter((_, i) => keep[i]),
+          vectors.filter((_, i) => keep[i]),
+        );
+      });
     if (!docs.length) return;
     const ops: KvOp[] = [];
     docs.forEach((d, i) => {

@@ -460,7 +460,8 @@ export class Indexer {
     try {
       const docs = items.map((i) => i.doc);
       const vecs = await this.store.embedder.embed(docs.map((d) => d.text), 'document');
-      await this.store.upsert(docs, vecs);
+      // A record supplied while this one was embedded (a pack's or a migration's vectors) stands.
+      await this.store.upsert(docs, vecs, { keepEquivalent: true });
       for (const i of items) i.done();
     } catch (err) {
       for (const i of items) i.done(err);
