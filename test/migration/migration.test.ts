@@ -88,6 +88,10 @@ describe('preflight', () => {
     expect(res.json().error.message).toMatch(/not a valid user id/);
     expect((await t.req({ method: 'GET', url: '/api/v1/tasks?task_type=legacy_migration', headers: t.root })).json().result.length).toBe(before);
     expect((await t.req({ method: 'POST', url: '/api/v1/admin/migrate', headers: admin, body: {} })).status).toBe(403);
+    // No body at all is `migrate` too (its preflight answers).
+    const empty = await t.req({ method: 'POST', url: '/api/v1/admin/migrate', headers: t.root });
+    expect(empty.status, empty.text).toBe(400);
+    expect(empty.json().error.message).toMatch(/preflight failed/);
     await t.app.vfs.rm('legacy-multi', 'session', { recursive: true });
   });
 });
