@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { invalidArgument } from '../../runtime/sdk/index.js';
+import { invalidArgument, zipEntryNameProblem } from '../../runtime/sdk/index.js';
 
 export interface ZipEntry {
   name: string;
@@ -36,17 +36,6 @@ export const packError = (message: string, details: Record<string, unknown> = {}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Why an entry name may not be extracted, or null when it is safe. */
-export function nameProblem(name: string): string | null {
-  if (name.length === 0) return 'an empty entry name';
-  if (name.includes('\0')) return 'a NUL character in an entry name';
-  if (name.includes('\\')) return 'a backslash in an entry name (zip names use /)';
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute entry path';
-  const segments = (name.endsWith('/') ? name.slice(0, -1) : name).split('/');
-  if (segments.some((s) => s === '..')) return 'an entry path climbing out of the pack (zip slip)';
-  if (segments.some((s) => s === '' || s === '.')) return 'an empty or "." segment in an entry path';
-  return null;
-}
 
 export async function readCentralDirectory(file: string): Promise<ZipEntry[]> {
   const fh = await fs.promises.open(file, 'r');
@@ -122,7 +111,7 @@ export async function readCentralDirectory(file: string): Promise<ZipEntry[]> {
         throw packError('an entry name is not UTF-8');
       }
       at += 46 + nameLen + extraLen + commentLen;
-      const problem = nameProblem(name);
+      const problem = zipEntryNameProblem(name);
       if (problem) throw packError(problem, { entry: name });
       const isDir = name.endsWith('/');
       // Unix hosts (3) keep the file type in the high half of the external attributes.

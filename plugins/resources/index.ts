@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { CtxError, HOST_VERSION, checkOptionalTags, conflict, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type TaskRecord } from '../../runtime/sdk/index.js';
+import { CtxError, HOST_VERSION, checkOptionalTags, conflict, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type Services, type TaskRecord } from '../../runtime/sdk/index.js';
 import { checkLocalPath, classifyPath, fetchSource, loadUpload, mediaFolder, parseFetched, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
 import { Reservations, planTarget, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
@@ -247,7 +247,7 @@ export default definePlugin({
             skipped_count: loaded.skipped.length,
             skipped: loaded.skipped.slice(0, SKIPPED_SHOWN),
             ...(loaded.commit ? { commit: loaded.commit, ref: loaded.ref } : {}),
-            ...summarize(report),
+            ...summarize(host, report),
           };
         } catch (err) {
           if (isCtxError(err)) job.error = err;
@@ -435,20 +435,11 @@ export default definePlugin({
   },
 });
 
-function summarize(report: { semantic_status: string; vector_status: string; queue_status: { Semantic: { pending: number; processed: number; error_count: number }; Embedding: { pending: number; processed: number; error_count: number } } } | undefined) {
-  if (!report) return { semantic_status: 'deferred', vector_status: 'deferred' };
-  const q = report.queue_status;
-  return {
-    semantic_status: report.semantic_status,
-    vector_status: report.vector_status,
-    queue_status: {
-      pending: q.Semantic.pending + q.Embedding.pending,
-      // The queues do not tell pending from in-flight messages apart.
-      processing: 0,
-      completed: q.Semantic.processed + q.Embedding.processed,
-      errors: q.Semantic.error_count + q.Embedding.error_count,
-    },
-  };
+/** The reference's compact index status, from the semantic plugin (deferred without it). */
+function summarize(host: PluginHost, report: Parameters<Services['indexing']['compact']>[0] | undefined) {
+  const indexing = host.optional('indexing');
+  if (!report || !indexing) return { semantic_status: 'deferred', vector_status: 'deferred' };
+  return indexing.compact(report);
 }
 
 /** Polls the task until it ends, `timeoutSec` passes or the client goes away. */

@@ -18,6 +18,11 @@ export interface IndexingService {
   report(account: string, path: string, opts: { wait: boolean; timeoutMs?: number; signal?: AbortSignal; kind?: 'file' | 'dir' }): Promise<IndexingReport>;
   /** Whether an indexer consumes the queues now (reindex refuses without one). */
   running(): boolean;
+  /**
+   * A report in the reference's compact shape (`queue_status: {pending, processing, completed,
+   * errors}`), which its add-resource and skill clients read.
+   */
+  compact(report: IndexingReport): CompactIndexingReport;
   /** Queues a rebuild of `path`'s index owned by `taskId` (cancelling the task drops it). */
   refresh(request: Omit<SemanticMessage, 'op'> & { mode: NonNullable<SemanticMessage['mode']> }, taskId: string): Promise<void>;
 }
@@ -27,10 +32,30 @@ export function createIndexingService(queues: QueueManager): IndexingService {
     report: (account, path, opts) =>
       indexingReport(queues, concerns(account, path), { wait: opts.wait, timeoutMs: opts.timeoutMs, signal: opts.signal, file: opts.kind === 'file' ? { account, path } : undefined }),
     running: () => queues.hasConsumer(SEMANTIC_QUEUE) && queues.hasConsumer(EMBEDDING_QUEUE),
+    compact(report) {
+      const q = report.queue_status;
+      return {
+        semantic_status: report.semantic_status,
+        vector_status: report.vector_status,
+        queue_status: {
+          pending: q.Semantic.pending + q.Embedding.pending,
+          // The queues do not tell pending from in-flight messages apart.
+          processing: 0,
+          completed: q.Semantic.processed + q.Embedding.processed,
+          errors: q.Semantic.error_count + q.Embedding.error_count,
+        },
+      };
+    },
     async refresh(request, taskId) {
       await queues.enqueue<SemanticMessage>(SEMANTIC_QUEUE, { ...request, op: 'refresh' }, { taskId });
     },
   };
+}
+
+export interface CompactIndexingReport {
+  semantic_status: IndexStatus;
+  vector_status: IndexStatus;
+  queue_status: { pending: number; processing: number; completed: number; errors: number };
 }
 
 export type IndexStatus = 'queued' | 'complete' | 'deferred';

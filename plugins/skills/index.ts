@@ -175,17 +175,5 @@ function text(data: Buffer, name: string): string {
 async function waitIndexed(host: PluginHost, account: string, path: string, timeoutSec: number | undefined, signal: AbortSignal) {
   const indexing = host.optional('indexing');
   if (!indexing) return { semantic_status: 'deferred', vector_status: 'deferred', queue_status: { pending: 0, processing: 0, completed: 0, errors: 0 } };
-  const r = await indexing.report(account, path, { wait: true, timeoutMs: timeoutSec === undefined ? undefined : timeoutSec * 1000, signal, kind: 'dir' });
-  const q = r.queue_status;
-  return {
-    semantic_status: r.semantic_status,
-    vector_status: r.vector_status,
-    queue_status: {
-      pending: q.Semantic.pending + q.Embedding.pending,
-      // The queues do not tell pending from in-flight messages apart.
-      processing: 0,
-      completed: q.Semantic.processed + q.Embedding.processed,
-      errors: q.Semantic.error_count + q.Embedding.error_count,
-    },
-  };
+  return indexing.compact(await indexing.report(account, path, { wait: true, timeoutMs: timeoutSec === undefined ? undefined : timeoutSec * 1000, signal, kind: 'dir' }));
 }

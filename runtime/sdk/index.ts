@@ -82,7 +82,7 @@ export {
   type UserSpace,
 } from '../uri/index.js';
 export { checkTags, checkOptionalTags } from '../tags.js';
-export { ZIP_LIMITS, isZip, readZip, zipError, type ZipFile, type ZipLimits } from '../zip.js';
+export { ZIP_LIMITS, isZip, nameProblem as zipEntryNameProblem, readZip, zipError, type ZipFile, type ZipLimits } from '../zip.js';
 export { table as statusTable } from '../status-table.js';
 export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from '../text-extensions.js';
 
