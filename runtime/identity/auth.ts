@@ -84,7 +84,18 @@ function withPeer(identity: Identity, actorPeerId: string | undefined): Identity
   return identity;
 }
 
+/**
+ * One frozen identity per cached user record (without an actor peer, the common case): a request
+ * then allocates no identity, and marking it as host-issued (runtime/access/issued.ts) finds it
+ * already marked instead of growing a WeakSet per request. A role change replaces the record, so
+ * the next request gets a fresh identity.
+ */
+const byRecord = new WeakMap<UserRecord, Identity>();
+
 function userIdentity(user: UserRecord | null, actorPeerId: string | undefined): Identity {
   if (!user) throw unauthenticated('invalid API key');
-  return withPeer({ accountId: user.account_id, userId: user.user_id, role: user.role }, actorPeerId);
+  if (actorPeerId) return withPeer({ accountId: user.account_id, userId: user.user_id, role: user.role }, actorPeerId);
+  let identity = byRecord.get(user);
+  if (!identity) byRecord.set(user, (identity = Object.freeze({ accountId: user.account_id, userId: user.user_id, role: user.role })));
+  return identity;
 }
