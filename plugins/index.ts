@@ -1,5 +1,5 @@
 /** The built-in plugins, in no particular order: the loader orders them by `dependsOn`. */
-import type { PluginDefinition } from '../runtime/plugin.js';
+import type { PluginDefinition } from 'ctx/plugin';
 import admin from './admin/index.js';
 import bot from './bot/index.js';
 import compile from './compile/index.js';

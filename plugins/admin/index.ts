@@ -3,12 +3,12 @@
  * accounts; ROOT or the account's own ADMIN manages its users. Keys are returned once, at creation
  * or rotation, and stored hashed.
  */
-import { notFound, permissionDenied } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { definePlugin } from '../../runtime/sdk/index.js';
-import { fieldError, s } from '../../runtime/sdk/index.js';
-import { HOST_VERSION } from '../../runtime/sdk/index.js';
-import { resultObject } from '../../runtime/sdk/index.js';
+import { notFound, permissionDenied } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { definePlugin } from 'ctx/plugin';
+import { fieldError, s } from 'ctx/plugin';
+import { HOST_VERSION } from 'ctx/plugin';
+import { resultObject } from 'ctx/plugin';
 
 const publicUser = (u: { account_id: string; user_id: string; role: string; created_at: string }) => ({
   account_id: u.account_id,

@@ -4,7 +4,7 @@
  * Events go to `emit` as they happen; the SSE route sends them, the plain route collects them.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, Llm, Logger } from '../../runtime/sdk/index.js';
+import type { ChatMessage, Llm, Logger } from 'ctx/plugin';
 import type { ChatImage } from './images.js';
 import type { BotStore } from './store.js';
 import { TOOLS, runTool, type Hit, type ToolEnv } from './tools.js';

@@ -4,7 +4,7 @@
  * URL must be base64 JPEG, PNG, GIF or WebP of at most 10 MiB decoded whose bytes start with that
  * type's signature. SVG (script in an image) and local paths are refused.
  */
-import { invalidArgument } from '../../runtime/sdk/index.js';
+import { invalidArgument } from 'ctx/plugin';
 
 export const MAX_IMAGES = 4;
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;

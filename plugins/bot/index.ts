@@ -5,7 +5,7 @@
  * with `CTX_BOT_ENABLED=true` and an LLM; otherwise every route answers 503.
  */
 import { randomUUID } from 'node:crypto';
-import { HOST_VERSION, LlmError, Reply, createLlm, definePlugin, invalidArgument, isCtxError, notFound, resultObject, s, unavailable, type RouteContext } from '../../runtime/sdk/index.js';
+import { HOST_VERSION, LlmError, Reply, createLlm, definePlugin, invalidArgument, isCtxError, notFound, resultObject, s, unavailable, type RouteContext } from 'ctx/plugin';
 import { runChat, type BotEvent, type ChatInput } from './chat.js';
 import { MAX_IMAGES, MAX_IMAGE_URL_CHARS, checkImages, type ChatImage } from './images.js';
 import { BotStore } from './store.js';

@@ -3,7 +3,7 @@
  * conversation turns per user and session, answered responses (the targets of feedback) and
  * feedback. Not the sessions plugin's sessions: a bot session is the chat's short memory only.
  */
-import type { Kv } from '../../runtime/sdk/index.js';
+import type { Kv } from 'ctx/plugin';
 
 const S = '\0';
 /** Turns kept per session and sent back to the model: enough context, bounded prompt size. */

@@ -2,7 +2,7 @@
  * The tools the bot's model may call. Every one acts through the caller's scoped VFS (or the find
  * service with the caller's identity), so the model reads exactly what its caller may, nothing more.
  */
-import { isCtxError, type Identity, type ScopedVfs, type ToolDef } from '../../runtime/sdk/index.js';
+import { isCtxError, type Identity, type ScopedVfs, type ToolDef } from 'ctx/plugin';
 
 /** What the find service answers, as far as the bot reads it. */
 export interface FindLike {

@@ -4,7 +4,7 @@
  * else is reachable, and every call goes through the owner's scoped VFS, so the agent can never
  * read what its owner could not.
  */
-import { CtxError, isAncestorOrSelf, type ChatMessage, type Llm, type ScopedVfs, type ToolCall, type ToolDef } from '../../runtime/sdk/index.js';
+import { CtxError, isAncestorOrSelf, type ChatMessage, type Llm, type ScopedVfs, type ToolCall, type ToolDef } from 'ctx/plugin';
 import type { CompilePayload } from './protocol.js';
 
 export const MAX_TURNS = 24;

@@ -5,7 +5,7 @@
  * compile task that was waiting on one, as the task manager does for every interrupted task).
  */
 import { randomUUID } from 'node:crypto';
-import { CtxError, invalidArgument, notFound, type Llm, type Logger, type ScopedVfs } from '../../runtime/sdk/index.js';
+import { CtxError, invalidArgument, notFound, type Llm, type Logger, type ScopedVfs } from 'ctx/plugin';
 import { runAgent } from './agent.js';
 import { TERMINAL, type CompilePayload, type RuntimeStatus } from './protocol.js';
 

@@ -4,7 +4,7 @@
  * `CTX_EXECUTION_BACKEND_URL`. The caller's key goes in `X-API-Key` (gRPC metadata `x-api-key`) and
  * nowhere else: not in the task input on disk, not in logs, and scrubbed from what comes back.
  */
-import { CtxError, type ScopedVfs } from '../../runtime/sdk/index.js';
+import { CtxError, type ScopedVfs } from 'ctx/plugin';
 import type { BundledBackend } from './bundled.js';
 import type { CompilePayload, RuntimeStatus } from './protocol.js';
 

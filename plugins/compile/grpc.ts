@@ -6,7 +6,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
-import { CtxError, isCtxError, type ErrorCode, type PluginHost, type ScopedVfs } from '../../runtime/sdk/index.js';
+import { CtxError, isCtxError, type ErrorCode, type PluginHost, type ScopedVfs } from 'ctx/plugin';
 import type { BundledBackend } from './bundled.js';
 import { toStatus, type Caller, type ExecutionClient } from './clients.js';
 import { Runtime, SessionRequestSchema, SubmitRequestSchema, SubmitResponseSchema, TaskStatusSchema, type SubmitRequest, type TaskStatus } from './gen/runtime_pb.js';

@@ -7,7 +7,7 @@
  * `CTX_GRPC_PORT`, over gRPC.
  */
 import { randomUUID } from 'node:crypto';
-import { CtxError, HOST_VERSION, Reply, createLlm, definePlugin, invalidArgument, isCtxError, presentedKey, resultObject, s, spaceRootDepth, type Identity, type Llm, type PluginTaskContext, type ScopedVfs } from '../../runtime/sdk/index.js';
+import { CtxError, HOST_VERSION, Reply, createLlm, definePlugin, invalidArgument, isCtxError, presentedKey, resultObject, s, spaceRootDepth, type Identity, type Llm, type PluginTaskContext, type ScopedVfs } from 'ctx/plugin';
 import { BundledBackend, resolveSkill } from './bundled.js';
 import { bundledClient, httpClient, type Caller, type ExecutionClient } from './clients.js';
 import { grpcClient, startGrpcServer, type GrpcServerHandle } from './grpc.js';
@@ -24,7 +24,7 @@ export interface CompileService {
   grpcPort(): number | undefined;
 }
 
-declare module '../../runtime/sdk/index.js' {
+declare module 'ctx/plugin' {
   interface Services {
     compile: CompileService;
   }

@@ -3,7 +3,7 @@
  * it, whatever carries it: the bundled backend in this process, `/runtime/v1` over HTTP, or gRPC
  * (`proto/runtime.proto`). One payload check serves every transport so they answer the same 4xx.
  */
-import { invalidArgument } from '../../runtime/sdk/index.js';
+import { invalidArgument } from 'ctx/plugin';
 
 export const TASK_TYPE = 'compile';
 export const RUNTIME_STATUSES = ['pending', 'running', 'cancelling', 'completed', 'failed', 'cancelled'] as const;

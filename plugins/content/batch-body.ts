@@ -20,7 +20,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import { jsonQuotedLen } from '../../runtime/sdk/index.js';
+import { jsonQuotedLen } from 'ctx/plugin';
 
 /** Strings shorter than this stay in the JSON text (a reference costs a few dozen characters). */
 const MIN_BYTES = 512;

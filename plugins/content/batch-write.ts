@@ -5,14 +5,14 @@
  * which commit hooks enqueue in that batch, starts once, after every write.
  */
 import { createHash, hash as hashOnce } from 'node:crypto';
-import { conflict, invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { hash } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { s } from '../../runtime/sdk/index.js';
-import { isAncestorOrSelf, type CtxUri } from '../../runtime/sdk/index.js';
-import { SIDECARS, type Entry } from '../../runtime/sdk/index.js';
-import { ancestorDirs } from '../../runtime/sdk/index.js';
+import { conflict, invalidArgument, notFound } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { hash } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { s } from 'ctx/plugin';
+import { isAncestorOrSelf, type CtxUri } from 'ctx/plugin';
+import { SIDECARS, type Entry } from 'ctx/plugin';
+import { ancestorDirs } from 'ctx/plugin';
 import { contentBytes } from './batch-body.js';
 import { indexingReport, type IndexingReport } from './indexing.js';
 import { TEXT_EXTENSIONS, hasTextExtension, resolveUri } from './targets.js';

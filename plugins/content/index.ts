@@ -2,19 +2,19 @@
  * Content plugin: tiered reads (abstract, overview, read, download), writes, batch writes, tags and
  * reindex (spec Part 2, "Content"). README.md describes the routes and the choices made.
  */
-import type { Identity } from '../../runtime/sdk/index.js';
-import { definePlugin } from '../../runtime/sdk/index.js';
-import { s } from '../../runtime/sdk/index.js';
-import { HOST_VERSION } from '../../runtime/sdk/index.js';
+import type { Identity } from 'ctx/plugin';
+import { definePlugin } from 'ctx/plugin';
+import { s } from 'ctx/plugin';
+import { HOST_VERSION } from 'ctx/plugin';
 import { parseBatchBody } from './batch-body.js';
 import { LIMITS, batchWrite, batchWriteBody, type AccessCheck } from './batch-write.js';
 import { download, readContent, readSidecar } from './read.js';
 import { registerReindex } from './reindex.js';
 import { resolveUri } from './targets.js';
-import { rootUriOf } from '../../runtime/sdk/index.js';
-import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
+import { rootUriOf } from 'ctx/plugin';
+import { checkOptionalTags as checkTags } from 'ctx/plugin';
 import { writeContent } from './write.js';
-import { resultObject } from '../../runtime/sdk/index.js';
+import { resultObject } from 'ctx/plugin';
 
 const tagList = s.array(s.string(), { max: 64 });
 

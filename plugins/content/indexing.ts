@@ -2,7 +2,7 @@
  * Index status of a write, from the semantic plugin's `indexing` service (it owns the queues and
  * knows what is outstanding). Without it nothing indexes now: every status is `deferred`.
  */
-import type { PluginHost, Services } from '../../runtime/sdk/index.js';
+import type { PluginHost, Services } from 'ctx/plugin';
 
 /** The semantic plugin's service, typed by its own `Services` declaration (no import of its files). */
 type IndexingService = Services['indexing'];

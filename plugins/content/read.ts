@@ -1,10 +1,10 @@
 /** abstract, overview, read and download (spec Part 2, "Content"). */
-import { invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import { JsonResult, Reply, contentDisposition } from '../../runtime/sdk/index.js';
-import { jsonStringResult } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { splitHeader } from '../../runtime/sdk/index.js';
-import type { Vfs } from '../../runtime/sdk/index.js';
+import { invalidArgument, notFound } from 'ctx/plugin';
+import { JsonResult, Reply, contentDisposition } from 'ctx/plugin';
+import { jsonStringResult } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { splitHeader } from 'ctx/plugin';
+import type { Vfs } from 'ctx/plugin';
 import { ABSTRACT, OVERVIEW, resolveReadTarget, resolveUri } from './targets.js';
 
 /** Piece size of streamed downloads: large enough for few native writes, small enough to pace. */

@@ -3,10 +3,10 @@
  * `admin_reindex` task: it enqueues one Semantic `refresh` message owned by the task (so cancelling
  * drops it), then waits until the index work for the URI has settled. One reindex per URI at a time.
  */
-import { CtxError, conflict, notFound, unavailable } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { publicTask, type TaskRecord } from '../../runtime/sdk/index.js';
+import { CtxError, conflict, notFound, unavailable } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { publicTask, type TaskRecord } from 'ctx/plugin';
 import { indexing, indexingReport } from './indexing.js';
 import { resolveUri } from './targets.js';
 

@@ -1,12 +1,12 @@
 /** URI resolution and the naming rules of content writes (spec Part 2, "Content" and "Limits"). */
-import { CtxError, invalidArgument } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { authorize, isRecordId, parseUri, spaceRootDepth, uriFromPath, type CtxUri } from '../../runtime/sdk/index.js';
-import { SIDECARS } from '../../runtime/sdk/index.js';
-import type { Vfs } from '../../runtime/sdk/index.js';
+import { CtxError, invalidArgument } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { authorize, isRecordId, parseUri, spaceRootDepth, uriFromPath, type CtxUri } from 'ctx/plugin';
+import { SIDECARS } from 'ctx/plugin';
+import type { Vfs } from 'ctx/plugin';
 
 // Re-exported: the write paths of this plugin import them from here.
-export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from '../../runtime/sdk/index.js';
+export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from 'ctx/plugin';
 export const ABSTRACT = '.abstract.md';
 export const OVERVIEW = '.overview.md';
 export const RELATIONS = '.relations.json';

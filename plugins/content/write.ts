@@ -1,14 +1,14 @@
 /** `POST /api/v1/content/write` (spec Part 2, "Content": write body and rules). */
-import type { IndexHint } from '../../runtime/sdk/index.js';
-import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { SIDECAR_META_FIELDS, splitHeader, withHeader } from '../../runtime/sdk/index.js';
-import { splitPath } from '../../runtime/sdk/index.js';
+import type { IndexHint } from 'ctx/plugin';
+import { CtxError, conflict, invalidArgument, notFound } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { SIDECAR_META_FIELDS, splitHeader, withHeader } from 'ctx/plugin';
+import { splitPath } from 'ctx/plugin';
 import { indexingReport, type IndexingReport } from './indexing.js';
-import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
+import { checkOptionalTags as checkTags } from 'ctx/plugin';
 import { ABSTRACT, OVERVIEW, RELATIONS, TEXT_EXTENSIONS, assertFileLocation, hasTextExtension, resolveUri } from './targets.js';
-import { rootUriOf } from '../../runtime/sdk/index.js';
+import { rootUriOf } from 'ctx/plugin';
 
 export interface WriteBody {
   uri: string;

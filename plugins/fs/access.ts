@@ -6,11 +6,11 @@
  * - private user and peer namespaces are hidden (not shown as placeholders) from callers who may not
  *   read them, as `authorize` decides.
  */
-import { CtxError } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { canRead, parseUri, uriFromPath } from '../../runtime/sdk/index.js';
-import type { Entry } from '../../runtime/sdk/index.js';
-import type { Vfs } from '../../runtime/sdk/index.js';
+import { CtxError } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { canRead, parseUri, uriFromPath } from 'ctx/plugin';
+import type { Entry } from 'ctx/plugin';
+import type { Vfs } from 'ctx/plugin';
 
 /** The key in `NodeMeta.meta` holding the reader list of a restricted resources entry. */
 export const READ_ACCESS_KEY = 'read_access';

@@ -3,11 +3,11 @@
  * tag filters applied before paging, `access: denied` placeholders, namespace hiding, and the
  * optional fields (`extra_fields`, `include_tags`, the agent output's abstracts).
  */
-import { notFound } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { authorize, parseUri, uriFromPath } from '../../runtime/sdk/index.js';
-import type { Entry } from '../../runtime/sdk/index.js';
+import { notFound } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { authorize, parseUri, uriFromPath } from 'ctx/plugin';
+import type { Entry } from 'ctx/plugin';
 import { assertEntryAccess, deniedNode, namespaceVisible, needsNamespaceFilter, readAccessOf } from './access.js';
 import { countsFor } from './count.js';
 import { abstractText, entry, placeholder, type DirectoryEntry, type ExtraField } from './entries.js';

@@ -4,9 +4,9 @@
  * items inside an `access: denied` directory below the counted one are subtracted (the placeholder
  * itself still counts, since the listing shows it).
  */
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { isAncestorPath } from '../../runtime/sdk/index.js';
+import type { Identity } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { isAncestorPath } from 'ctx/plugin';
 import { deniedNode } from './access.js';
 import type { RestrictedIndex } from './restricted.js';
 

@@ -2,9 +2,9 @@
  * Directory entries and stat results as the spec shapes them (Part 2, "Directory entry", "Stat
  * result"). Exported through the `fs` service so other plugins format nodes the same way.
  */
-import { splitHeader } from '../../runtime/sdk/index.js';
-import type { Entry } from '../../runtime/sdk/index.js';
-import { uriFromPath } from '../../runtime/sdk/index.js';
+import { splitHeader } from 'ctx/plugin';
+import type { Entry } from 'ctx/plugin';
+import { uriFromPath } from 'ctx/plugin';
 
 export type ExtraField = 'locked' | 'id' | 'count';
 

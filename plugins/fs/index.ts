@@ -3,23 +3,23 @@
  * "File system"), the `access: denied` rules under ctx://resources, and the `fs` service (tag logic,
  * entry formatting, access checks) other plugins use. README.md describes the choices.
  */
-import { invalidArgument } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { definePlugin } from '../../runtime/sdk/index.js';
-import { s } from '../../runtime/sdk/index.js';
-import { authorize, isValidId, parseUri, uriFromPath } from '../../runtime/sdk/index.js';
-import type { Entry } from '../../runtime/sdk/index.js';
-import { HOST_VERSION } from '../../runtime/sdk/index.js';
+import { invalidArgument } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { definePlugin } from 'ctx/plugin';
+import { s } from 'ctx/plugin';
+import { authorize, isValidId, parseUri, uriFromPath } from 'ctx/plugin';
+import type { Entry } from 'ctx/plugin';
+import { HOST_VERSION } from 'ctx/plugin';
 import { READ_ACCESS_KEY, deniedError, deniedNode, deniedOnPath, deniedOnPaths } from './access.js';
 import { browse, type BrowseQuery } from './browse.js';
 import { entry, placeholder, type DirectoryEntry, type EntryOptions } from './entries.js';
 import { ListingCache } from './listing.js';
 import { attrs, mkdir, mv, resolve, rm, stat } from './ops.js';
-import { rootUriOf } from '../../runtime/sdk/index.js';
+import { rootUriOf } from 'ctx/plugin';
 import { RestrictedIndex } from './restricted.js';
-import { checkTags } from '../../runtime/sdk/index.js';
+import { checkTags } from 'ctx/plugin';
 import { setTags, type SetTagsOptions, type SetTagsOutcome } from './tags.js';
-import { resultObject } from '../../runtime/sdk/index.js';
+import { resultObject } from 'ctx/plugin';
 
 export interface FsService {
   /** set_tags for both routes (fs and content): validates, authorizes, applies the tag rules atomically. */
@@ -36,7 +36,7 @@ export interface FsService {
   placeholder(node: Pick<Entry, 'name' | 'kind' | 'path'>, relPath?: string): DirectoryEntry;
 }
 
-declare module '../../runtime/sdk/index.js' {
+declare module 'ctx/plugin' {
   interface Services {
     fs: FsService;
   }

@@ -8,10 +8,10 @@
  * does not cost the next reader a full scan, and a cached listing never shows less than what a
  * write acknowledged.
  */
-import type { Entry } from '../../runtime/sdk/index.js';
-import type { Vfs } from '../../runtime/sdk/index.js';
-import type { ChangeEvent } from '../../runtime/sdk/index.js';
-import { isAncestorPath } from '../../runtime/sdk/index.js';
+import type { Entry } from 'ctx/plugin';
+import type { Vfs } from 'ctx/plugin';
+import type { ChangeEvent } from 'ctx/plugin';
+import { isAncestorPath } from 'ctx/plugin';
 
 export type SortBy = 'name' | 'mtime';
 export type SortOrder = 'asc' | 'desc';

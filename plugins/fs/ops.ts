@@ -1,12 +1,12 @@
 /** stat, attrs, mkdir, rm and mv (spec Part 2, "File system"; mv is not in the spec). */
-import { rootUriOf, spaceRootDepth, type IndexHint } from '../../runtime/sdk/index.js';
-import { CtxError, conflict, invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from '../../runtime/sdk/index.js';
-import { TEXT_EXTENSIONS, hasTextExtension } from '../../runtime/sdk/index.js';
-import { splitHeader, withHeader } from '../../runtime/sdk/index.js';
-import { SIDECARS } from '../../runtime/sdk/index.js';
+import { rootUriOf, spaceRootDepth, type IndexHint } from 'ctx/plugin';
+import { CtxError, conflict, invalidArgument, notFound } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from 'ctx/plugin';
+import { TEXT_EXTENSIONS, hasTextExtension } from 'ctx/plugin';
+import { splitHeader, withHeader } from 'ctx/plugin';
+import { SIDECARS } from 'ctx/plugin';
 import { assertEntryAccess, deniedError, deniedNode } from './access.js';
 import { isoTime } from './entries.js';
 import { countsFor } from './count.js';

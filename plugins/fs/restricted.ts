@@ -10,11 +10,11 @@
  * marker its `ctx://resources` is walked once (data written before the index existed, or a move
  * the index could not follow because the account was not loaded).
  */
-import type { KvOp } from '../../runtime/sdk/index.js';
-import type { Kv } from '../../runtime/sdk/index.js';
-import { isAncestorPath } from '../../runtime/sdk/index.js';
-import type { ChangeEvent } from '../../runtime/sdk/index.js';
-import type { Vfs } from '../../runtime/sdk/index.js';
+import type { KvOp } from 'ctx/plugin';
+import type { Kv } from 'ctx/plugin';
+import { isAncestorPath } from 'ctx/plugin';
+import type { ChangeEvent } from 'ctx/plugin';
+import type { Vfs } from 'ctx/plugin';
 import { readAccessOf } from './access.js';
 
 const entryKey = (account: string, path: string) => `e\x00${account}\x00${path}`;

@@ -4,12 +4,12 @@
  * key); `recursive` also updates every existing descendant. All nodes change in one atomic batch
  * under a tree lock; the indexer re-tags vector records from the `meta` change events.
  */
-import { checkTags } from '../../runtime/sdk/index.js';
-import { invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { uriFromPath } from '../../runtime/sdk/index.js';
-import { SIDECARS } from '../../runtime/sdk/index.js';
+import { checkTags } from 'ctx/plugin';
+import { invalidArgument, notFound } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { uriFromPath } from 'ctx/plugin';
+import { SIDECARS } from 'ctx/plugin';
 import { deniedNode } from './access.js';
 import type { ListingCache } from './listing.js';
 import { resolve } from './ops.js';

@@ -4,7 +4,7 @@
  * ADMIN or ROOT caller, with the caller's credentials swapped for the shared admin token and the
  * caller's account. The gateway's status and body come back unchanged, streamed.
  */
-import { CtxError, HOST_VERSION, Reply, definePlugin, notFound, s, unavailable, type RouteContext } from '../../runtime/sdk/index.js';
+import { CtxError, HOST_VERSION, Reply, definePlugin, notFound, s, unavailable, type RouteContext } from 'ctx/plugin';
 
 /** First path segments the gateway's admin API has; anything else is not ours to forward. */
 export const FORWARDED = new Set(['overview', 'logs', 'guides', 'upstreams', 'policies', 'keys', 'users', 'tools']);

@@ -4,7 +4,7 @@
  * peer, skill and session paths (`migrate`), or deletes the legacy scopes (`cleanup`).
  * Preflight failures are answered before the task exists. README.md describes the choices.
  */
-import { definePlugin, HOST_VERSION, invalidArgument, s, taskStartedSchema } from '../../runtime/sdk/index.js';
+import { definePlugin, HOST_VERSION, invalidArgument, s, taskStartedSchema } from 'ctx/plugin';
 import { planMigration } from './plan.js';
 import { runCleanup, runMigration } from './run.js';
 

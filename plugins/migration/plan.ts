@@ -9,8 +9,8 @@
  *   user/{user_id}/agent/{agent_id}/...           the same, named owner: only that user
  *   session/{session_id}/...                      to its owner's sessions (.meta.json owner fields)
  */
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { isValidId } from '../../runtime/sdk/index.js';
+import type { PluginHost } from 'ctx/plugin';
+import { isValidId } from 'ctx/plugin';
 
 export interface CopyJob {
   from: string;

@@ -5,8 +5,8 @@
  * being recomputed; the indexer, which sees the copies like any write, then finds those records
  * unchanged and embeds nothing.
  */
-import type { Entry, PluginHost, PluginTaskContext } from '../../runtime/sdk/index.js';
-import { SIDECARS } from '../../runtime/sdk/index.js';
+import type { Entry, PluginHost, PluginTaskContext } from 'ctx/plugin';
+import { SIDECARS } from 'ctx/plugin';
 import { planMigration, type CopyJob } from './plan.js';
 
 const BATCH_FILES = 128;

@@ -5,7 +5,7 @@
  * directories' L0/L1 vectors from the restored text (spec Part 2, import rule 5).
  */
 import fs from 'node:fs';
-import type { PluginHost } from '../../runtime/sdk/index.js';
+import type { PluginHost } from 'ctx/plugin';
 import { EXCLUDED_NAMES } from './export.js';
 import { batches, readBatch, type PackFile, type ValidatedPack } from './validate.js';
 

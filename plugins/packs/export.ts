@@ -8,8 +8,8 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Zip, ZipPassThrough, deflateSync, type ZipInputFile } from 'fflate';
-import type { Entry, PluginHost } from '../../runtime/sdk/index.js';
-import { hash } from '../../runtime/sdk/index.js';
+import type { Entry, PluginHost } from 'ctx/plugin';
+import { hash } from 'ctx/plugin';
 import { createHash } from 'node:crypto';
 import { DENSE, FILES_DIR, FORMAT_VERSION, INDEX_RECORDS, MANIFEST, contentSha256, sortEntries, type Manifest, type ManifestEntry } from './manifest.js';
 import type { DenseMeta, VectorLine } from './dense.js';

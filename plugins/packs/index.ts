@@ -3,8 +3,8 @@
  * integrity manifests; import and restore that validate the whole pack before the first write, so
  * a rejected pack leaves the target untouched. README.md describes the choices.
  */
-import type { CtxUri, Entry, Identity, PluginHost } from '../../runtime/sdk/index.js';
-import { authorize, conflict, contentDisposition, definePlugin, HOST_VERSION, invalidArgument, notFound, parseUri, permissionDenied, Reply, resultObject, s, unavailable, uriFromPath } from '../../runtime/sdk/index.js';
+import type { CtxUri, Entry, Identity, PluginHost } from 'ctx/plugin';
+import { authorize, conflict, contentDisposition, definePlugin, HOST_VERSION, invalidArgument, notFound, parseUri, permissionDenied, Reply, resultObject, s, unavailable, uriFromPath } from 'ctx/plugin';
 import { joinPath, restorable, writePack, type WriteHooks } from './apply.js';
 import { rowOf, type DenseSnapshot } from './dense.js';
 import { packStream, type PackSource } from './export.js';

@@ -7,7 +7,7 @@
  * again (`readFiles`), checking each batch's hashes once more before it is written.
  */
 import fs from 'node:fs';
-import { hash } from '../../runtime/sdk/index.js';
+import { hash } from 'ctx/plugin';
 import { DENSE, FILES_DIR, INDEX_RECORDS, MANIFEST, PACK_DIR, contentSha256, parseManifest, type Manifest } from './manifest.js';
 import { packError, readCentralDirectory, readEntry, type ZipEntry } from './zip-read.js';
 import { checkDense, isVectorLine, parseDenseMeta, type DenseSnapshot } from './dense.js';

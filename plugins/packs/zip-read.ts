@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { invalidArgument, zipEntryNameProblem } from '../../runtime/sdk/index.js';
+import { invalidArgument, zipEntryNameProblem } from 'ctx/plugin';
 
 export interface ZipEntry {
   name: string;

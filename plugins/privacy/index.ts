@@ -2,13 +2,13 @@
  * Privacy configs plugin (spec Part 2, "Privacy configs"): versioned sensitive settings per
  * `category` and `target_key`, private to the user who sets them. README.md has the details.
  */
-import { invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { definePlugin } from '../../runtime/sdk/index.js';
-import { s } from '../../runtime/sdk/index.js';
-import { HOST_VERSION } from '../../runtime/sdk/index.js';
+import { invalidArgument, notFound } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { definePlugin } from 'ctx/plugin';
+import { s } from 'ctx/plugin';
+import { HOST_VERSION } from 'ctx/plugin';
 import { PrivacyStore, sameJson, type Meta, type Owner, type Snapshot } from './store.js';
-import { resultObject } from '../../runtime/sdk/index.js';
+import { resultObject } from 'ctx/plugin';
 
 /** Category and target key: one path segment, no separators, so they are also safe key parts. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,127}$/;

@@ -7,7 +7,7 @@
  * A new version and its meta are written in one atomic batch. Values are stored as given (unmasked);
  * nothing here logs them.
  */
-import type { Kv } from '../../runtime/sdk/index.js';
+import type { Kv } from 'ctx/plugin';
 
 const S = '\x00';
 

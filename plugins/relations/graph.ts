@@ -1,8 +1,8 @@
 /** `build_graph`: gathers the relations stored under the merged spaces and renders them as HTML. */
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { canRead, parseUri, uriFromPath, type CtxUri } from '../../runtime/sdk/index.js';
-import { isAncestorPath, splitPath } from '../../runtime/sdk/index.js';
+import type { Identity } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { canRead, parseUri, uriFromPath, type CtxUri } from 'ctx/plugin';
+import { isAncestorPath, splitPath } from 'ctx/plugin';
 import { renderGraphHtml, type GraphData, type GraphEdge, type GraphNode } from './graph-html.js';
 import { RELATIONS_FILE, readSidecar } from './store.js';
 

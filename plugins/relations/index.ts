@@ -3,19 +3,19 @@
  * source, removable, and rendered by `build_graph` into a self-contained HTML file in the VFS.
  * store.ts says where relations live and how they follow their source; README.md has the details.
  */
-import { invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { definePlugin, type PluginHost } from '../../runtime/sdk/index.js';
-import { s } from '../../runtime/sdk/index.js';
-import { TEXT_EXTENSIONS, hasTextExtension } from '../../runtime/sdk/index.js';
-import { authorize, parseUri, type CtxUri } from '../../runtime/sdk/index.js';
-import type { ChangeEvent, Entry } from '../../runtime/sdk/index.js';
-import { SIDECARS } from '../../runtime/sdk/index.js';
-import { splitPath } from '../../runtime/sdk/index.js';
-import { HOST_VERSION } from '../../runtime/sdk/index.js';
+import { invalidArgument, notFound } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { definePlugin, type PluginHost } from 'ctx/plugin';
+import { s } from 'ctx/plugin';
+import { TEXT_EXTENSIONS, hasTextExtension } from 'ctx/plugin';
+import { authorize, parseUri, type CtxUri } from 'ctx/plugin';
+import type { ChangeEvent, Entry } from 'ctx/plugin';
+import { SIDECARS } from 'ctx/plugin';
+import { splitPath } from 'ctx/plugin';
+import { HOST_VERSION } from 'ctx/plugin';
 import { collectGraph, readableFor, renderGraphHtml } from './graph.js';
 import { RELATIONS_FILE, entriesOf, locate, readSidecar, updateSidecar, type StoredRelation } from './store.js';
-import { resultObject } from '../../runtime/sdk/index.js';
+import { resultObject } from 'ctx/plugin';
 
 export const LIMITS = { targets: 256, reasonChars: 4096, spaces: 32 } as const;
 

@@ -7,9 +7,9 @@
  * hides any entry left behind (a crash before the patch) from a later file at the same path.
  * Every read-modify-write of a sidecar holds the VFS path lock of the sidecar.
  */
-import type { LockHandle } from '../../runtime/sdk/index.js';
-import type { Entry } from '../../runtime/sdk/index.js';
-import { splitPath, type Vfs } from '../../runtime/sdk/index.js';
+import type { LockHandle } from 'ctx/plugin';
+import type { Entry } from 'ctx/plugin';
+import { splitPath, type Vfs } from 'ctx/plugin';
 
 export const RELATIONS_FILE = '.relations.json';
 

@@ -7,7 +7,7 @@
 import TurndownService from 'turndown';
 import { parse as parseToml } from 'smol-toml';
 import { parseAllDocuments } from 'yaml';
-import { extensionOf, invalidArgument } from '../../runtime/sdk/index.js';
+import { extensionOf, invalidArgument } from 'ctx/plugin';
 import { documentMarkdown } from './documents.js';
 import { mediaInfo, type MediaInfo } from './media.js';
 import { splitMarkdown } from './split.js';

@@ -6,9 +6,9 @@
  */
 import { extractText, getDocumentProxy } from 'unpdf';
 import mammoth from 'mammoth';
-import { extensionOf } from '../../runtime/sdk/index.js';
+import { extensionOf } from 'ctx/plugin';
 import { Unsupported, htmlToMarkdown } from './convert.js';
-import { readZip } from '../../runtime/sdk/index.js';
+import { readZip } from 'ctx/plugin';
 
 export const DOCUMENT_EXTENSIONS = new Set(['.pdf', '.docx']);
 

@@ -8,7 +8,7 @@
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import { invalidArgument } from '../../runtime/sdk/index.js';
+import { invalidArgument } from 'ctx/plugin';
 
 export const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
 const MAX_REDIRECTS = 5;

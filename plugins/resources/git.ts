@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
-import { invalidArgument } from '../../runtime/sdk/index.js';
+import { invalidArgument } from 'ctx/plugin';
 import { checkRemote, publicUrl } from './fetch.js';
 import type { InputFile } from './tree.js';
 

@@ -8,12 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { CtxError, HOST_VERSION, checkOptionalTags, conflict, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type Services, type TaskRecord } from '../../runtime/sdk/index.js';
+import { CtxError, HOST_VERSION, checkOptionalTags, conflict, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type Services, type TaskRecord } from 'ctx/plugin';
 import { checkLocalPath, classifyPath, fetchSource, loadUpload, mediaFolder, parseFetched, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
 import { Reservations, planTarget, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
 import { writeResource } from './write.js';
-import { ZIP_LIMITS } from '../../runtime/sdk/index.js';
+import { ZIP_LIMITS } from 'ctx/plugin';
 import { WatchStore, minutes, nextSlot, redact, type ProcessorKwargs, type Watch } from './watches.js';
 import { registerWatchRoutes } from './watch-routes.js';
 

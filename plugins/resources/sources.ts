@@ -6,14 +6,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { extensionOf, invalidArgument, permissionDenied } from '../../runtime/sdk/index.js';
+import { extensionOf, invalidArgument, permissionDenied } from 'ctx/plugin';
 import { convertSingle, type OutFile } from './convert.js';
 import { checkRemote, download, publicUrl } from './fetch.js';
 import { cloneRepo, isGitUrl, repoName, type GitAuth } from './git.js';
 import { buildTree, type InputFile, type Skipped, type TreeFilters } from './tree.js';
 import { DOCUMENT_EXTENSIONS } from './documents.js';
 import { describeMedia, isMediaExtension, type MediaInfo } from './media.js';
-import { ZIP_LIMITS, isZip, readZip, zipError } from '../../runtime/sdk/index.js';
+import { ZIP_LIMITS, isZip, readZip, zipError } from 'ctx/plugin';
 
 export type Source =
   | { kind: 'upload'; filename: string; data: Buffer }

@@ -4,7 +4,7 @@
  * so adding the same source twice gives two resources. Roots being imported are reserved in
  * memory, so two concurrent imports of one name do not pick the same root.
  */
-import { conflict, invalidArgument, spaceRootDepth, type CtxUri, type PluginHost, type ScopedVfs } from '../../runtime/sdk/index.js';
+import { conflict, invalidArgument, spaceRootDepth, type CtxUri, type PluginHost, type ScopedVfs } from 'ctx/plugin';
 
 const key = (account: string, path: string) => `${account}\0${path}`;
 

@@ -3,7 +3,7 @@
  * `include`/`exclude` globs and `ignore_dirs` applied, `.git` and the indexer's own sidecars never
  * imported, each file converted (convert.ts); what cannot be stored is skipped with its reason.
  */
-import { SIDECARS, invalidArgument } from '../../runtime/sdk/index.js';
+import { SIDECARS, invalidArgument } from 'ctx/plugin';
 import { Unsupported, convertAny, type OutFile } from './convert.js';
 
 export interface InputFile {

@@ -2,7 +2,7 @@
  * The Watches endpoints of spec Part 2: list, get, PATCH, DELETE and trigger, each single-watch
  * call naming the watch by `task_id` in the path or `?to_uri=` (both → they must agree, else 400).
  */
-import { invalidArgument, notFound, resultObject, s, type Identity, type ErrorCode, type PluginHost, type ScopedVfs } from '../../runtime/sdk/index.js';
+import { invalidArgument, notFound, resultObject, s, type Identity, type ErrorCode, type PluginHost, type ScopedVfs } from 'ctx/plugin';
 import { minutes, nextSlot, publicWatch, type Watch, type WatchStore } from './watches.js';
 
 const watchSchema = resultObject({

@@ -7,7 +7,7 @@
  * cancellation and replace-the-root semantics as the first import.
  */
 import { randomUUID } from 'node:crypto';
-import type { Identity, Kv, Role } from '../../runtime/sdk/index.js';
+import type { Identity, Kv, Role } from 'ctx/plugin';
 import type { GitAuth } from './git.js';
 
 export interface ProcessorKwargs {

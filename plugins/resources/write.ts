@@ -4,7 +4,7 @@
  * then, when the import replaces an existing root, what the source no longer has is removed; tags
  * and the resource's own metadata (source, reason, instruction) go on last.
  */
-import { SIDECARS, type PluginHost } from '../../runtime/sdk/index.js';
+import { SIDECARS, type PluginHost } from 'ctx/plugin';
 import type { OutFile } from './convert.js';
 
 const BATCH_FILES = 256;

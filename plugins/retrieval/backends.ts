@@ -4,9 +4,9 @@
  * touches another tenant's vectors) and the configured embedder (runtime/models/embedder.ts:
  * the core's local lexical embedder or an OpenAI-compatible API).
  */
-import { createEmbedder, VectorIndex, type CtxConfig, type Embedder } from '../../runtime/sdk/index.js';
+import { createEmbedder, VectorIndex, type CtxConfig, type Embedder } from 'ctx/plugin';
 
-export type { Hit, RecordAttrs, VectorFilter } from '../../runtime/sdk/index.js';
+export type { Hit, RecordAttrs, VectorFilter } from 'ctx/plugin';
 
 /** What the plugin needs of an embedder (tests substitute their own). */
 export type EmbedderLike = Pick<Embedder, 'info' | 'supportsImages' | 'embed'>;

@@ -8,7 +8,7 @@
  * 3. it stops when the top-k has not changed for STABLE_ROUNDS expansions, after MAX_EXPANSIONS,
  *    or when the frontier is empty or below the current k-th score.
  */
-import type { VectorFilter } from '../../runtime/sdk/index.js';
+import type { VectorFilter } from 'ctx/plugin';
 import type { RecordDoc, RecordStore } from './store.js';
 
 export const PARAMS = {

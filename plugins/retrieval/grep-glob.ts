@@ -3,12 +3,12 @@
  * backreferences or look-around; many buffers per call). glob patterns compile to one anchored
  * RegExp.
  */
-import { CtxError, invalidArgument } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { canRead, isAncestorOrSelf, parseUri, type CtxUri } from '../../runtime/sdk/index.js';
-import { SIDECARS } from '../../runtime/sdk/index.js';
-import { grep, nativeErrorCode } from '../../runtime/sdk/index.js';
+import { CtxError, invalidArgument } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { canRead, isAncestorOrSelf, parseUri, type CtxUri } from 'ctx/plugin';
+import { SIDECARS } from 'ctx/plugin';
+import { grep, nativeErrorCode } from 'ctx/plugin';
 
 export async function grepFiles(
   host: PluginHost,

@@ -3,9 +3,9 @@
  * search routes (find, search, grep, glob), consistency and the `vectordb`/`retrieval` observers.
  * See README.md and docs/retrieval.md.
  */
-import { definePlugin, type Identity, type PluginHost } from '../../runtime/sdk/index.js';
-import { createLlm, createReranker } from '../../runtime/sdk/index.js';
-import { HOST_VERSION } from '../../runtime/sdk/index.js';
+import { definePlugin, type Identity, type PluginHost } from 'ctx/plugin';
+import { createLlm, createReranker } from 'ctx/plugin';
+import { HOST_VERSION } from 'ctx/plugin';
 import { loadBackends } from './backends.js';
 import { registerRoutes, type RerankerLike } from './routes.js';
 import { RecordStore, embedderTag, type RecordDoc } from './store.js';
@@ -61,7 +61,7 @@ export interface VectorStoreService {
 export type { RecordDoc, RecordAttrs, Placement };
 export type { EmbeddingMeta, PortableRecord, VectorRecordsService } from './records.js';
 
-declare module '../../runtime/sdk/index.js' {
+declare module 'ctx/plugin' {
   interface Services {
     'vector-index': VectorIndexService;
     'vector-store': VectorStoreService;

@@ -6,7 +6,7 @@
  *   2. its keywords (stopwords removed), when that differs;
  *   3. with a session: the query plus the 5 most frequent salient terms of the last messages.
  */
-import { parseJsonAnswer, type Llm } from '../../runtime/sdk/index.js';
+import { parseJsonAnswer, type Llm } from 'ctx/plugin';
 import { words as wordsOf } from './find.js';
 
 export const STOPWORDS = new Set(

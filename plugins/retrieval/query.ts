@@ -4,10 +4,10 @@
  * compiles to `VectorFilter`s evaluated inside the index; an `$or` becomes several filters whose
  * hits are merged, never a JS post-filter.
  */
-import { CtxError, invalidArgument } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { authorize, isAncestorOrSelf, parseUri } from '../../runtime/sdk/index.js';
-import { checkOptionalTags as checkTags } from '../../runtime/sdk/index.js';
+import { CtxError, invalidArgument } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { authorize, isAncestorOrSelf, parseUri } from 'ctx/plugin';
+import { checkOptionalTags as checkTags } from 'ctx/plugin';
 import type { VectorFilter } from './backends.js';
 
 const CONTEXT_TYPES = ['memory', 'resource', 'skill'] as const;

@@ -4,8 +4,8 @@
  * the target (id, URI, account, owner space, tags and times come from where they land), so only
  * what was embedded travels: the text, the abstract/overview shown with hits, and the vector.
  */
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { sha256Of } from '../../runtime/sdk/index.js';
+import type { PluginHost } from 'ctx/plugin';
+import { sha256Of } from 'ctx/plugin';
 import type { RecordAttrs } from './backends.js';
 import { embedderTag, type RecordDoc, type RecordStore } from './store.js';
 import { parentPath, placement } from './space.js';

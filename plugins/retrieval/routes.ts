@@ -1,21 +1,21 @@
 /** HTTP routes of the retrieval plugin (spec Part 3 "Retrieval", Part 1 consistency and observers). */
-import { CtxError, invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { Llm } from '../../runtime/sdk/index.js';
-import type { PluginHost } from '../../runtime/sdk/index.js';
-import { s } from '../../runtime/sdk/index.js';
-import { authorize, canRead, isAncestorOrSelf, parseUri } from '../../runtime/sdk/index.js';
-import { recordId } from '../../runtime/sdk/index.js';
-import { splitHeader } from '../../runtime/sdk/index.js';
-import { SIDECARS } from '../../runtime/sdk/index.js';
-import { statusTable as table, type ComponentStatus } from '../../runtime/sdk/index.js';
+import { CtxError, invalidArgument, notFound } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import type { Llm } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
+import { s } from 'ctx/plugin';
+import { authorize, canRead, isAncestorOrSelf, parseUri } from 'ctx/plugin';
+import { recordId } from 'ctx/plugin';
+import { splitHeader } from 'ctx/plugin';
+import { SIDECARS } from 'ctx/plugin';
+import { statusTable as table, type ComponentStatus } from 'ctx/plugin';
 import { hierarchicalFind, matchReason, queryTermMatcher, round4, type Candidate, type Provenance } from './find.js';
 import { compileGlob, grepFiles, splitAbsoluteGlob } from './grep-glob.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
 import { categoryOf, placement } from './space.js';
 import type { RecordStore } from './store.js';
-import { resultObject } from '../../runtime/sdk/index.js';
+import { resultObject } from 'ctx/plugin';
 
 const targetSchema = s.union<string | string[]>([s.string(), s.array(s.string(), { max: 64 })], 'a URI string or an array of URI strings');
 const findShape = {
@@ -87,7 +87,7 @@ export interface FindService {
   find(identity: Identity, body: { query: string; limit?: number; target_uri?: string | string[]; context_type?: string | string[]; score_threshold?: number }): Promise<FindResult>;
 }
 
-declare module '../../runtime/sdk/index.js' {
+declare module 'ctx/plugin' {
   interface Services {
     find: FindService;
   }

@@ -1,8 +1,8 @@
 /** Which records a storage path gets, and the attributes they carry. */
-import type { Identity } from '../../runtime/sdk/index.js';
-import { parseUri, type CtxUri } from '../../runtime/sdk/index.js';
-import { SIDECARS } from '../../runtime/sdk/index.js';
-import { splitPath } from '../../runtime/sdk/index.js';
+import type { Identity } from 'ctx/plugin';
+import { parseUri, type CtxUri } from 'ctx/plugin';
+import { SIDECARS } from 'ctx/plugin';
+import { splitPath } from 'ctx/plugin';
 import type { RecordAttrs } from './backends.js';
 
 const SYSTEM: Identity = { accountId: '-', userId: '-', role: 'ROOT' };

@@ -14,12 +14,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../../runtime/sdk/index.js';
-import type { KvOp } from '../../runtime/sdk/index.js';
-import type { Kv } from '../../runtime/sdk/index.js';
-import { recordId } from '../../runtime/sdk/index.js';
+import type { Logger } from 'ctx/plugin';
+import type { KvOp } from 'ctx/plugin';
+import type { Kv } from 'ctx/plugin';
+import { recordId } from 'ctx/plugin';
 import type { Backends, EmbedderLike, Hit, RecordAttrs, VectorFilter } from './backends.js';
-import type { VectorIndex } from '../../runtime/sdk/index.js';
+import type { VectorIndex } from 'ctx/plugin';
 
 const S = '\x00';
 const META_SEQ = `meta${S}seq`;

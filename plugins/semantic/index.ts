@@ -4,7 +4,7 @@
  * embeds records into the retrieval plugin's store through its `vector-store` service. Other
  * plugins read index status through the `indexing` service. README.md describes the pipeline.
  */
-import { HOST_VERSION, createLlm, definePlugin, type Identity } from '../../runtime/sdk/index.js';
+import { HOST_VERSION, createLlm, definePlugin, type Identity } from 'ctx/plugin';
 import { Indexer, type IndexerStats } from './indexer.js';
 import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from './indexing-contract.js';
 import { createIndexingService, type IndexingService } from './indexing-status.js';
@@ -18,7 +18,7 @@ export interface IndexingServiceWithStats extends IndexingService {
   stats(): Readonly<IndexerStats> & { llm: string | null; embedding: { pending: number; error_count: number } };
 }
 
-declare module '../../runtime/sdk/index.js' {
+declare module 'ctx/plugin' {
   interface Services {
     indexing: IndexingServiceWithStats;
   }

@@ -15,15 +15,15 @@
  *    idempotent), embeds, and writes the record to RocksDB and the index.
  * Every consumer queues its follow-up work before it returns (acks), so `wait` sees no gap.
  */
-import type { PluginHost } from '../../runtime/sdk/index.js';
+import type { PluginHost } from 'ctx/plugin';
 import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from './indexing-contract.js';
-import type { QueueMessage } from '../../runtime/sdk/index.js';
-import type { KvOp } from '../../runtime/sdk/index.js';
-import { formatHeader, splitHeader } from '../../runtime/sdk/index.js';
-import type { ChangeEvent, Entry, IndexHint } from '../../runtime/sdk/index.js';
-import { SIDECARS } from '../../runtime/sdk/index.js';
-import { sha256Of, splitPath } from '../../runtime/sdk/index.js';
-import type { Services } from '../../runtime/sdk/index.js';
+import type { QueueMessage } from 'ctx/plugin';
+import type { KvOp } from 'ctx/plugin';
+import { formatHeader, splitHeader } from 'ctx/plugin';
+import type { ChangeEvent, Entry, IndexHint } from 'ctx/plugin';
+import { SIDECARS } from 'ctx/plugin';
+import { sha256Of, splitPath } from 'ctx/plugin';
+import type { Services } from 'ctx/plugin';
 import { L2_TOKEN_BUDGET, truncateTokens, type ChildInfo, type Summarizer } from './summarize.js';
 
 const S = '\x00';

@@ -8,7 +8,7 @@
  *   `Embedding` work for the records concerned (before it acks, so `waitFor` sees no gap).
  * - `Embedding`: (re)compute or delete the vector record of one level of one node.
  */
-import { isAncestorPath } from '../../runtime/sdk/index.js';
+import { isAncestorPath } from 'ctx/plugin';
 
 export const SEMANTIC_QUEUE = 'Semantic';
 export const EMBEDDING_QUEUE = 'Embedding';

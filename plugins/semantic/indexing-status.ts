@@ -7,7 +7,7 @@
  * While waiting, messages that settle for the path are counted through `queues.onSettle`.
  */
 import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type SemanticMessage } from './indexing-contract.js';
-import type { QueueManager } from '../../runtime/sdk/index.js';
+import type { QueueManager } from 'ctx/plugin';
 
 /**
  * What other plugins get from `host.optional('indexing')`: index status of a path, and refreshes

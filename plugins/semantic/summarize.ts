@@ -3,8 +3,8 @@
  * extractive fallbacks that are useful on their own (an agent can decide from them whether to open
  * a file or a directory). Budgets are in tokens, counted as words and punctuation marks.
  */
-import type { Llm } from '../../runtime/sdk/index.js';
-import { splitHeader } from '../../runtime/sdk/index.js';
+import type { Llm } from 'ctx/plugin';
+import { splitHeader } from 'ctx/plugin';
 
 export const L0_TOKEN_BUDGET = 100;
 /** L2 records embed at most this many tokens of a file (name and abstract first, then the content). */

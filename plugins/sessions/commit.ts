@@ -12,7 +12,7 @@
  * in one final batch. A task that finds `.done` already written returns the recorded result, so a
  * retry or a resume after a restart never counts or writes twice.
  */
-import { type Identity, type Llm, type PluginHost, type PluginTaskContext } from '../../runtime/sdk/index.js';
+import { type Identity, type Llm, type PluginHost, type PluginTaskContext } from 'ctx/plugin';
 import { extract } from './extract.js';
 import { writeMemories } from './memories.js';
 import { enabledCategories } from './policy.js';

@@ -12,7 +12,7 @@
  * fails or answers no usable JSON falls back to the deterministic path, so a commit always
  * completes.
  */
-import { parseJsonAnswer, type Llm } from '../../runtime/sdk/index.js';
+import { parseJsonAnswer, type Llm } from 'ctx/plugin';
 import { messageText } from './messages.js';
 import type { MemoryCategory, Message, TokenUsage } from './types.js';
 

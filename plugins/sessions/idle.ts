@@ -6,7 +6,7 @@
  * messages, and has been idle for `idle_timeout_seconds` (and `min_commit_interval_seconds` since
  * the last automatic commit). Idle commits archive the whole backlog (keep_recent_count ignored).
  */
-import type { Identity, Kv, Logger, Role } from '../../runtime/sdk/index.js';
+import type { Identity, Kv, Logger, Role } from 'ctx/plugin';
 import type { Committer } from './commit.js';
 import { sessionDir, type SessionStore } from './store.js';
 import type { SessionMeta } from './types.js';

@@ -15,7 +15,7 @@ import {
   s,
   type Identity,
   type RouteContext,
-} from '../../runtime/sdk/index.js';
+} from 'ctx/plugin';
 import { assembleContext } from './context.js';
 import { ackSchema, anyObject, commitSchema, configSchema, info, infoSchema, messageSchema, policySchema, userSchema } from './shapes.js';
 import { Committer, TASK_TYPE } from './commit.js';
@@ -34,7 +34,7 @@ export interface SessionsService {
   recentText(identity: Identity, sessionId: string, n: number): Promise<string[] | null>;
 }
 
-declare module '../../runtime/sdk/index.js' {
+declare module 'ctx/plugin' {
   interface Services {
     sessions: SessionsService;
   }

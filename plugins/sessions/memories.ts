@@ -5,7 +5,7 @@
  * previous fact of the same key. Re-running a commit therefore changes nothing the second time,
  * which makes phase 2 safe to retry after a crash.
  */
-import type { ScopedVfs } from '../../runtime/sdk/index.js';
+import type { ScopedVfs } from 'ctx/plugin';
 import type { MemoryItem } from './extract.js';
 
 export interface MemoryChange {

@@ -2,7 +2,7 @@
  * Add-message input (spec Part 3 "Message"): simple mode (`content`) or parts mode (`parts`, which
  * wins when both are given), every part type checked field by field. Unknown fields are rejected.
  */
-import { invalidArgument, isValidId, s } from '../../runtime/sdk/index.js';
+import { invalidArgument, isValidId, s } from 'ctx/plugin';
 import { CONTEXT_TYPES, ROLES, TOOL_STATUSES, type Message, type Part, type Role } from './types.js';
 
 export const LIMITS = { partsPerMessage: 1000, batch: 100, messageBytes: 4 * 1024 * 1024 } as const;

@@ -3,7 +3,7 @@
  * `memory_extraction_config`): validation, defaults, bounds and merging. Every function throws
  * INVALID_ARGUMENT naming the offending field.
  */
-import { invalidArgument, type Logger } from '../../runtime/sdk/index.js';
+import { invalidArgument, type Logger } from 'ctx/plugin';
 import { MEMORY_CATEGORIES, type AutoCommitPolicy, type MemoryCategory, type MemoryPolicy } from './types.js';
 
 /** Default and maximum of each auto-commit field (the spec's table). */

@@ -1,5 +1,5 @@
 /** Result shapes of the sessions routes (the OpenAPI document) and the session-info view. */
-import { resultObject, s } from '../../runtime/sdk/index.js';
+import { resultObject, s } from 'ctx/plugin';
 import { extractedCounts } from './commit.js';
 import { POLICY_FIELDS } from './policy.js';
 import { uriOf } from './store.js';

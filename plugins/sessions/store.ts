@@ -9,7 +9,7 @@
  * acknowledged message is on disk before the answer, and appends, commits and deletes of one
  * session serialize while other sessions proceed in parallel.
  */
-import { conflict, type Identity, type LockHandle, type Vfs } from '../../runtime/sdk/index.js';
+import { conflict, type Identity, type LockHandle, type Vfs } from 'ctx/plugin';
 import { parseJsonl, toJsonl } from './messages.js';
 import { defaultMemoryPolicy } from './policy.js';
 import { messageTokens } from './tokens.js';

@@ -4,10 +4,10 @@
  * reference's list, read and delete routes. Everything goes through the caller-scoped VFS; the
  * semantic plugin's indexer makes the result findable with `context_type: skill`.
  */
-import { HOST_VERSION, definePlugin, invalidArgument, resultObject, s, type Identity, type PluginHost } from '../../runtime/sdk/index.js';
+import { HOST_VERSION, definePlugin, invalidArgument, resultObject, s, type Identity, type PluginHost } from 'ctx/plugin';
 import { checkName, parseError, parseSkillData, parseSkillMd, type Skill } from './parse.js';
 import { deleteSkill, getSkill, listSkills, skillDirFiles, skillsRoot, writeSkill } from './store.js';
-import { isZip, readZip, zipError, type ZipFile, type ZipLimits } from '../../runtime/sdk/index.js';
+import { isZip, readZip, zipError, type ZipFile, type ZipLimits } from 'ctx/plugin';
 
 /** A skill directory is small: tighter than the host's defaults for imported trees. */
 const SKILL_ZIP_LIMITS: ZipLimits = { archiveBytes: 32 * 1024 * 1024, entries: 512, fileBytes: 8 * 1024 * 1024, totalBytes: 32 * 1024 * 1024, ratio: 200 };

@@ -5,7 +5,7 @@
  * is PROCESSING_ERROR, as the spec asks of a synchronous parse failure.
  */
 import { parseDocument, stringify } from 'yaml';
-import { CtxError, RESERVED_IDS, invalidArgument } from '../../runtime/sdk/index.js';
+import { CtxError, RESERVED_IDS, invalidArgument } from 'ctx/plugin';
 
 export interface Skill {
   name: string;

@@ -3,9 +3,9 @@
  * files, written through the caller-scoped VFS. The indexer writes `.abstract.md` (L0) and
  * `.overview.md` (L1) from them; nothing here writes a sidecar.
  */
-import { SIDECARS, notFound, type ScopedEntry, type ScopedVfs } from '../../runtime/sdk/index.js';
+import { SIDECARS, notFound, type ScopedEntry, type ScopedVfs } from 'ctx/plugin';
 import { summaryOf, type Skill } from './parse.js';
-import type { ZipFile } from '../../runtime/sdk/index.js';
+import type { ZipFile } from 'ctx/plugin';
 
 export const skillsRoot = (userId: string) => `ctx://user/${userId}/skills`;
 export const skillUri = (userId: string, name: string) => `${skillsRoot(userId)}/${name}`;

@@ -4,7 +4,7 @@
  * the account root `ctx://` holds only scopes, and no URI can name a file there.
  */
 import ignore from 'ignore';
-import type { Kv } from '../../runtime/sdk/index.js';
+import type { Kv } from 'ctx/plugin';
 
 const S = '\x00';
 export const IGNORE_LIMIT = 64 * 1024;

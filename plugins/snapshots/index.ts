@@ -3,7 +3,7 @@
  * repository per account, their log, their content, and forward-commit restores; plus the
  * account's `.ctxgitignore` (endpoints the spec does not show). README.md describes the choices.
  */
-import { definePlugin, HOST_VERSION, Reply, resultObject, s } from '../../runtime/sdk/index.js';
+import { definePlugin, HOST_VERSION, Reply, resultObject, s } from 'ctx/plugin';
 import { IGNORE_LIMIT, IgnoreStore } from './ignore-rules.js';
 import { RESTORE_TASK, Snapshots } from './service.js';
 

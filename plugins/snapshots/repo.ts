@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import git from 'isomorphic-git';
-import { CtxError, invalidArgument, notFound } from '../../runtime/sdk/index.js';
+import { CtxError, invalidArgument, notFound } from 'ctx/plugin';
 import { objectId, type Flat, type TreeObject, type TreeState } from './tree.js';
 
 export interface Signature {

@@ -14,8 +14,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Entry, Identity, Kv, LockHandle, PluginHost } from '../../runtime/sdk/index.js';
-import { ancestorDirs, authorize, conflict, CtxError, hash, notFound, parseUri, permissionDenied, uriFromPath } from '../../runtime/sdk/index.js';
+import type { Entry, Identity, Kv, LockHandle, PluginHost } from 'ctx/plugin';
+import { ancestorDirs, authorize, conflict, CtxError, hash, notFound, parseUri, permissionDenied, uriFromPath } from 'ctx/plugin';
 import type { IgnoreStore } from './ignore-rules.js';
 import { Repo, checkBranch, type CommitMeta } from './repo.js';
 import { EMPTY_STATE, applyChanges, filesWithin, outermost, within, type Flat, type TreeState } from './tree.js';

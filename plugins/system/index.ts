@@ -2,19 +2,19 @@
  * System plugin: health and readiness, status, queue wait, observers, debug health, backend sync
  * status/retry, and temporary uploads.
  */
-import { CtxError } from '../../runtime/sdk/index.js';
-import { Reply } from '../../runtime/sdk/index.js';
-import { definePlugin } from '../../runtime/sdk/index.js';
-import { s } from '../../runtime/sdk/index.js';
-import { HOST_VERSION } from '../../runtime/sdk/index.js';
-import { parseUri } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import { isAncestorPath } from '../../runtime/sdk/index.js';
-import { statusTable as table, type ComponentStatus, type QueueManager } from '../../runtime/sdk/index.js';
+import { CtxError } from 'ctx/plugin';
+import { Reply } from 'ctx/plugin';
+import { definePlugin } from 'ctx/plugin';
+import { s } from 'ctx/plugin';
+import { HOST_VERSION } from 'ctx/plugin';
+import { parseUri } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import { isAncestorPath } from 'ctx/plugin';
+import { statusTable as table, type ComponentStatus, type QueueManager } from 'ctx/plugin';
 import { TempFileStore, type TempFiles } from './temp-files.js';
-import { componentStatusSchema, resultObject } from '../../runtime/sdk/index.js';
+import { componentStatusSchema, resultObject } from 'ctx/plugin';
 
-declare module '../../runtime/sdk/index.js' {
+declare module 'ctx/plugin' {
   interface Services {
     'temp-files': TempFiles;
   }

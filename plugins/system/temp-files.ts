@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CtxError, invalidArgument, notFound } from '../../runtime/sdk/index.js';
-import type { Identity } from '../../runtime/sdk/index.js';
-import type { Kv } from '../../runtime/sdk/index.js';
-import { parseMultipart } from '../../runtime/sdk/index.js';
+import { CtxError, invalidArgument, notFound } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
+import type { Kv } from 'ctx/plugin';
+import { parseMultipart } from 'ctx/plugin';
 
 export interface TempFile {
   temp_file_id: string;

@@ -1,9 +1,9 @@
 /** Task endpoints (spec Part 1 "Tasks"): get, cancel, list — each visible only to the task's creator. */
-import { definePlugin } from '../../runtime/sdk/index.js';
-import { s } from '../../runtime/sdk/index.js';
-import { TASK_STATUSES, publicTask } from '../../runtime/sdk/index.js';
-import { HOST_VERSION } from '../../runtime/sdk/index.js';
-import { taskRecordSchema } from '../../runtime/sdk/index.js';
+import { definePlugin } from 'ctx/plugin';
+import { s } from 'ctx/plugin';
+import { TASK_STATUSES, publicTask } from 'ctx/plugin';
+import { HOST_VERSION } from 'ctx/plugin';
+import { taskRecordSchema } from 'ctx/plugin';
 
 export default definePlugin({
   name: 'tasks',

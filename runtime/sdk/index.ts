@@ -1,7 +1,7 @@
 /**
  * The plugin SDK: everything a plugin may import from ctx, and nothing else (`ctx/plugin` in
- * package.json `exports`; the built-in plugins import this module by relative path, and a test
- * fails on any other import of the host's files). See docs/plugins.md.
+ * package.json `exports`; the built-in plugins import it by that name too, and a test fails on
+ * any other import of the host's files). See docs/plugins.md.
  *
  * What is here is public API: changing a signature is a breaking change for third-party plugins.
  */

@@ -1,7 +1,7 @@
 /**
- * Plugins import the SDK and nothing else of the host: a built-in plugin reaches `runtime/` only
- * through `runtime/sdk/index.js` (what third parties import as `ctx/plugin`), never another
- * plugin's files, and never through a computed `import()` that neither tsc nor a reader can follow.
+ * Plugins import the SDK and nothing else of the host: a built-in plugin reaches the host only as
+ * `ctx/plugin`, exactly as a third-party plugin does, never another plugin's files, and never
+ * through a computed `import()` that neither tsc nor a reader can follow.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,7 +37,7 @@ function violation(file: string, root: string, specifier: string, dynamic: boole
   if (spec === 'ctx' || spec.startsWith('ctx/')) return `${spec}: only ctx/plugin is public`;
   if (!spec.startsWith('.')) return null; // an npm package of the plugin's own
   const target = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
-  if (target === SDK) return null;
+  if (target === SDK) return `${spec}: import the SDK as ctx/plugin, as a third-party plugin does`;
   if (target.startsWith(root + path.sep)) return null;
   return `${spec} leaves the plugin's folder`;
 }
@@ -70,7 +70,8 @@ describe('plugins import only the SDK', () => {
     expect(violation(file, root, '../fs/access.js', false)).toMatch(/leaves/);
     expect(violation(file, root, 'ctx/runtime/plugin.js', false)).toMatch(/only ctx\/plugin/);
     expect(violation(file, root, 'spec', true)).toMatch(/computed/);
-    expect(violation(file, root, '../../runtime/sdk/index.js', false)).toBeNull();
+    expect(violation(file, root, '../../runtime/sdk/index.js', false)).toMatch(/as ctx\/plugin/);
+    expect(violation(file, root, 'ctx/plugin', false)).toBeNull();
     expect(violation(file, root, './helpers.js', false)).toBeNull();
     expect(specifiers("import type {\n  A,\n  B,\n} from '../x.js';\nconst m = await import(name);")).toEqual([
       { specifier: '../x.js', dynamic: false },
