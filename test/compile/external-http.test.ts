@@ -122,7 +122,12 @@ describe('compile via a scripted HTTP backend', () => {
     expect(submitCall.headers['x-api-key']).toBe(alice['x-api-key']);
     expect(submitCall.headers['x-gateway-token']).toBe('gateway-token-for-tests');
     expect(submitCall.body).toEqual({ task_type: 'compile', payload: body() });
-    const running = await t.req({ method: 'GET', url: `/api/v1/tasks/${id}`, headers: alice });
+    // The backend answered its first status call; the task records that answer's stage right after.
+    let running = await t.req({ method: 'GET', url: `/api/v1/tasks/${id}`, headers: alice });
+    for (let i = 0; i < 200 && running.json().result.stage !== 'agent'; i++) {
+      await new Promise((res) => setTimeout(res, 10));
+      running = await t.req({ method: 'GET', url: `/api/v1/tasks/${id}`, headers: alice });
+    }
     expect(running.json().result).toMatchObject({ status: 'running', stage: 'agent' });
     const c = await t.req({ method: 'POST', url: `/api/v1/tasks/${id}/cancel`, headers: alice });
     expect(c.json().result.status).toBe('cancelling');
