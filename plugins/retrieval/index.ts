@@ -10,7 +10,7 @@ import { loadBackends } from './backends.js';
 import { registerRoutes, type RerankerLike } from './routes.js';
 import { RecordStore, embedderTag, type RecordDoc } from './store.js';
 import type { RecordAttrs } from './backends.js';
-import { parentPath, placement, type Placement } from './space.js';
+import { parentPath, placement, recordAttrs, type Placement } from './space.js';
 import { vectorRecords, type VectorRecordsService } from './records.js';
 
 /** What other plugins get from `host.optional('vector-index')`. */
@@ -49,6 +49,8 @@ export interface VectorStoreService {
   /** Where a path sits for indexing (context type, owner space), or null when it is not indexed. */
   placement(path: string): Placement | null;
   parentPath(path: string): string;
+  /** The attributes a record of `level` of this placed node carries. */
+  recordAttrs: typeof recordAttrs;
   id(account: string, path: string, level: 0 | 1 | 2): string;
   get(account: string, path: string, level: number): Promise<RecordDoc | undefined>;
   allRecords(): AsyncIterable<RecordDoc>;
@@ -103,6 +105,7 @@ export default definePlugin({
       setReembedQueued: (n) => void (store.reembedQueued = n),
       placement,
       parentPath,
+      recordAttrs,
       id: (account, path, level) => store.id(account, path, level),
       get: (account, path, level) => store.get(account, path, level),
       allRecords: () => store.allRecords(),

@@ -6,9 +6,8 @@
  */
 import type { PluginHost } from 'ctx/plugin';
 import { sha256Of } from 'ctx/plugin';
-import type { RecordAttrs } from './backends.js';
 import { embedderTag, type RecordDoc, type RecordStore } from './store.js';
-import { parentPath, placement } from './space.js';
+import { placement, recordAttrs } from './space.js';
 
 /**
  * What a dense snapshot says about its vectors (spec Part 2: provider, model, input mode,
@@ -111,18 +110,7 @@ export function vectorRecords(host: PluginHost, store: RecordStore): VectorRecor
         if (!node || !place || node.kind !== (r.level === 2 ? 'file' : 'dir')) return;
         if (r.level === 2 && (!r.source_sha256 || node.sha256 !== r.source_sha256)) return;
         if (r.vector.length !== dim || !r.vector.every(Number.isFinite)) return;
-        const attrs: RecordAttrs = {
-          account,
-          ownerSpace: place.ownerSpace,
-          uri: 'ctx://' + r.path,
-          parentUri: 'ctx://' + parentPath(r.path),
-          contextType: place.contextType,
-          level: r.level,
-          tags: node.tags ?? [],
-          createdAt: node.ctime,
-          updatedAt: node.mtime,
-        };
-        if (place.peer !== undefined) attrs.peer = place.peer;
+        const attrs = recordAttrs(account, r.path, r.level, node, place);
         // sourceSha as the indexer computes it, so its next pass over the node sees nothing to redo.
         const sourceSha = r.level === 2 ? node.sha256 : sha256Of(Buffer.from(r.text));
         const doc: RecordDoc = { id: store.id(account, r.path, r.level), path: r.path, level: r.level, attrs, text: r.text, abstract: r.abstract, kind: node.kind, size: node.size, sourceSha, embedder: tag };

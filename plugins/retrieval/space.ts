@@ -2,7 +2,7 @@
 import type { Identity } from 'ctx/plugin';
 import { parseUri, type CtxUri } from 'ctx/plugin';
 import { SIDECARS } from 'ctx/plugin';
-import { splitPath } from 'ctx/plugin';
+import { splitPath, type Entry } from 'ctx/plugin';
 import type { RecordAttrs } from './backends.js';
 
 const SYSTEM: Identity = { accountId: '-', userId: '-', role: 'ROOT' };
@@ -50,3 +50,20 @@ export function categoryOf(p: Placement): string {
 }
 
 export const parentPath = (path: string) => splitPath(path)[0];
+
+/** The record attributes of one level of a placed node (the indexer and supplied records alike). */
+export function recordAttrs(account: string, path: string, level: 0 | 1 | 2, node: Pick<Entry, 'tags' | 'ctime' | 'mtime'>, place: Placement): RecordAttrs {
+  const attrs: RecordAttrs = {
+    account,
+    ownerSpace: place.ownerSpace,
+    uri: 'ctx://' + path,
+    parentUri: 'ctx://' + parentPath(path),
+    contextType: place.contextType,
+    level,
+    tags: node.tags ?? [],
+    createdAt: node.ctime,
+    updatedAt: node.mtime,
+  };
+  if (place.peer !== undefined) attrs.peer = place.peer;
+  return attrs;
+}

@@ -31,7 +31,6 @@ const S = '\x00';
 /** The retrieval plugin's record store, as its `vector-store` service offers it. */
 type VectorStore = Services['vector-store'];
 type RecordDoc = NonNullable<Awaited<ReturnType<VectorStore['get']>>>;
-type RecordAttrs = RecordDoc['attrs'];
 type Placement = NonNullable<ReturnType<VectorStore['placement']>>;
 
 /** The stored L0 abstract of a file (this plugin's keyspace), reused while the file is unchanged. */
@@ -473,19 +472,7 @@ export class Indexer {
   }
 
   private async buildDoc(m: EmbeddingMessage, node: Entry, place: NonNullable<Placement | null>): Promise<RecordDoc> {
-    const uri = 'ctx://' + m.path;
-    const attrs: RecordAttrs = {
-      account: m.account,
-      ownerSpace: place.ownerSpace,
-      uri,
-      parentUri: 'ctx://' + this.store.parentPath(m.path),
-      contextType: place.contextType,
-      level: m.level,
-      tags: node.tags ?? [],
-      createdAt: node.ctime,
-      updatedAt: node.mtime,
-    };
-    if (place.peer !== undefined) attrs.peer = place.peer;
+    const attrs = this.store.recordAttrs(m.account, m.path, m.level, node, place);
     const id = this.store.id(m.account, m.path, m.level);
     if (m.level === 2) {
       const [[content], abs] = await Promise.all([this.host.unscopedVfs.readMany(m.account, [m.path]), this.host.kv.getJson<FileAbstract>(absKey(m.account, m.path))]);
