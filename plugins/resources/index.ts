@@ -14,7 +14,7 @@ import { Reservations, planTarget, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
 import { writeResource } from './write.js';
 import { ZIP_LIMITS } from 'ctx/plugin';
-import { WatchStore, minutes, nextSlot, redact, type ProcessorKwargs, type Watch } from './watches.js';
+import { WatchStore, minutes, nextSlot, redact, type ProcessingMode, type ProcessorKwargs, type Watch } from './watches.js';
 import { registerWatchRoutes } from './watch-routes.js';
 
 export const TASK_TYPE = 'add_resource';
@@ -33,6 +33,7 @@ interface Job {
   tagMode: 'replace' | 'append';
   reason: string;
   instruction: string;
+  processingMode: ProcessingMode;
   error?: CtxError;
   taskId?: string;
   started?: boolean;
@@ -125,7 +126,8 @@ export default definePlugin({
             identity: { accountId: account, userId: w.user_id, role: w.original_role },
             source,
             target: { uri: w.to_uri, path: w.to_path, replace },
-            filters: { include: kw.include, exclude: kw.exclude, ignore_dirs: kw.ignore_dirs },
+            filters: { include: kw.include, exclude: kw.exclude, ignore_dirs: kw.ignore_dirs, strict: kw.strict, preserve_structure: kw.preserve_structure, directly_upload_media: kw.directly_upload_media },
+            processingMode: kw.processing_mode ?? 'semantic_and_vectors',
             tags: kw.tags,
             tagMode: kw.tag_mode ?? 'replace',
             reason: w.reason,
@@ -221,6 +223,7 @@ export default definePlugin({
             tags: job.tags,
             tagMode: job.tagMode,
             signal: task.signal,
+            vectorsOnly: job.processingMode === 'vectors_only',
             meta: {
               source_type: job.source.kind,
               source: sourceLabel(job.source),
@@ -228,6 +231,7 @@ export default definePlugin({
               instruction: job.instruction,
               imported_at: new Date().toISOString(),
               task_id: task.task.task_id,
+              processing_mode: job.processingMode,
               ...(loaded.commit ? { commit: loaded.commit } : {}),
               ...(loaded.media ? { media: { ...loaded.media } } : {}),
             },
@@ -242,6 +246,8 @@ export default definePlugin({
             source_type: job.source.kind,
             source: sourceLabel(job.source),
             files: written.files,
+            written: written.written,
+            unchanged: written.unchanged,
             removed: written.removed,
             filtered: loaded.filtered,
             skipped_count: loaded.skipped.length,
@@ -288,7 +294,11 @@ export default definePlugin({
         tags: s.array(s.string(), { max: 64 }).nullable().optional(),
         tag_mode: s.enum(['replace', 'append'] as const).default('replace'),
         watch_interval: s.number().default(0).describe('minutes between re-imports into the same root; > 0 creates (or updates) the watch of that root'),
-        processing_mode: s.string({ max: 64 }).nullable().optional(),
+        processing_mode: s
+          .enum(['semantic_and_vectors', 'vectors_only'] as const)
+          .nullable()
+          .optional()
+          .describe('`semantic_and_vectors` (default): L0/L1 text and vectors; `vectors_only`: what changed is embedded, no L0/L1 text is generated'),
         telemetry: s.telemetry(),
       }),
       response: resultObject({
@@ -298,6 +308,9 @@ export default definePlugin({
         source_type: s.enum(['upload', 'http', 'git', 'local'] as const),
         source: s.string(),
         files: s.int().optional(),
+        written: s.int().optional(),
+        unchanged: s.int().optional(),
+        removed: s.int().optional(),
         skipped_count: s.int().optional(),
         skipped: s.array(resultObject({ path: s.string(), reason: s.string() })).optional(),
         commit: s.string().optional(),
@@ -318,7 +331,8 @@ export default definePlugin({
         // An upload is consumed by its import: there is nothing to fetch again.
         if (watching && hasTemp) throw invalidArgument('watch_interval needs a source that can be fetched again (path), not temp_file_id', { field: 'watch_interval' });
         const tags = checkOptionalTags(b.tags ?? undefined);
-        const filters: TreeFilters = { include: b.include, exclude: b.exclude, ignore_dirs: b.ignore_dirs };
+        const filters: TreeFilters = { include: b.include, exclude: b.exclude, ignore_dirs: b.ignore_dirs, strict: b.strict, preserve_structure: b.preserve_structure ?? null, directly_upload_media: b.directly_upload_media };
+        const processingMode: ProcessingMode = b.processing_mode ?? 'semantic_and_vectors';
         globMatcher(b.include, 'include');
         globMatcher(b.exclude, 'exclude');
         let source: Source;
@@ -349,12 +363,20 @@ export default definePlugin({
         }
         const target = await planTarget(host, reserved, ctx.vfs, where, b.source_name || sourceName(source));
         const jobId = randomUUID();
-        const job: Job = { identity: ctx.identity, source, loaded, target, filters, tags, tagMode: b.tag_mode, reason: b.reason, instruction: b.instruction };
+        const job: Job = { identity: ctx.identity, source, loaded, target, filters, tags, tagMode: b.tag_mode, reason: b.reason, instruction: b.instruction, processingMode };
         let watch: Watch | undefined;
         let fresh = false;
         if (watching) {
           const now = Date.now();
-          const kwargs: ProcessorKwargs = { include: b.include ?? null, exclude: b.exclude ?? null, ignore_dirs: b.ignore_dirs ?? null, ...(tags ? { tags, tag_mode: b.tag_mode } : {}), ...(source.kind === 'git' && source.ref ? { ref: source.ref } : {}) };
+          const kwargs: ProcessorKwargs = {
+            include: b.include ?? null,
+            exclude: b.exclude ?? null,
+            ignore_dirs: b.ignore_dirs ?? null,
+            strict: b.strict,
+            preserve_structure: b.preserve_structure ?? null,
+            directly_upload_media: b.directly_upload_media,
+            processing_mode: processingMode,
+            ...(tags ? { tags, tag_mode: b.tag_mode } : {}), ...(source.kind === 'git' && source.ref ? { ref: source.ref } : {}) };
           const existing = watches.byPath(account, target.path);
           const fields = {
             path: sourceLabel(source),
@@ -423,6 +445,7 @@ export default definePlugin({
         task_id: s.string(),
         commit: s.string().optional(),
         media: s.record(s.any()).optional(),
+        processing_mode: s.string().optional(),
       }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       async handler(ctx) {

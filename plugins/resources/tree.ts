@@ -5,6 +5,7 @@
  */
 import { SIDECARS, invalidArgument } from 'ctx/plugin';
 import { Unsupported, convertAny, type OutFile } from './convert.js';
+import { describeMedia } from './media.js';
 
 export interface InputFile {
   rel: string;
@@ -15,6 +16,15 @@ export interface TreeFilters {
   include?: string | null;
   exclude?: string | null;
   ignore_dirs?: string | null;
+  /** A file of the tree that cannot be stored fails the import instead of being skipped (the reference's `strict`). */
+  strict?: boolean;
+  /** false: every file directly in the resource root under its own name (the reference's `preserve_structure`). */
+  preserve_structure?: boolean | null;
+  /**
+   * false: images and sounds of a tree are processed as a single media upload is, with a Markdown
+   * description beside each (`{file}.md`); true (the default): stored as they are.
+   */
+  directly_upload_media?: boolean;
 }
 
 export interface Skipped {
@@ -72,6 +82,7 @@ export async function buildTree(input: InputFile[], filters: TreeFilters): Promi
   const files: OutFile[] = [];
   const taken = new Map<string, 'file' | 'dir'>();
   let filtered = 0;
+  const flat = filters.preserve_structure === false;
   for (const f of [...input].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))) {
     const segs = f.rel.split('/');
     const name = segs[segs.length - 1]!;
@@ -97,6 +108,11 @@ export async function buildTree(input: InputFile[], filters: TreeFilters): Promi
       skipped.push({ path: f.rel, reason: err.message });
       continue;
     }
+    if (filters.directly_upload_media === false) out = out.flatMap((o) => (o.media ? [o, { rel: `${o.rel}.md`, data: Buffer.from(describeMedia(o.rel.slice(o.rel.lastIndexOf('/') + 1), o.media)) }] : [o]));
+    // Every output of a file lies below the file's own directory (a split document is a directory
+    // beside it), so flattening drops that directory and keeps the rest.
+    const dir = f.rel.slice(0, f.rel.lastIndexOf('/') + 1);
+    if (flat && dir) out = out.map((o) => ({ ...o, rel: o.rel.slice(dir.length) }));
     const clash = out.find((o) => clashes(taken, o.rel));
     if (clash) {
       skipped.push({ path: f.rel, reason: `its stored name ${JSON.stringify(clash.rel)} is taken by another file of the tree` });
@@ -105,6 +121,10 @@ export async function buildTree(input: InputFile[], filters: TreeFilters): Promi
     for (const o of out) claim(taken, o.rel);
     files.push(...out);
     if (files.length > MAX_TREE_FILES) throw invalidArgument(`the source has more than ${MAX_TREE_FILES} files to import; narrow it with include, exclude or ignore_dirs`, { max: MAX_TREE_FILES });
+  }
+  if (filters.strict && skipped.length) {
+    const shown = skipped.slice(0, 10).map((x) => `${x.path} (${x.reason})`).join('; ');
+    throw invalidArgument(`strict: ${skipped.length} file(s) of the source cannot be imported: ${shown}${skipped.length > 10 ? '; …' : ''}`, { field: 'strict', skipped: skipped.slice(0, 50) });
   }
   return { files, skipped, filtered };
 }

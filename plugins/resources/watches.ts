@@ -17,7 +17,13 @@ export interface ProcessorKwargs {
   tags?: string[];
   tag_mode?: 'replace' | 'append';
   ref?: string;
+  strict?: boolean;
+  preserve_structure?: boolean | null;
+  directly_upload_media?: boolean;
+  processing_mode?: ProcessingMode;
 }
+
+export type ProcessingMode = 'semantic_and_vectors' | 'vectors_only';
 
 /** The spec's Watch task, plus what the scheduler needs (`to_path`, `needs_credentials`). */
 export interface Watch {

@@ -108,6 +108,8 @@ export class Indexer {
 
   private hook(events: ChangeEvent[]): KvOp[] {
     const ops: KvOp[] = [];
+    // Directories above vectors-only writes already given their message in this batch.
+    const vectorDirs = new Set<string>();
     for (const ev of events) {
       const [parent, name] = splitPath(ev.path);
       const msgs: Array<[SemanticMessage, string | undefined]> = [];
@@ -119,6 +121,17 @@ export class Indexer {
         else if (asked === 'sidecar-edited')
           msgs.push([{ account: ev.account, path: parent, kind: 'dir', op: 'refresh', mode: 'vectors_only', recursive: false }, `sidecar-edit${S}${ev.account}${S}${parent}`]);
         else continue;
+      } else if ((ev.type === 'write' || ev.type === 'meta') && ev.hint?.index === ('vectors-only' satisfies IndexHint)) {
+        // An import with processing_mode vectors_only: what changed is embedded, no L0/L1 text is
+        // generated. The directories above get their L0/L1 records from the sidecars they have (or
+        // their name alone), so every node of the import is in the index all the same.
+        if (ev.kind === 'file') msgs.push([{ ...base, path: ev.path, op: 'refresh', mode: 'vectors_only' }, `vf${S}${ev.account}${S}${ev.path}`]);
+        for (let dir = ev.kind === 'dir' ? ev.path : parent; dir !== ''; dir = splitPath(dir)[0]) {
+          const key = `vo${S}${ev.account}${S}${dir}`;
+          if (vectorDirs.has(key)) break;
+          vectorDirs.add(key);
+          msgs.push([{ account: ev.account, path: dir, kind: 'dir', op: 'refresh', mode: 'vectors_only', recursive: false }, key]);
+        }
       } else
         switch (ev.type) {
           case 'write':
@@ -323,6 +336,7 @@ export class Indexer {
 
   private async semanticFile(m: SemanticMessage, node: Entry): Promise<void> {
     this.stats.files++;
+    if (m.op === 'refresh' && m.mode === 'vectors_only') return this.enqueue([], [{ account: m.account, path: m.path, level: 2, op: 'upsert' }]);
     // The stored abstract and the content in one round trip (the content is usually needed).
     const [stored, [buf]] = await Promise.all([this.host.kv.getJson<FileAbstract>(absKey(m.account, m.path)), this.host.unscopedVfs.readMany(m.account, [m.path])]);
     const extra: KvOp[] = [];
@@ -477,7 +491,8 @@ export class Indexer {
     if (m.level === 2) {
       const [[content], abs] = await Promise.all([this.host.unscopedVfs.readMany(m.account, [m.path]), this.host.kv.getJson<FileAbstract>(absKey(m.account, m.path))]);
       const body = splitHeader(indexableText(node, content ?? Buffer.alloc(0))).body;
-      const abstract = abs?.abstract ?? truncateTokens(body, 100);
+      // An abstract of older content (a vectors-only import changed the file since) does not describe it.
+      const abstract = abs && (!abs.sha256 || abs.sha256 === node.sha256) ? abs.abstract : truncateTokens(body, 100);
       const text = truncateTokens(`${node.name}\n${abstract}\n${body}`, L2_TOKEN_BUDGET);
       return { id, path: m.path, level: 2, attrs, text, abstract, kind: 'file', size: node.size, sourceSha: node.sha256, embedder: this.embedderTag };
     }

@@ -90,7 +90,7 @@ export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from '../text-extensio
 export type { Kv } from '../storage/kv.js';
 export type { KvOp } from '../storage/backend.js';
 export { SIDECARS, DIR_MODE, FILE_MODE, type ChangeEvent, type ChangeType, type IndexHint, type Entry, type NodeKind, type NodeMeta } from '../vfs/types.js';
-export { splitPath, ancestorDirs, sha256Of, type Vfs, type WriteOptions, type WriteOutcome } from '../vfs/vfs.js';
+export { splitPath, ancestorDirs, mergeTags, sha256Of, type Vfs, type WriteOptions, type WriteOutcome } from '../vfs/vfs.js';
 export { isAncestorPath, type LockHandle, type LockKind } from '../vfs/locks.js';
 export { SIDECAR_META_FIELDS, formatHeader, splitHeader, withHeader, type HeaderKind, type TextHeader } from '../vfs/headers.js';
 export { recordId } from '../vfs/record-id.js';

@@ -45,10 +45,12 @@ export interface ChangeEvent {
  * What a sidecar write asks of the indexer (sidecars are its own output, so it skips them
  * otherwise): `dir-created`, the `.abstract.md` written by a mkdir, index the new directory;
  * `sidecar-edited`, a user's edit of `.abstract.md`/`.overview.md`, rebuild that directory's L0/L1
- * vectors from it. Passed as `hint: { index: ... }` with the write; whoever indexes honours it in
+ * vectors from it; `vectors-only`, on a file write or a meta change (an import with
+ * `processing_mode: vectors_only`), embed what changed without generating L0/L1 text. Passed as
+ * `hint: { index: ... }` with the write; whoever indexes honours it in
  * the same atomic batch as the write.
  */
-export type IndexHint = 'dir-created' | 'sidecar-edited';
+export type IndexHint = 'dir-created' | 'sidecar-edited' | 'vectors-only';
 
 export const SIDECARS = new Set(['.abstract.md', '.overview.md', '.relations.json']);
 export const DIR_MODE = 0o40755;

@@ -425,7 +425,7 @@ export class Vfs extends EventEmitter {
   }
 
   /** Updates metadata (tags, plugin meta) without touching content. */
-  async setMeta(account: string, path: string, patch: { tags?: string[]; tagMode?: 'replace' | 'append'; meta?: Record<string, unknown> }, opts: { lock?: LockHandle } = {}): Promise<Entry> {
+  async setMeta(account: string, path: string, patch: { tags?: string[]; tagMode?: 'replace' | 'append'; meta?: Record<string, unknown> }, opts: { lock?: LockHandle; hint?: Record<string, unknown> } = {}): Promise<Entry> {
     return this.locked(account, path, 'path', opts.lock, async () => {
       const existing = await this.stat(account, path);
       if (!existing) throw notFound(`no such file or directory: ${uriOf(path)}`, { resource: uriOf(path) });
@@ -439,7 +439,7 @@ export class Vfs extends EventEmitter {
         ops.push(...(await this.ensureDirsOps(account, path, next.mtime, false)).ops);
       }
       ops.push(this.kv.putJsonOp(this.metaKey(account, path), next));
-      await this.commit(ops, [{ type: 'meta', account, path, kind: existing.kind }]);
+      await this.commit(ops, [{ type: 'meta', account, path, kind: existing.kind, ...(opts.hint ? { hint: opts.hint } : {}) }]);
       return { ...next, path, name: existing.name };
     });
   }
@@ -449,7 +449,7 @@ export class Vfs extends EventEmitter {
    * tags or none does. The caller holds a tree lock covering every path; missing paths are skipped
    * and not returned. One `meta` change event per updated node.
    */
-  async setTagsMany(account: string, paths: string[], tags: string[], tagMode: 'replace' | 'append', opts: { lock: LockHandle }): Promise<string[]> {
+  async setTagsMany(account: string, paths: string[], tags: string[], tagMode: 'replace' | 'append', opts: { lock: LockHandle; hint?: Record<string, unknown> }): Promise<string[]> {
     for (const p of paths) if (!opts.lock.covers(account, p)) throw new Error(`setTagsMany: the lock does not cover ${p}`);
     const nodes = await this.statMany(account, paths);
     const ops: KvOp[] = [];
@@ -463,7 +463,7 @@ export class Vfs extends EventEmitter {
       if (!next.tags) delete next.tags;
       if (IMPLICIT_DIRS.has(path) && node.mtime === 0) next.mtime = next.ctime = now;
       ops.push(this.kv.putJsonOp(this.metaKey(account, path), next));
-      events.push({ type: 'meta', account, path, kind: node.kind });
+      events.push({ type: 'meta', account, path, kind: node.kind, ...(opts.hint ? { hint: opts.hint } : {}) });
       done.push(path);
     }
     if (ops.length) await this.commit(ops, events);
