@@ -5,5 +5,6 @@
 mod error;
 mod hash;
 mod json;
+mod outline;
 mod text;
 mod vector;
