@@ -3,7 +3,7 @@
  * permissively licensed packages installed under node_modules, split at their `##`/`###` headings
  * into one document per section. The output (sets/tech-docs.jsonl) is committed, with each
  * section's package, version and license, so the set does not drift when dependencies update;
- * rerun only to rebuild it on purpose (questions in sets/tech-questions.jsonl name section ids).
+ * rerun only to rebuild it on purpose (questions in sets/tech-questions.txt name section ids).
  *
  *   npx tsx bench/retrieval-heldout/split-docs.ts
  */
