@@ -1,7 +1,7 @@
 /** URI resolution and the naming rules of content writes (spec Part 2, "Content" and "Limits"). */
 import { CtxError, invalidArgument } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
-import { authorize, isRecordId, parseUri, spaceRootDepth, uriFromPath, type CtxUri } from 'ctx/plugin';
+import { authorize, isRecordId, parseUri, sessionReadTarget, spaceRootDepth, uriFromPath, type CtxUri } from 'ctx/plugin';
 import { SIDECARS } from 'ctx/plugin';
 import type { Vfs } from 'ctx/plugin';
 
@@ -38,7 +38,8 @@ export async function resolveReadTarget(input: string, identity: Identity, vfs: 
   if (!isRecordId(input)) {
     const u = resolveUri(input, identity, 'read');
     await check(u.uri);
-    return u;
+    // `ctx://session/{id}/...` falls back to an unmigrated legacy session (read-only alias).
+    return sessionReadTarget(vfs, identity, u);
   }
   const path = await vfs.pathOfRecordId(identity.accountId, input);
   const missing = () => new CtxError('NOT_FOUND', `no indexed record with id ${input} (unindexed or deleted)`, { id: input });

@@ -6,7 +6,7 @@
 import { notFound } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import type { PluginHost } from 'ctx/plugin';
-import { authorize, parseUri, uriFromPath } from 'ctx/plugin';
+import { authorize, legacySessionDirs, parseUri, sessionReadTarget, uriFromPath } from 'ctx/plugin';
 import type { Entry } from 'ctx/plugin';
 import { assertEntryAccess, deniedNode, namespaceVisible, needsNamespaceFilter, readAccessOf } from './access.js';
 import { countsFor } from './count.js';
@@ -44,12 +44,21 @@ interface Row {
 }
 
 export async function browse(host: PluginHost, cache: ListingCache, restricted: RestrictedIndex, identity: Identity, q: BrowseQuery, mode: 'ls' | 'tree'): Promise<Array<DirectoryEntry | string>> {
-  const u = parseUri(q.uri, identity);
-  authorize(u, identity, 'read');
+  const parsed = parseUri(q.uri, identity);
+  authorize(parsed, identity, 'read');
+  const u = await sessionReadTarget(host.unscopedVfs, identity, parsed);
   const account = identity.accountId;
   await assertEntryAccess(host.unscopedVfs, identity, u.path);
-  const node = await host.unscopedVfs.stat(account, u.path);
+  // The `ctx://session` root also lists the caller's unmigrated legacy sessions, after the new ones.
+  const legacy = u.aliasOf === 'ctx://session' ? await legacySessionDirs(host.unscopedVfs, identity) : [];
+  const node = (await host.unscopedVfs.stat(account, u.path)) ?? (legacy.length ? { ...legacy[0]!, path: u.path, name: u.name } : null);
   if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
+  const withLegacy = async (path: string): Promise<Entry[]> => {
+    const own = (await host.unscopedVfs.stat(account, path)) ? await visibleChildren(cache, identity, path, view) : [];
+    if (path !== u.path || !legacy.length) return own;
+    const names = new Set(own.map((e) => e.name));
+    return [...own, ...legacy.filter((e) => !names.has(e.name))];
+  };
 
   const limit = q.limit ?? q.node_limit;
   const tags = q.tags?.length ? q.tags : undefined;
@@ -66,7 +75,7 @@ export async function browse(host: PluginHost, cache: ListingCache, restricted: 
     const r: Row = { node, denied: false, relPath: recursive ? node.name : undefined };
     if (accept(r) && q.offset === 0) rows.push(r);
   } else if (!recursive) {
-    const children = await visibleChildren(cache, identity, u.path, view);
+    const children = legacy.length ? await withLegacy(u.path) : await visibleChildren(cache, identity, u.path, view);
     // Without a tag filter the page is a slice: no per-entry work outside it.
     const source = tags ? children.filter((e) => !deniedNode(e, identity) && matches(e)) : children;
     for (const e of source.slice(q.offset, q.offset + limit)) rows.push({ node: e, denied: deniedNode(e, identity) });
@@ -96,7 +105,7 @@ export async function browse(host: PluginHost, cache: ListingCache, restricted: 
     // Trees of many small directories: one subtree scan fills the listings the walk will need.
     await cache.preload(account, u.path, Math.min(PRELOAD_MAX, Math.max(2_000, (q.offset + limit) * 2)));
     // Depth-first, pre-order; each directory's children in the requested order.
-    const rootEntries = await visibleChildren(cache, identity, u.path, view);
+    const rootEntries = legacy.length ? await withLegacy(u.path) : await visibleChildren(cache, identity, u.path, view);
     prefetch(rootEntries, 1);
     const stack: Array<{ entries: Entry[]; i: number; depth: number }> = [{ entries: rootEntries, i: 0, depth: 1 }];
     while (stack.length && rows.length < limit) {

@@ -3,7 +3,7 @@ import { rootUriOf, spaceRootDepth, type IndexHint } from 'ctx/plugin';
 import { CtxError, conflict, invalidArgument, notFound } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import type { PluginHost } from 'ctx/plugin';
-import { authorize, isRecordId, parseUri, uriFromPath, type CtxUri } from 'ctx/plugin';
+import { authorize, isRecordId, parseUri, sessionReadTarget, uriFromPath, type CtxUri } from 'ctx/plugin';
 import { TEXT_EXTENSIONS, hasTextExtension } from 'ctx/plugin';
 import { splitHeader, withHeader } from 'ctx/plugin';
 import { SIDECARS } from 'ctx/plugin';
@@ -18,7 +18,8 @@ export async function resolve(host: PluginHost, identity: Identity, input: unkno
   authorize(u, identity, access);
   // Only a USER below ctx://resources has reader lists to check: nothing to await otherwise.
   if (identity.role === 'USER' && u.path.startsWith('resources/')) await assertEntryAccess(host.unscopedVfs, identity, u.path);
-  return u;
+  // `ctx://session/{id}` reads fall back to an unmigrated legacy session (the alias is read-only).
+  return access === 'read' ? sessionReadTarget(host.unscopedVfs, identity, u) : u;
 }
 
 export interface StatResult {

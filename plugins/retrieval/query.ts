@@ -9,6 +9,7 @@ import type { Identity } from 'ctx/plugin';
 import { authorize, isAncestorOrSelf, parseUri } from 'ctx/plugin';
 import { checkOptionalTags as checkTags } from 'ctx/plugin';
 import type { VectorFilter } from './backends.js';
+import { legacyAgentFilters } from './legacy.js';
 
 const CONTEXT_TYPES = ['memory', 'resource', 'skill'] as const;
 const MAX_BRANCHES = 16;
@@ -300,7 +301,8 @@ export function buildScope(input: ScopeInput, identity: Identity): Scope {
     const { unsatisfiable: _u, ...rest } = b;
     return { ...rest, account } as VectorFilter;
   });
-  return { navs: peerView(nav, identity), filters: filters.flatMap((f) => peerView(f, identity)), targets };
+  const legacy = targets.length ? null : legacyAgentFilters(identity, nav, filters);
+  return { navs: [...peerView(nav, identity), ...(legacy?.navs ?? [])], filters: [...filters.flatMap((f) => peerView(f, identity)), ...(legacy?.filters ?? [])], targets };
 }
 
 export function requireQuery(query: string | undefined, imageUrl: string | undefined, supportsImages: boolean, describe: string): void {

@@ -13,6 +13,7 @@ import { hierarchicalFind, matchReason, queryTermMatcher, round4, type Candidate
 import { compileGlob, grepFiles, splitAbsoluteGlob } from './grep-glob.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
+import { legacyIdentity } from './legacy.js';
 import { categoryOf, placement } from './space.js';
 import type { RecordStore } from './store.js';
 import { resultObject } from 'ctx/plugin';
@@ -36,6 +37,9 @@ const findShape = {
   level: s.union<string | number>([s.string({ max: 16 }), s.int({ min: 0, max: 2 })], 'levels such as "0", "2" or "0,1,2"').optional(),
   include_provenance: s.bool().optional(),
   read_content: s.bool().optional(),
+  // Legacy 0.3.x fields (legacy.ts): agent_id is the actor peer in legacy mode; peer_id is refused.
+  agent_id: s.string({ max: 128 }).optional().describe('legacy 0.3.x agent_id: the actor peer, and unmigrated ctx://agent data searched too'),
+  peer_id: s.any().optional().describe('not supported: 400; set the peer view with X-Ctx-Actor-Peer'),
 };
 const findSchema = s.object(findShape);
 const searchSchema = s.object({
@@ -232,10 +236,11 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     async handler(ctx) {
       const t0 = performance.now();
       const body = ctx.body;
+      const identity = legacyIdentity(ctx.identity, body);
       requireQuery(body.query, body.image_url, store.embedder.supportsImages, describeEmbedder());
       const query = body.query!.trim();
-      const r = await runFind(ctx.identity, body, [query]);
-      const result: Record<string, unknown> = await present(ctx.identity, r.candidates, body, query, r.limit);
+      const r = await runFind(identity, body, [query]);
+      const result: Record<string, unknown> = await present(identity, r.candidates, body, query, r.limit);
       if (body.include_provenance) result.provenance = { ...provenanceOut(r.provenance[0]!, r.scope.targets), reranked: r.reranked };
       ops.find.record(performance.now() - t0, result.total as number, r.provenance[0]!.rounds);
       return result;
@@ -245,8 +250,9 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   // The find route's logic for other plugins (the bot's relevant_memories): same scope, ranking
   // and access filtering as POST /api/v1/search/find for the same identity.
   host.provide('find', {
-    async find(identity, req) {
+    async find(caller, req) {
       const body = findSchema.parse(req, 'body', 'json');
+      const identity = legacyIdentity(caller, body);
       const query = (body.query ?? '').trim();
       if (!query) return { memories: [], resources: [], skills: [], total: 0 };
       const r = await runFind(identity, body, [query]);
@@ -264,13 +270,14 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     async handler(ctx) {
       const t0 = performance.now();
       const body = ctx.body as SearchBody;
+      const identity = legacyIdentity(ctx.identity, body);
       if (body.read_content && body.mode === 'context') throw invalidArgument('read_content is not supported in search mode context', { field: 'read_content' });
       requireQuery(body.query, body.image_url, store.embedder.supportsImages, describeEmbedder());
       const query = body.query!.trim();
       const session = body.session_id ? await sessionText(host, ctx.identity, body.session_id) : [];
       const plan = await planQueries(query, session, body.mode === 'fast' ? null : llm, ctx.signal);
-      const r = await runFind(ctx.identity, body, plan.expanded_queries);
-      const result: Record<string, unknown> = await present(ctx.identity, r.candidates, body, query, r.limit);
+      const r = await runFind(identity, body, plan.expanded_queries);
+      const result: Record<string, unknown> = await present(identity, r.candidates, body, query, r.limit);
       result.query_plan = { expanded_queries: plan.expanded_queries, ...(body.include_provenance ? { planner: plan.planner, intent: plan.intent, session_messages_used: session.length } : {}) };
       if (body.include_provenance) result.provenance = r.provenance.map((p, i) => ({ query: plan.expanded_queries[i], ...provenanceOut(p, r.scope.targets) }));
       ops.search.record(performance.now() - t0, result.total as number, r.provenance.reduce((n, p) => n + p.rounds, 0));

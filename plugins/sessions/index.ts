@@ -206,7 +206,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     /** Appends messages (creating the session when missing), then applies the auto-commit policy. */
     async function add(ctx: RouteContext<unknown, unknown>, inputs: MessageInput[], batch: boolean) {
       const { id, dir, account } = locate(ctx);
-      const messages: Message[] = inputs.map((m, i) => buildMessage(m, newMessageId(), batch ? `messages[${i}]` : 'body'));
+      const messages: Message[] = inputs.map((m, i) => buildMessage(m, newMessageId(), batch ? `messages[${i}]` : 'body', ctx.identity));
       const tokens = messages.reduce((t, m) => t + messageTokens(m), 0);
       const meta = await store.withLock(account, dir, async (lock) => {
         const current = (await store.meta(account, dir)) ?? store.newMeta(ctx.identity, id);

@@ -3,6 +3,7 @@
  * wins when both are given), every part type checked field by field. Unknown fields are rejected.
  */
 import { invalidArgument, isValidId, s } from 'ctx/plugin';
+import type { Identity } from 'ctx/plugin';
 import { CONTEXT_TYPES, ROLES, TOOL_STATUSES, type Message, type Part, type Role } from './types.js';
 
 export const LIMITS = { partsPerMessage: 1000, batch: 100, messageBytes: 4 * 1024 * 1024 } as const;
@@ -65,13 +66,15 @@ export const messageShape = {
   parts: s.array(s.any(), { max: LIMITS.partsPerMessage }).optional().describe('parts mode: text, context and tool parts; wins over content'),
   created_at: s.string({ max: 64 }).optional().describe('ISO 8601; default now'),
   peer_id: s.string({ max: 128 }).optional().describe('the peer that spoke (shared sessions)'),
+  agent_id: s.string({ max: 128 }).optional().describe('legacy 0.3.x: the agent that spoke; becomes peer_id'),
+  role_id: s.string({ max: 128 }).optional().describe('legacy 0.3.x role isolation: accepted and ignored since 0.4.0'),
   metadata: s.record(s.any()).optional().describe('free-form, kept with the message'),
   telemetry: s.telemetry(),
 };
 export const messageBody = s.object(messageShape);
 export type MessageInput = ReturnType<typeof messageBody.parse>;
 
-export function buildMessage(input: MessageInput, id: string, field = 'body'): Message {
+export function buildMessage(input: MessageInput, id: string, field = 'body', identity?: Identity): Message {
   let parts: Part[];
   if (input.parts !== undefined) parts = input.parts.map((p, i) => parsePart(p, `${field === 'body' ? '' : field + '.'}parts[${i}]`));
   else if (input.content !== undefined) parts = [{ type: 'text', text: input.content }];
@@ -82,11 +85,30 @@ export function buildMessage(input: MessageInput, id: string, field = 'body'): M
     if (!/^\d{4}-\d{2}-\d{2}/.test(input.created_at) || Number.isNaN(t)) throw invalidArgument(`created_at must be an ISO 8601 time, got ${JSON.stringify(input.created_at)}`, { field: 'created_at' });
     created = new Date(t).toISOString();
   }
-  if (input.peer_id !== undefined && !isValidId(input.peer_id)) throw invalidArgument(`peer_id is not a valid id: ${JSON.stringify(input.peer_id)}`, { field: 'peer_id' });
+  const peerId = messagePeer(input, field, identity);
   const m: Message = { id, role: input.role as Role, parts, created_at: created };
-  if (input.peer_id !== undefined) m.peer_id = input.peer_id;
+  if (peerId !== undefined) m.peer_id = peerId;
   if (input.metadata !== undefined) m.metadata = input.metadata;
   return m;
+}
+
+/**
+ * The message's peer (spec Part 1, "Runtime compatibility without migration"). A legacy 0.3.x
+ * client names its agent (`X-Ctx-Agent`, or `agent_id` on the message as a 0.4.0 client configured
+ * with `agent_id` sends it): its assistant messages are that agent speaking, and an explicit
+ * `peer_id` next to it is refused. `role_id` (0.3.x role isolation) is ignored.
+ */
+function messagePeer(input: MessageInput, field: string, identity: Identity | undefined): string | undefined {
+  const at = (f: string) => (field === 'body' ? f : `${field}.${f}`);
+  for (const f of ['peer_id', 'agent_id'] as const)
+    if (input[f] !== undefined && !isValidId(input[f])) throw invalidArgument(`${f} is not a valid id: ${JSON.stringify(input[f])}`, { field: at(f) });
+  const legacy = input.agent_id ?? identity?.legacyAgentId;
+  if (legacy === undefined) return input.peer_id;
+  if (input.peer_id !== undefined)
+    throw invalidArgument(`peer_id cannot be used by a client configured with the legacy agent_id (${legacy}): drop agent_id and use actor_peer_id, or leave peer_id out`, { field: at('peer_id') });
+  if (input.agent_id !== undefined && identity?.actorPeerId && identity.actorPeerId !== input.agent_id)
+    throw invalidArgument(`actor_peer_id (${identity.actorPeerId}) and the legacy agent_id (${input.agent_id}) cannot be used together: configure one of them`, { field: at('agent_id') });
+  return input.role === 'assistant' ? legacy : undefined;
 }
 
 /** The plain text of a message (extraction, summaries, search context). */

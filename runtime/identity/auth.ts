@@ -54,7 +54,7 @@ export class Authenticator {
    * UNAUTHENTICATED / INVALID_ARGUMENT. The presented key is hashed once per request.
    */
   resolve(headers: Record<string, string>): Identity | Promise<Identity> {
-    const actorPeerId = headerId(headers, 'x-ctx-actor-peer');
+    const actorPeerId = peerView(headers);
     const key = presentedKey(headers);
     const h = key === undefined ? undefined : hashKey(key);
     if (h !== undefined && this.registry.isRootHash(h)) {
@@ -70,7 +70,7 @@ export class Authenticator {
     return withPeer({ accountId: headerId(headers, 'x-ctx-account') ?? DEFAULT_ACCOUNT, userId: headerId(headers, 'x-ctx-user') ?? DEFAULT_USER, role: 'ADMIN' }, actorPeerId);
   }
 
-  private async trusted(headers: Record<string, string>, actorPeerId: string | undefined): Promise<Identity> {
+  private async trusted(headers: Record<string, string>, actorPeerId: PeerView): Promise<Identity> {
     const accountId = headerId(headers, 'x-ctx-account');
     const userId = headerId(headers, 'x-ctx-user');
     if (!accountId || !userId) throw unauthenticated('trusted mode needs X-Ctx-Account and X-Ctx-User headers');
@@ -79,8 +79,22 @@ export class Authenticator {
   }
 }
 
-function withPeer(identity: Identity, actorPeerId: string | undefined): Identity {
-  if (actorPeerId) identity.actorPeerId = actorPeerId;
+/** A peer view: `X-Ctx-Actor-Peer`, or the legacy `X-Ctx-Agent` (what 0.3.x clients send for their configured `agent_id`). */
+type PeerView = string | { legacy: string } | undefined;
+
+function peerView(headers: Record<string, string>): PeerView {
+  const actorPeerId = headerId(headers, 'x-ctx-actor-peer');
+  const agentId = headerId(headers, 'x-ctx-agent');
+  if (agentId === undefined) return actorPeerId;
+  // Spec Part 3 "Errors": both actor_peer_id and agent_id is a 400, even when they agree.
+  if (actorPeerId !== undefined)
+    throw new CtxError('INVALID_ARGUMENT', 'actor_peer_id (X-Ctx-Actor-Peer) and the legacy agent_id (X-Ctx-Agent) cannot be used together: configure one of them', { field: 'x-ctx-agent' });
+  return { legacy: agentId };
+}
+
+function withPeer(identity: Identity, view: PeerView): Identity {
+  if (typeof view === 'string') identity.actorPeerId = view;
+  else if (view) identity.actorPeerId = identity.legacyAgentId = view.legacy;
   return identity;
 }
 
@@ -92,7 +106,7 @@ function withPeer(identity: Identity, actorPeerId: string | undefined): Identity
  */
 const byRecord = new WeakMap<UserRecord, Identity>();
 
-function userIdentity(user: UserRecord | null, actorPeerId: string | undefined): Identity {
+function userIdentity(user: UserRecord | null, actorPeerId: PeerView): Identity {
   if (!user) throw unauthenticated('invalid API key');
   if (actorPeerId) return withPeer({ accountId: user.account_id, userId: user.user_id, role: user.role }, actorPeerId);
   let identity = byRecord.get(user);

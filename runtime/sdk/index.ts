@@ -44,6 +44,7 @@ export type { Logger } from '../logger.js';
 // Access: the caller-scoped VFS and the rules it applies.
 export type { ScopedVfs, ScopedEntry, ScopedWriteOptions, ScopedWriteResult } from '../access/scoped-vfs.js';
 export type { EntryRules } from '../access/guard.js';
+export { isSessionAlias, legacySessionDirs, sessionReadTarget } from '../access/legacy-session.js';
 
 // Identity, errors, schemas, replies.
 export type { Identity, Role } from '../identity/types.js';
