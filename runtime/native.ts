@@ -193,3 +193,39 @@ export const grep = {
     return fromColumns(await core.grepAsync(pattern, bufs, options));
   },
 };
+
+// ---- code outlines (tree-sitter) --------------------------------------------------------------
+
+export type { CodeOutline, CodeOutlineResult, CodeSymbol } from '#core-native';
+
+export interface CodeOutlineInput {
+  source: string;
+  /** A language name or alias; when omitted, chosen from `path`'s extension. */
+  language?: string;
+  path?: string;
+}
+
+/** The languages outlines support (`typescript`, `tsx`, `javascript`, `python`, `go`, `rust`, `java`, `c`, `cpp`). */
+export const outlineLanguages = (): string[] => core.outlineLanguages();
+
+/** The outline language of a file name or path by its extension, or null when none applies. */
+export const outlineLanguageOf = (path: string): string | null => core.outlineLanguageOf(path) ?? null;
+
+/**
+ * The outline of one source on the calling thread: symbols with kind, name, 1-based line range,
+ * first-line signature and children. `languageOrPath` is a language name or alias (`ts`, `py`) or
+ * a file name/path whose extension decides. Throws `INVALID_ARGUMENT` when neither names a
+ * supported language, or the source is over the core's size limit (8 MiB).
+ */
+export function outlineCode(source: string, languageOrPath: string): Core.CodeOutline {
+  // Language names never contain a dot; paths are recognised by their extension.
+  return core.outlineCode(source, outlineLanguageOf(languageOrPath) ?? languageOrPath);
+}
+
+/**
+ * Outlines of many sources off the JS thread, in input order; a file the core cannot outline
+ * gets `error` instead of `outline` (the promise only rejects on a bug).
+ */
+export const outlineCodeBulk = (inputs: CodeOutlineInput[], threads?: number): Promise<Core.CodeOutlineResult[]> =>
+  // An addon built before its typings named the promise's type (`Promise<unknown>`) is the same function.
+  core.outlineCodeBulk(inputs, threads) as Promise<Core.CodeOutlineResult[]>;

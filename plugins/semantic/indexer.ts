@@ -22,9 +22,9 @@ import type { KvOp } from 'ctx/plugin';
 import { formatHeader, splitHeader } from 'ctx/plugin';
 import type { ChangeEvent, Entry, IndexHint } from 'ctx/plugin';
 import { SIDECARS } from 'ctx/plugin';
-import { sha256Of, splitPath } from 'ctx/plugin';
+import { outlineLanguageOf, sha256Of, splitPath } from 'ctx/plugin';
 import type { Services } from 'ctx/plugin';
-import { L2_TOKEN_BUDGET, truncateTokens, type ChildInfo, type Summarizer } from './summarize.js';
+import { CODE_GENERATOR, L2_TOKEN_BUDGET, codeSummary, truncateTokens, type ChildInfo, type Summarizer } from './summarize.js';
 
 const S = '\x00';
 
@@ -38,6 +38,8 @@ export interface FileAbstract {
   abstract: string;
   sha256: string;
   generator: string;
+  /** Code files: their outline as an indented list (summarize.ts `codeSummary`). */
+  overview?: string;
 }
 
 /**
@@ -49,9 +51,13 @@ export interface FileAbstract {
  */
 export function indexableText(node: Pick<Entry, 'name' | 'size' | 'meta'>, data: Buffer): string {
   const media = node.meta?.media;
-  if (!media && !data.subarray(0, 8192).includes(0)) return data.toString('utf8');
+  if (!isBinary(node, data)) return data.toString('utf8');
   const facts = media && typeof media === 'object' ? Object.entries(media as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`) : [];
   return [`${node.name} (binary file, ${node.size} bytes)`, ...facts].join('\n');
+}
+
+export function isBinary(node: Pick<Entry, 'meta'>, data: Buffer): boolean {
+  return Boolean(node.meta?.media) || data.subarray(0, 8192).includes(0);
 }
 
 /** Key of a file's stored abstract: per account first, so an account's abstracts are one range. */
@@ -340,10 +346,17 @@ export class Indexer {
     // The stored abstract and the content in one round trip (the content is usually needed).
     const [stored, [buf]] = await Promise.all([this.host.kv.getJson<FileAbstract>(absKey(m.account, m.path)), this.host.unscopedVfs.readMany(m.account, [m.path])]);
     const extra: KvOp[] = [];
-    if (!stored || stored.sha256 !== node.sha256 || stored.generator !== this.summarizer.generator) {
-      const content = indexableText(node, buf ?? Buffer.alloc(0));
-      const abstract = await this.summarizer.fileAbstract('ctx://' + m.path, node.name, content);
-      extra.push(this.host.kv.putJsonOp(absKey(m.account, m.path), { abstract, sha256: node.sha256 ?? '', generator: this.summarizer.generator } satisfies FileAbstract));
+    const data = buf ?? Buffer.alloc(0);
+    // Source files are summarized from their outline, whatever the summarizer (no LLM needed).
+    const isCode = outlineLanguageOf(node.name) !== null && !isBinary(node, data);
+    const generator = isCode ? CODE_GENERATOR : this.summarizer.generator;
+    if (!stored || stored.sha256 !== node.sha256 || stored.generator !== generator) {
+      const content = indexableText(node, data);
+      const code = isCode ? codeSummary(node.name, content) : null;
+      const abstract = code ? code.abstract : await this.summarizer.fileAbstract('ctx://' + m.path, node.name, content);
+      const record: FileAbstract = { abstract, sha256: node.sha256 ?? '', generator };
+      if (code) record.overview = code.overview;
+      extra.push(this.host.kv.putJsonOp(absKey(m.account, m.path), record));
     }
     await this.enqueue(this.parentRefresh(m.account, m.path), [{ account: m.account, path: m.path, level: 2, op: 'upsert' }], extra);
   }
@@ -492,9 +505,12 @@ export class Indexer {
       const [[content], abs] = await Promise.all([this.host.unscopedVfs.readMany(m.account, [m.path]), this.host.kv.getJson<FileAbstract>(absKey(m.account, m.path))]);
       const body = splitHeader(indexableText(node, content ?? Buffer.alloc(0))).body;
       // An abstract of older content (a vectors-only import changed the file since) does not describe it.
-      const abstract = abs && (!abs.sha256 || abs.sha256 === node.sha256) ? abs.abstract : truncateTokens(body, 100);
-      const text = truncateTokens(`${node.name}\n${abstract}\n${body}`, L2_TOKEN_BUDGET);
-      return { id, path: m.path, level: 2, attrs, text, abstract, kind: 'file', size: node.size, sourceSha: node.sha256, embedder: this.embedderTag };
+      const current = abs && (!abs.sha256 || abs.sha256 === node.sha256);
+      const abstract = current ? abs.abstract : truncateTokens(body, 100);
+      // A code file's outline names its symbols: embedded before the body the budget may cut.
+      const overview = current ? abs.overview : undefined;
+      const text = truncateTokens(overview ? `${node.name}\n${abstract}\n${overview}\n${body}` : `${node.name}\n${abstract}\n${body}`, L2_TOKEN_BUDGET);
+      return { id, path: m.path, level: 2, attrs, text, abstract, ...(overview ? { overview } : {}), kind: 'file', size: node.size, sourceSha: node.sha256, embedder: this.embedderTag };
     }
     const [l0, l1] = await this.host.unscopedVfs.readMany(m.account, [m.path + '/' + ABSTRACT, m.path + '/' + OVERVIEW]);
     const abstract = l0 ? splitHeader(l0.toString('utf8')).body.trim() : '';

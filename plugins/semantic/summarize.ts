@@ -4,7 +4,7 @@
  * a file or a directory). Budgets are in tokens, counted as words and punctuation marks.
  */
 import type { Llm } from 'ctx/plugin';
-import { splitHeader } from 'ctx/plugin';
+import { outlineCode, outlineLanguageOf, splitHeader, type CodeOutline, type CodeSymbol } from 'ctx/plugin';
 
 export const L0_TOKEN_BUDGET = 100;
 /** L2 records embed at most this many tokens of a file (name and abstract first, then the content). */
@@ -220,4 +220,58 @@ export function createSummarizer(llm: Llm | null, onFallback: (err: unknown) => 
       return { abstract: truncateTokens(abstract, L0_TOKEN_BUDGET), overview };
     },
   };
+}
+
+/** Generator of code files' L0/L1: their tree-sitter outline, with or without an LLM. */
+export const CODE_GENERATOR = 'ctx-outline-v1';
+/** An L1 outline lists at most this many symbols (a generated file can have thousands). */
+const CODE_OVERVIEW_SYMBOLS = 400;
+
+/**
+ * L0 and L1 of a source file from its outline (no LLM: the structure is exact and costs a parse):
+ * L0 one line — language, size and the top-level symbols; L1 the outline as an indented list with
+ * line ranges. Null for a file of no outline language, or one the parser refuses.
+ */
+export function codeSummary(name: string, content: string): { abstract: string; overview: string } | null {
+  const language = outlineLanguageOf(name);
+  if (!language) return null;
+  let o: CodeOutline;
+  try {
+    o = outlineCode(content, language);
+  } catch {
+    return null;
+  }
+  const top = o.symbols.map((s) => `${s.kind} ${s.name}`);
+  let abstract = `${name}: ${language} source, ${o.lineCount} lines, ${o.symbols.length} top-level symbol${o.symbols.length === 1 ? '' : 's'}`;
+  if (top.length) {
+    abstract += ':';
+    let first = true;
+    for (const t of top) {
+      const next = `${abstract}${first ? ' ' : ', '}${t}`;
+      if (countTokens(next) > L0_TOKEN_BUDGET - 2) {
+        abstract += ', …';
+        break;
+      }
+      abstract = next;
+      first = false;
+    }
+  }
+  abstract += '.';
+  const lines = [`# ${name}`, '', abstract, ''];
+  let listed = 0;
+  let total = 0;
+  const put = (syms: CodeSymbol[], depth: number) => {
+    for (const s of syms) {
+      total++;
+      if (listed < CODE_OVERVIEW_SYMBOLS) {
+        lines.push(`${'  '.repeat(depth)}- ${s.kind} ${s.name} (L${s.startLine}-${s.endLine})`);
+        listed++;
+      }
+      put(s.children, depth + 1);
+    }
+  };
+  put(o.symbols, 0);
+  if (total > listed) lines.push(`- … ${total - listed} more symbols`);
+  if (o.hasErrors) lines.push('', '(syntax errors: symbols after them may be missing)');
+  return { abstract, overview: lines.join('\n') };
 }

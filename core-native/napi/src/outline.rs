@@ -100,7 +100,7 @@ fn finish_bulk(items: Bulk) -> Vec<CodeOutlineResult> {
 /// Outlines of many sources on the libuv pool (spread over up to `threads` threads, default the
 /// core count), in input order. A file without a usable language, too large or unparsable gets an
 /// `error` instead of an `outline`; the call itself only fails on a bug.
-#[napi]
+#[napi(ts_return_type = "Promise<Array<CodeOutlineResult>>")]
 pub fn outline_code_bulk(inputs: Vec<CodeOutlineInput>, threads: Option<u32>) -> AsyncTask<Job<Bulk, Vec<CodeOutlineResult>>> {
     let threads = threads.map_or_else(ctx_core_threads, |t| t.max(1) as usize);
     Job::new(
