@@ -227,7 +227,13 @@ describe('re-ingest writes only what changed', () => {
     }
     t.app.vfs.off('change', listen);
     expect(run.status).toBe('completed');
-    expect((await call('GET', `/api/v1/watches/${watchId}`)).json().result).toMatchObject({ last_task_id: run.task_id, last_status: 'completed', last_error: null });
+    expect((await call('GET', `/api/v1/watches/${watchId}`)).json().result).toMatchObject({
+      last_task_id: run.task_id,
+      last_status: 'completed',
+      last_error: null,
+      // A run parses and indexes as the add did.
+      processor_kwargs: { strict: false, preserve_structure: null, directly_upload_media: true, processing_mode: 'semantic_and_vectors' },
+    });
     expect(run.result).toMatchObject({ files: 10, written: 2, unchanged: 8, removed: 1 });
 
     const writes = events.filter((e) => e.type === 'write' && !e.path.split('/').pop()!.startsWith('.')).map((e) => e.path);
