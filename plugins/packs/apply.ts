@@ -22,6 +22,8 @@ export const restorable = (rel: string) => !EXCLUDED_NAMES.has(nameOf(rel));
  * are stored before the indexer reaches those nodes and it finds nothing left to embed.
  */
 export interface WriteHooks {
+  /** Files of one batch, about to be written: read what `files` will store, so it lands at once. */
+  prepare?(rels: string[]): Promise<void>;
   /** Files of one batch, just written. */
   files(rels: string[]): Promise<void>;
   /** At the end: directories ('' the root) created, or whose sidecars were written. */
@@ -44,7 +46,7 @@ export async function writePack(host: PluginHost, account: string, target: strin
     const fh = await fs.promises.open(pack.file, 'r');
     try {
       const sidecarDirs = new Set<string>();
-      await writeBatches(host, account, target, fh, content, lock, undefined, !opts.replace, (rels) => opts.hooks?.files(rels));
+      await writeBatches(host, account, target, fh, content, lock, undefined, !opts.replace, (rels) => opts.hooks?.files(rels), (rels) => opts.hooks?.prepare?.(rels));
       await writeBatches(host, account, target, fh, sidecars, lock, { index: 'sidecar-edited' }, !opts.replace, async (rels) => {
         for (const r of rels) sidecarDirs.add(r.includes('/') ? r.slice(0, r.lastIndexOf('/')) : '');
       });
@@ -68,6 +70,7 @@ async function writeBatches(
   hint: Record<string, unknown> | undefined,
   skipUnchanged: boolean,
   written: (rels: string[]) => Promise<void> | undefined,
+  before?: (rels: string[]) => Promise<void> | undefined,
 ): Promise<void> {
   for (const all of batches(files)) {
     let batch = all;
@@ -77,7 +80,7 @@ async function writeBatches(
       batch = all.filter((f, i) => nodes[i]?.sha256 !== 'sha256:' + f.sha256);
       if (batch.length === 0) continue;
     }
-    const contents = await readBatch(fh, batch);
+    const [contents] = await Promise.all([readBatch(fh, batch), before?.(batch.map((f) => f.rel))]);
     await host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint });
     await written(batch.map((f) => f.rel));
   }

@@ -12,6 +12,8 @@
  * Everything is checked before an import writes anything, like the rest of the pack.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import type { Spool } from './spool.js';
 import { DENSE, INDEX_RECORDS } from './manifest.js';
 import { packError } from './zip-read.js';
 
@@ -36,11 +38,26 @@ export interface VectorLine {
   source_sha256?: string;
 }
 
+/** Where one vector line of a checked pack is: its level and row, and its JSON in the lines spool. */
+export interface VectorRef {
+  level: 0 | 1 | 2;
+  row: number;
+  at: number;
+  len: number;
+}
+
+/**
+ * A checked dense snapshot, kept on disk: the vector lines in a spool, the rows where they are
+ * (dense.f32 inside the archive when stored, or a spool of it when the pack deflated it). Only
+ * the small per-vector references stay in memory.
+ */
 export interface DenseSnapshot {
   meta: DenseMeta;
   /** Vector lines by pack-relative path. */
-  byPath: Map<string, VectorLine[]>;
-  rows: Float32Array;
+  byPath: Map<string, VectorRef[]>;
+  /** The lines and rows of `refs`, in order. */
+  read(refs: VectorRef[]): Promise<Array<{ line: VectorLine; vector: Float32Array }>>;
+  close(): Promise<void>;
 }
 
 const META_KEYS = new Set(['provider', 'model', 'input_mode', 'dim', 'params', 'count', 'dtype', 'sha256']);
@@ -66,40 +83,96 @@ export function parseDenseMeta(raw: unknown): DenseMeta {
 
 /**
  * Checks the vector lines against the manifest (`kinds`: pack-relative path → entry kind) and the
- * rows against the metadata: each row described exactly once, each (path, level) once, the level
- * fitting the entry's kind, and the bytes matching `sha256` and `count × dim` float32 values.
+ * rows against the metadata as they stream by: each row described exactly once, each (path, level)
+ * once, the level fitting the entry's kind, and the bytes matching `sha256` and `count × dim`
+ * finite float32 values. Lines go to `lines` (a spool) as they are checked.
  */
-export function checkDense(meta: DenseMeta, lines: Array<{ line: number; record: Record<string, unknown> }>, bytes: Buffer, kinds: Map<string, 'file' | 'dir'>): DenseSnapshot {
-  if (bytes.length !== meta.count * meta.dim * 4) throw packError(`${DENSE} holds ${bytes.length} bytes; embedding.count × dim float32 values are ${meta.count * meta.dim * 4}`, { entry: DENSE });
-  if (createHash('sha256').update(bytes).digest('hex') !== meta.sha256) throw packError(`sha256 of ${DENSE} differs from embedding.sha256`, { entry: DENSE });
-  if (lines.length !== meta.count) throw packError(`${INDEX_RECORDS} describes ${lines.length} vectors; embedding.count is ${meta.count}`, { entry: INDEX_RECORDS });
-  const rowsSeen = new Uint8Array(meta.count);
-  const byPath = new Map<string, VectorLine[]>();
-  for (const { line, record: r } of lines) {
+export class DenseChecker {
+  private readonly rowsSeen: Uint8Array;
+  readonly byPath = new Map<string, VectorRef[]>();
+  private described = 0;
+  private bytes = 0;
+  private readonly digest = createHash('sha256');
+  /** 0-3 bytes of a float split across chunks. */
+  private carry = Buffer.alloc(0);
+
+  constructor(
+    readonly meta: DenseMeta,
+    private readonly kinds: Map<string, 'file' | 'dir'>,
+    private readonly lines: Spool,
+  ) {
+    this.rowsSeen = new Uint8Array(meta.count);
+  }
+
+  async line(line: number, r: Record<string, unknown>, raw: Buffer): Promise<void> {
     const at = { entry: INDEX_RECORDS, line };
     for (const k of Object.keys(r)) if (!LINE_KEYS.has(k)) throw packError(`${INDEX_RECORDS} line ${line}: unknown vector field ${JSON.stringify(k)}`, at);
-    const kind = kinds.get(r.path as string);
+    const kind = this.kinds.get(r.path as string);
     if (r.level !== 0 && r.level !== 1 && r.level !== 2) throw packError(`${INDEX_RECORDS} line ${line}: level must be 0, 1 or 2`, at);
     if ((r.level === 2) !== (kind === 'file')) throw packError(`${INDEX_RECORDS} line ${line}: level ${r.level} does not fit a ${kind}`, at);
     const row = r.dense_row;
-    if (!Number.isSafeInteger(row) || (row as number) < 0 || (row as number) >= meta.count) throw packError(`${INDEX_RECORDS} line ${line}: dense_row is not a row of ${DENSE}`, at);
-    if (rowsSeen[row as number]) throw packError(`${INDEX_RECORDS} line ${line}: dense_row ${row} is described twice`, at);
-    rowsSeen[row as number] = 1;
+    if (!Number.isSafeInteger(row) || (row as number) < 0 || (row as number) >= this.meta.count) throw packError(`${INDEX_RECORDS} line ${line}: dense_row is not a row of ${DENSE}`, at);
+    if (this.rowsSeen[row as number]) throw packError(`${INDEX_RECORDS} line ${line}: dense_row ${row} is described twice`, at);
+    this.rowsSeen[row as number] = 1;
     if (typeof r.text !== 'string' || typeof r.abstract !== 'string') throw packError(`${INDEX_RECORDS} line ${line}: a vector needs its text and abstract`, at);
     for (const k of ['overview', 'source_sha256'] as const)
       if (r[k] !== undefined && typeof r[k] !== 'string') throw packError(`${INDEX_RECORDS} line ${line}: ${k} must be a string`, at);
-    const list = byPath.get(r.path as string) ?? [];
+    const list = this.byPath.get(r.path as string) ?? [];
     if (list.some((v) => v.level === r.level)) throw packError(`${INDEX_RECORDS} line ${line}: a second level ${r.level} vector of ${JSON.stringify(r.path)}`, at);
-    list.push(r as unknown as VectorLine);
-    byPath.set(r.path as string, list);
+    list.push({ level: r.level, row: row as number, at: await this.lines.append(raw), len: raw.length });
+    this.byPath.set(r.path as string, list);
+    this.described++;
   }
-  // Copied out of the archive buffer: rows are read by offset, which must be 4-byte aligned.
-  const rows = new Float32Array(meta.count * meta.dim);
-  new Uint8Array(rows.buffer).set(bytes);
-  if (!rows.every(Number.isFinite)) throw packError(`${DENSE} holds values that are not finite numbers`, { entry: DENSE });
-  return { meta, byPath, rows };
+
+  /** The next piece of dense.f32. */
+  rows(chunk: Buffer): void {
+    this.digest.update(chunk);
+    this.bytes += chunk.length;
+    if (this.bytes > this.meta.count * this.meta.dim * 4) throw packError(`${DENSE} holds more than embedding.count × dim float32 values`, { entry: DENSE });
+    const all = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
+    const whole = all.length - (all.length % 4);
+    // Copied to an aligned buffer: a Float32Array view needs a 4-byte aligned offset.
+    const values = new Float32Array(whole / 4);
+    new Uint8Array(values.buffer).set(all.subarray(0, whole));
+    for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) throw packError(`${DENSE} holds values that are not finite numbers`, { entry: DENSE });
+    this.carry = Buffer.from(all.subarray(whole));
+  }
+
+  finish(): void {
+    const { meta } = this;
+    if (this.bytes !== meta.count * meta.dim * 4) throw packError(`${DENSE} holds ${this.bytes} bytes; embedding.count × dim float32 values are ${meta.count * meta.dim * 4}`, { entry: DENSE });
+    if (this.digest.digest('hex') !== meta.sha256) throw packError(`sha256 of ${DENSE} differs from embedding.sha256`, { entry: DENSE });
+    if (this.described !== meta.count) throw packError(`${INDEX_RECORDS} describes ${this.described} vectors; embedding.count is ${meta.count}`, { entry: INDEX_RECORDS });
+  }
 }
 
-export function rowOf(d: DenseSnapshot, row: number): Float32Array {
-  return d.rows.subarray(row * d.meta.dim, (row + 1) * d.meta.dim);
+/** Reads rows at `base + row × dim × 4` of `file` (the archive's stored dense.f32, or a spool of it). */
+export function denseSnapshot(meta: DenseMeta, byPath: Map<string, VectorRef[]>, lines: Spool, file: string, base: number, owned: Spool | null): DenseSnapshot {
+  let fh: Promise<fs.promises.FileHandle> | null = null;
+  const rowBytes = meta.dim * 4;
+  return {
+    meta,
+    byPath,
+    async read(refs) {
+      fh ??= fs.promises.open(file, 'r');
+      const h = await fh;
+      return Promise.all(
+        refs.map(async (ref) => {
+          const vector = new Float32Array(meta.dim);
+          const buf = Buffer.from(vector.buffer);
+          for (let done = 0; done < rowBytes; ) {
+            const { bytesRead } = await h.read(buf, done, rowBytes - done, base + ref.row * rowBytes + done);
+            if (bytesRead === 0) throw packError(`${DENSE} ended early`, { entry: DENSE });
+            done += bytesRead;
+          }
+          return { line: JSON.parse((await lines.read(ref.at, ref.len)).toString('utf8')) as VectorLine, vector };
+        }),
+      );
+    },
+    async close() {
+      if (fh) await (await fh).close().catch(() => {});
+      await lines.close();
+      await owned?.close();
+    },
+  };
 }

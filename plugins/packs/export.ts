@@ -7,12 +7,13 @@
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { Zip, ZipPassThrough, deflateSync, type ZipInputFile } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough, deflateSync, type ZipInputFile } from 'fflate';
 import type { Entry, PluginHost } from 'ctx/plugin';
 import { hash } from 'ctx/plugin';
 import { createHash } from 'node:crypto';
 import { DENSE, FILES_DIR, FORMAT_VERSION, INDEX_RECORDS, MANIFEST, contentSha256, sortEntries, type Manifest, type ManifestEntry } from './manifest.js';
 import type { DenseMeta, VectorLine } from './dense.js';
+import { Spool } from './spool.js';
 
 /** Files never packed: derived data the target rebuilds (spec Part 2, import rule 5). */
 export const EXCLUDED_NAMES = new Set(['.relations.json']);
@@ -30,6 +31,8 @@ export interface PackSource {
   /** Nodes below the root (not the root itself), already filtered for the caller. */
   nodes: Entry[];
   manifest: Pick<Manifest, 'kind' | 'source_uri' | 'scope_pack' | 'context_type'>;
+  /** Where the export's scratch file goes (spool.ts). */
+  spoolDir: string;
   /** Context type of a node, for index_records.jsonl. */
   contextTypeOf(path: string): string | null;
   /** With `include_vectors`: the stored records below the root and the embedder that made them. */
@@ -77,6 +80,15 @@ export class ZipWriter {
   /** Adds a stored (uncompressed) entry whose bytes come in pieces; `push(chunk, true)` ends it. */
   stream(name: string, mtime: number): (chunk: Uint8Array, final: boolean) => void {
     const f = new ZipPassThrough(name);
+    f.mtime = new Date(Math.max(mtime, MIN_MTIME));
+    this.zip.add(f);
+    this.entries++;
+    return (chunk, final) => f.push(chunk, final);
+  }
+
+  /** Adds a deflated entry whose bytes come in pieces (compressed as they come, level 1). */
+  deflating(name: string, mtime: number): (chunk: Uint8Array, final: boolean) => void {
+    const f = new ZipDeflate(name, { level: 1 });
     f.mtime = new Date(Math.max(mtime, MIN_MTIME));
     this.zip.add(f);
     this.entries++;
@@ -150,22 +162,33 @@ const deflateAll = (contents: Buffer[]) => Promise.all(contents.map(deflateOne))
 const rel = (root: string, path: string) => (root === '' ? path : path.slice(root.length + 1));
 
 export async function* packStream(host: PluginHost, src: PackSource, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  // Vector lines wait in a scratch file until index_records.jsonl is written, after dense.f32.
+  const spool = src.vectors ? await Spool.create(src.spoolDir, 'export-vectors') : null;
+  try {
+    yield* packEntries(host, src, spool, signal);
+  } finally {
+    await spool?.close();
+  }
+}
+
+async function* packEntries(host: PluginHost, src: PackSource, spool: Spool | null, signal?: AbortSignal): AsyncIterable<Uint8Array> {
   const zip = new ZipWriter();
   const base = `${src.root}/${FILES_DIR}/`;
   const entries: ManifestEntry[] = [{ path: '' }];
-  const records: string[] = [JSON.stringify({ path: '', kind: 'dir', context_type: src.contextTypeOf(src.path) })];
   zip.dir(base, Date.now());
   const files = src.nodes.filter((n) => n.kind === 'file' && !EXCLUDED_NAMES.has(n.name));
-  for (const n of src.nodes)
-    if (n.kind === 'dir') {
-      const p = rel(src.path, n.path);
-      zip.dir(base + p + '/', n.mtime);
-      entries.push({ path: p });
-      records.push(JSON.stringify({ path: p, kind: 'dir', context_type: src.contextTypeOf(n.path), tags: n.tags ?? [] }));
-    }
+  const dirs = src.nodes.filter((n) => n.kind === 'dir');
+  for (const n of dirs) {
+    const p = rel(src.path, n.path);
+    zip.dir(base + p + '/', n.mtime);
+    entries.push({ path: p });
+  }
   yield* zip.drain();
+  // The size each file had when read (what the manifest says), for its record line.
+  const sizes = new Float64Array(files.length);
   for (let at = 0; at < files.length; ) {
     if (signal?.aborted) return;
+    const first = at;
     const batch: Entry[] = [];
     let bytes = 0;
     while (at < files.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes + files[at]!.size <= BATCH_BYTES)) {
@@ -178,12 +201,12 @@ export async function* packStream(host: PluginHost, src: PackSource, signal?: Ab
       const p = rel(src.path, n.path);
       zip.file(base + p, contents[i]!, deflated[i]!, n.mtime);
       entries.push({ path: p, size: contents[i]!.length, sha256: digests[i]! });
-      records.push(JSON.stringify({ path: p, kind: 'file', context_type: src.contextTypeOf(n.path), tags: n.tags ?? [], size: contents[i]!.length }));
+      sizes[first + i] = contents[i]!.length;
     });
     yield* zip.drain();
   }
   let embedding: DenseMeta | undefined;
-  if (src.vectors) {
+  if (src.vectors && spool) {
     // Only records of packed nodes: a USER's export leaves out what they may not read, vectors too.
     const packed = new Set(src.nodes.map((n) => n.path));
     packed.add(src.path);
@@ -193,16 +216,25 @@ export async function* packStream(host: PluginHost, src: PackSource, signal?: Ab
     let count = 0;
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
+    let lines: string[] = [];
+    let lineChars = 0;
     for await (const r of src.vectors.read()) {
       if (!packed.has(r.path) || r.vector.length !== src.vectors.embedding.dim) continue;
       const line: VectorLine = { path: rel(src.path, r.path), level: r.level, dense_row: count++, text: r.text, abstract: r.abstract };
       if (r.overview !== undefined) line.overview = r.overview;
       if (r.source_sha256 !== undefined) line.source_sha256 = r.source_sha256;
-      records.push(JSON.stringify(line));
+      const json = JSON.stringify(line);
+      lines.push(json);
+      lineChars += json.length;
       const bytes = new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength);
       digest.update(bytes);
       pending.push(bytes);
       pendingBytes += bytes.length;
+      if (lineChars >= 1 << 20) {
+        await spool.append(Buffer.from(lines.join('\n') + '\n'));
+        lines = [];
+        lineChars = 0;
+      }
       if (pendingBytes >= 1 << 20) {
         push(Buffer.concat(pending), false);
         pending = [];
@@ -211,10 +243,36 @@ export async function* packStream(host: PluginHost, src: PackSource, signal?: Ab
         if (signal?.aborted) return;
       }
     }
+    if (lines.length) await spool.append(Buffer.from(lines.join('\n') + '\n'));
     push(Buffer.concat(pending), true);
     yield* zip.drain();
     embedding = { ...src.vectors.embedding, count, dtype: 'float32', sha256: digest.digest('hex') };
   }
+  // index_records.jsonl, deflated as it is written: the entries' lines, then the vectors' lines.
+  const records = zip.deflating(`${src.root}/${INDEX_RECORDS}`, Date.now());
+  let chunk: string[] = [JSON.stringify({ path: '', kind: 'dir', context_type: src.contextTypeOf(src.path) })];
+  let chunkChars = 0;
+  const emit = function* (line: string, force = false): Iterable<Uint8Array> {
+    if (line) {
+      chunk.push(line);
+      chunkChars += line.length;
+    }
+    if ((chunkChars >= 1 << 20 || force) && chunk.length) {
+      records(Buffer.from(chunk.join('\n') + '\n'), false);
+      chunk = [];
+      chunkChars = 0;
+      yield* zip.drain();
+    }
+  };
+  for (const n of dirs) yield* emit(JSON.stringify({ path: rel(src.path, n.path), kind: 'dir', context_type: src.contextTypeOf(n.path), tags: n.tags ?? [] }));
+  for (const [i, n] of files.entries()) yield* emit(JSON.stringify({ path: rel(src.path, n.path), kind: 'file', context_type: src.contextTypeOf(n.path), tags: n.tags ?? [], size: sizes[i] }));
+  yield* emit('', true);
+  if (spool) for await (const piece of spool.chunks()) {
+    records(piece, false);
+    yield* zip.drain();
+  }
+  records(new Uint8Array(0), true);
+  yield* zip.drain();
   sortEntries(entries);
   const manifest: Manifest = {
     format_version: FORMAT_VERSION,
@@ -225,11 +283,8 @@ export async function* packStream(host: PluginHost, src: PackSource, signal?: Ab
     content_sha256: contentSha256(entries),
     ...(embedding ? { embedding } : {}),
   };
-  for (const [name, data] of [
-    [INDEX_RECORDS, Buffer.from(records.join('\n') + '\n')],
-    [MANIFEST, Buffer.from(JSON.stringify(manifest, null, 2))],
-  ] as const)
-    zip.file(`${src.root}/${name}`, data, await deflateOne(data), Date.now());
+  const data = Buffer.from(JSON.stringify(manifest, null, 2));
+  zip.file(`${src.root}/${MANIFEST}`, data, await deflateOne(data), Date.now());
   zip.end();
   yield* zip.drain();
 }

@@ -6,7 +6,8 @@
 import type { CtxUri, Entry, Identity, PluginHost } from 'ctx/plugin';
 import { authorize, conflict, contentDisposition, definePlugin, HOST_VERSION, invalidArgument, notFound, parseUri, permissionDenied, Reply, resultObject, s, unavailable, uriFromPath } from 'ctx/plugin';
 import { joinPath, restorable, writePack, type WriteHooks } from './apply.js';
-import { rowOf, type DenseSnapshot } from './dense.js';
+import type { DenseSnapshot } from './dense.js';
+import { spoolDir } from './spool.js';
 import { packStream, type PackSource } from './export.js';
 import { packError } from './zip-read.js';
 import { validatePack, type ValidatedPack } from './validate.js';
@@ -56,6 +57,7 @@ export default definePlugin({
             nodes,
             manifest: { kind: 'export', source_uri: u.uri, scope_pack: u.segments.length === 1, context_type: u.contextType },
             contextTypeOf: contextTypeFor(ctx.identity),
+            spoolDir: spoolDir(host.dataDir),
             ...(vectors ? { vectors } : {}),
           },
           ctx.signal,
@@ -90,6 +92,7 @@ export default definePlugin({
             nodes,
             manifest: { kind: 'backup', source_uri: 'ctx://', scope_pack: false, context_type: null },
             contextTypeOf: contextTypeFor(ctx.identity),
+            spoolDir: spoolDir(host.dataDir),
             ...(vectors ? { vectors } : {}),
           },
           ctx.signal,
@@ -109,25 +112,29 @@ export default definePlugin({
         const b = ctx.body;
         const rec = await temp.resolve(ctx.identity, b.temp_file_id);
         const parent = ctx.vfs.resolve(b.parent, 'write', 'parent');
-        const pack = await validatePack(rec.file, ctx.signal);
-        if (pack.manifest.kind === 'backup') throw packError('a backup pack cannot be imported: use POST /api/v1/pack/restore', { kind: 'backup' });
-        if (pack.manifest.scope_pack && parent.path !== '')
-          throw invalidArgument(`a top-level scope pack (${pack.manifest.source_uri}) must be imported to parent ctx://`, { field: 'parent' });
-        const target = ctx.vfs.resolve(parent.path === '' ? `ctx://${pack.root}` : `${parent.uri}/${pack.root}`, 'write', 'parent');
-        if (pack.manifest.context_type && target.contextType && pack.manifest.context_type !== target.contextType)
-          throw packError(`the pack holds ${pack.manifest.context_type} content, ${target.uri} is ${target.contextType}`, { context_type: pack.manifest.context_type, target_context_type: target.contextType });
-        const dense = checkVectors(host, pack, b.vector_mode);
-        checkTargets(ctx.identity, target.path, pack);
-        await host.access.assertEntryReadable(ctx.identity, target.path);
-        const account = ctx.identity.accountId;
-        const existing = await host.unscopedVfs.stat(account, target.path);
-        if (existing) {
-          if (b.on_conflict === 'fail') throw conflict(`target exists: ${target.uri}`, target.uri);
-          if (b.on_conflict === 'skip') return { uri: target.uri };
-          await assertSubtreeReadable(host, ctx.identity, target.path);
+        const pack = await validatePack(rec.file, spoolDir(host.dataDir), ctx.signal);
+        try {
+          if (pack.manifest.kind === 'backup') throw packError('a backup pack cannot be imported: use POST /api/v1/pack/restore', { kind: 'backup' });
+          if (pack.manifest.scope_pack && parent.path !== '')
+            throw invalidArgument(`a top-level scope pack (${pack.manifest.source_uri}) must be imported to parent ctx://`, { field: 'parent' });
+          const target = ctx.vfs.resolve(parent.path === '' ? `ctx://${pack.root}` : `${parent.uri}/${pack.root}`, 'write', 'parent');
+          if (pack.manifest.context_type && target.contextType && pack.manifest.context_type !== target.contextType)
+            throw packError(`the pack holds ${pack.manifest.context_type} content, ${target.uri} is ${target.contextType}`, { context_type: pack.manifest.context_type, target_context_type: target.contextType });
+          const dense = checkVectors(host, pack, b.vector_mode);
+          checkTargets(ctx.identity, target.path, pack);
+          await host.access.assertEntryReadable(ctx.identity, target.path);
+          const account = ctx.identity.accountId;
+          const existing = await host.unscopedVfs.stat(account, target.path);
+          if (existing) {
+            if (b.on_conflict === 'fail') throw conflict(`target exists: ${target.uri}`, target.uri);
+            if (b.on_conflict === 'skip') return { uri: target.uri };
+            await assertSubtreeReadable(host, ctx.identity, target.path);
+          }
+          await writePack(host, account, target.path, pack, { replace: true, ...denseHooks(host, account, target.path, dense) });
+          return { uri: target.uri };
+        } finally {
+          await pack.close();
         }
-        await writePack(host, account, target.path, pack, { replace: true, ...denseHooks(host, account, target.path, dense) });
-        return { uri: target.uri };
       },
     });
 
@@ -142,23 +149,27 @@ export default definePlugin({
       async handler(ctx) {
         const b = ctx.body;
         const rec = await temp.resolve(ctx.identity, b.temp_file_id);
-        const pack = await validatePack(rec.file, ctx.signal);
-        if (pack.manifest.kind !== 'backup') throw packError('pack/restore takes a backup pack: import an export pack with POST /api/v1/pack/import', { kind: pack.manifest.kind });
-        for (const p of [...pack.dirs, ...pack.files.map((f) => f.rel)])
-          if (!BACKUP_SCOPES.includes(p.split('/')[0]!)) throw packError(`a backup holds only ${BACKUP_SCOPES.join(' and ')}; found ${JSON.stringify(p)}`, { entry: p });
-        const dense = checkVectors(host, pack, b.vector_mode);
-        checkTargets(ctx.identity, '', pack);
-        const account = ctx.identity.accountId;
-        // The scope roots of a backup: ctx://resources and each packaged user's space.
-        const roots = ['resources', ...pack.dirs.filter((d) => /^user\/[^/]+$/.test(d))];
-        const occupied = await Promise.all(roots.map(async (r) => (await host.unscopedVfs.stat(account, r)) !== null && (await host.unscopedVfs.list(account, r, { limit: 1 })).length > 0));
-        if (occupied.some(Boolean)) {
-          if (b.on_conflict === 'fail') throw conflict(`the account already holds content at ${roots.filter((_, i) => occupied[i]).map(uriFromPath).join(', ')}`, uriFromPath(roots[occupied.indexOf(true)]!));
-          if (b.on_conflict === 'skip') return { uri: 'ctx://' };
+        const pack = await validatePack(rec.file, spoolDir(host.dataDir), ctx.signal);
+        try {
+          if (pack.manifest.kind !== 'backup') throw packError('pack/restore takes a backup pack: import an export pack with POST /api/v1/pack/import', { kind: pack.manifest.kind });
+          for (const p of [...pack.dirs, ...pack.files.map((f) => f.rel)])
+            if (!BACKUP_SCOPES.includes(p.split('/')[0]!)) throw packError(`a backup holds only ${BACKUP_SCOPES.join(' and ')}; found ${JSON.stringify(p)}`, { entry: p });
+          const dense = checkVectors(host, pack, b.vector_mode);
+          checkTargets(ctx.identity, '', pack);
+          const account = ctx.identity.accountId;
+          // The scope roots of a backup: ctx://resources and each packaged user's space.
+          const roots = ['resources', ...pack.dirs.filter((d) => /^user\/[^/]+$/.test(d))];
+          const occupied = await Promise.all(roots.map(async (r) => (await host.unscopedVfs.stat(account, r)) !== null && (await host.unscopedVfs.list(account, r, { limit: 1 })).length > 0));
+          if (occupied.some(Boolean)) {
+            if (b.on_conflict === 'fail') throw conflict(`the account already holds content at ${roots.filter((_, i) => occupied[i]).map(uriFromPath).join(', ')}`, uriFromPath(roots[occupied.indexOf(true)]!));
+            if (b.on_conflict === 'skip') return { uri: 'ctx://' };
+          }
+          await checkShapes(host, account, pack);
+          await writePack(host, account, '', pack, { replace: false, ...denseHooks(host, account, '', dense) });
+          return { uri: 'ctx://' };
+        } finally {
+          await pack.close();
         }
-        await checkShapes(host, account, pack);
-        await writePack(host, account, '', pack, { replace: false, ...denseHooks(host, account, '', dense) });
-        return { uri: 'ctx://' };
       },
     });
   },
@@ -235,25 +246,51 @@ function denseHooks(host: PluginHost, account: string, target: string, dense: De
   if (!dense || !records) return {};
   let written = 0;
   let skipped = 0;
-  const store = async (rels: string[], levels: ReadonlyArray<0 | 1 | 2>) => {
-    const batch = [];
+  type Supplied = Parameters<typeof records.write>[1];
+  // The lines and rows of some nodes, read from the scratch files (one write batch at a time).
+  const load = async (rels: string[], levels: ReadonlyArray<0 | 1 | 2>): Promise<Supplied> => {
+    const refs = [];
+    const paths: string[] = [];
     for (const rel of rels)
-      for (const v of dense.byPath.get(rel) ?? [])
-        if (levels.includes(v.level)) {
-          const r = { path: joinPath(target, rel), level: v.level, text: v.text, abstract: v.abstract, vector: rowOf(dense, v.dense_row) };
-          batch.push({ ...r, ...(v.overview !== undefined ? { overview: v.overview } : {}), ...(v.source_sha256 !== undefined ? { source_sha256: v.source_sha256 } : {}) });
+      for (const ref of dense.byPath.get(rel) ?? [])
+        if (levels.includes(ref.level)) {
+          refs.push(ref);
+          paths.push(joinPath(target, rel));
         }
+    const got = await dense.read(refs);
+    return got.map(({ line: v, vector }, i) => ({
+      path: paths[i]!,
+      level: v.level,
+      text: v.text,
+      abstract: v.abstract,
+      vector,
+      ...(v.overview !== undefined ? { overview: v.overview } : {}),
+      ...(v.source_sha256 !== undefined ? { source_sha256: v.source_sha256 } : {}),
+    }));
+  };
+  const store = async (batch: Supplied) => {
     for (let at = 0; at < batch.length; at += 256) {
       const n = await records.write(account, batch.slice(at, at + 256));
       written += n.written;
       skipped += n.skipped;
     }
   };
+  // Read before the batch is written, stored right after: the indexer, which sees the files as
+  // they land, then finds their records already there instead of embedding them.
+  let prepared: Promise<Supplied> | null = null;
   return {
     hooks: {
-      files: (rels) => store(rels, [2]),
+      async prepare(rels) {
+        prepared = load(rels, [2]);
+        prepared.catch(() => {}); // awaited by files()
+      },
+      async files(rels) {
+        const batch = prepared ? await prepared : await load(rels, [2]);
+        prepared = null;
+        await store(batch);
+      },
       async dirs(rels) {
-        await store(rels, [0, 1]);
+        for (let at = 0; at < rels.length; at += 128) await store(await load(rels.slice(at, at + 128), [0, 1]));
         host.log.info('pack vectors reused', { account, target, written, skipped, packed: dense.meta.count });
       },
     },

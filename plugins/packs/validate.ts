@@ -9,13 +9,12 @@
 import fs from 'node:fs';
 import { hash } from 'ctx/plugin';
 import { DENSE, FILES_DIR, INDEX_RECORDS, MANIFEST, PACK_DIR, contentSha256, parseManifest, type Manifest } from './manifest.js';
-import { packError, readCentralDirectory, readEntry, type ZipEntry } from './zip-read.js';
-import { checkDense, isVectorLine, parseDenseMeta, type DenseSnapshot } from './dense.js';
+import { entryChunks, entryDataStart, entryLines, packError, readCentralDirectory, readEntry, type ZipEntry } from './zip-read.js';
+import { DenseChecker, denseSnapshot, isVectorLine, parseDenseMeta, type DenseSnapshot } from './dense.js';
+import { Spool } from './spool.js';
 
-/** Internal files are small; a larger one is not ours. */
-const MAX_INTERNAL = 64 << 20;
-/** dense.f32 is held in memory while an import runs: 2 GiB is 1.4 million 384-dim vectors. */
-const MAX_DENSE = 2 * 2 ** 30;
+/** The manifest is parsed whole: a larger one is not ours. */
+const MAX_MANIFEST = 64 << 20;
 const BATCH_FILES = 128;
 const BATCH_BYTES = 16 << 20;
 
@@ -39,9 +38,11 @@ export interface ValidatedPack {
   hasDense: boolean;
   /** The checked dense snapshot (`include_vectors`), or null. */
   dense: DenseSnapshot | null;
+  /** Removes the scratch files of the dense snapshot; call once the import is done. */
+  close(): Promise<void>;
 }
 
-export async function validatePack(file: string, signal?: AbortSignal): Promise<ValidatedPack> {
+export async function validatePack(file: string, scratch: string, signal?: AbortSignal): Promise<ValidatedPack> {
   const entries = await readCentralDirectory(file);
   const roots = new Set(entries.map((e) => e.name.split('/')[0]!));
   if (roots.size !== 1) throw packError(roots.size === 0 ? 'an empty archive (no manifest)' : 'a pack has exactly one top directory', { top_directories: [...roots].slice(0, 10) });
@@ -69,7 +70,7 @@ export async function validatePack(file: string, signal?: AbortSignal): Promise<
   }
   if (!manifestEntry) throw packError(`no ${MANIFEST}: packs without a manifest are rejected`);
   for (const internal of [manifestEntry, recordsEntry, denseEntry])
-    if (internal && (internal.isDir || internal.size > (internal === denseEntry ? MAX_DENSE : MAX_INTERNAL))) throw packError(`${internal.name} is not a pack internal file`, { entry: internal.name });
+    if (internal && (internal.isDir || (internal === manifestEntry && internal.size > MAX_MANIFEST))) throw packError(`${internal.name} is not a pack internal file`, { entry: internal.name });
 
   const fh = await fs.promises.open(file, 'r');
   try {
@@ -94,22 +95,53 @@ export async function validatePack(file: string, signal?: AbortSignal): Promise<
     for (const f of files.keys()) if (byPath.get(f)?.sha256 === undefined) throw packError(`file ${JSON.stringify(f)} is not in the manifest`, { entry: f });
     if (manifest.content_sha256 !== contentSha256(manifest.entries)) throw packError('content_sha256 does not match the manifest entries', { manifest_field: 'content_sha256' });
     if (manifest.include_vectors !== Boolean(denseEntry)) throw packError(manifest.include_vectors ? `include_vectors is true but ${DENSE} is missing` : `${DENSE} is present but include_vectors is false`);
-    const vectorLines = recordsEntry ? checkRecords(await readEntry(fh, recordsEntry), listed) : [];
     const embedding = (manifest as { embedding?: unknown }).embedding;
+    if (!denseEntry && embedding !== undefined) throw packError(`embedding metadata without ${DENSE}`, { manifest_field: 'embedding' });
     let dense: DenseSnapshot | null = null;
-    if (denseEntry) {
-      const kinds = new Map(manifest.entries.map((m) => [m.path, m.sha256 === undefined ? ('dir' as const) : ('file' as const)]));
-      dense = checkDense(parseDenseMeta(embedding), vectorLines, await readEntry(fh, denseEntry), kinds);
-    } else if (embedding !== undefined || vectorLines.length)
-      throw packError(`embedding metadata or vector records without ${DENSE}`, { manifest_field: 'embedding' });
+    let checker: DenseChecker | null = null;
+    let lines: Spool | null = null;
+    let rowsSpool: Spool | null = null;
+    try {
+      if (denseEntry) {
+        const kinds = new Map(manifest.entries.map((m) => [m.path, m.sha256 === undefined ? ('dir' as const) : ('file' as const)]));
+        lines = await Spool.create(scratch, 'import-vectors');
+        checker = new DenseChecker(parseDenseMeta(embedding), kinds, lines);
+      }
+      if (recordsEntry) await checkRecords(file, recordsEntry, listed, checker, signal);
+      if (checker && denseEntry) {
+        // Rows are read back by offset while writing: straight from the archive when stored, else
+        // from an inflated copy made in this same pass.
+        if (denseEntry.method !== 0) rowsSpool = await Spool.create(scratch, 'import-rows');
+        for await (const piece of entryChunks(file, denseEntry)) {
+          checker.rows(piece);
+          if (rowsSpool) await rowsSpool.append(piece);
+        }
+        checker.finish();
+        await lines!.flush();
+        await rowsSpool?.flush();
+        dense = rowsSpool
+          ? denseSnapshot(checker.meta, checker.byPath, lines!, rowsSpool.file, 0, rowsSpool)
+          : denseSnapshot(checker.meta, checker.byPath, lines!, file, entryDataStart(denseEntry), null);
+      }
+    } catch (err) {
+      await lines?.close();
+      await rowsSpool?.close();
+      throw err;
+    }
     // Every file's bytes against its sha256, a bounded batch at a time.
-    for (const batch of batches(packFiles)) {
-      if (signal?.aborted) throw packError('the request was aborted');
-      await readBatch(fh, batch);
+    try {
+      for (const batch of batches(packFiles)) {
+        if (signal?.aborted) throw packError('the request was aborted');
+        await readBatch(fh, batch);
+      }
+    } catch (err) {
+      await (dense as DenseSnapshot | null)?.close();
+      throw err;
     }
     const dirList = manifest.entries.filter((m) => m.sha256 === undefined && m.path !== '').map((m) => m.path);
     dirList.sort((a, b) => a.split('/').length - b.split('/').length);
-    return { file, manifest, root, files: packFiles, dirs: dirList, hasDense: Boolean(denseEntry), dense };
+    const snapshot = dense as DenseSnapshot | null;
+    return { file, manifest, root, files: packFiles, dirs: dirList, hasDense: Boolean(denseEntry), dense: snapshot, close: async () => void (await snapshot?.close()) };
   } finally {
     await fh.close();
   }
@@ -139,24 +171,24 @@ export async function readBatch(fh: fs.promises.FileHandle, batch: PackFile[]): 
 }
 
 /**
- * `index_records.jsonl`: one JSON object per line, each about an entry of the manifest. Returns the
- * lines that describe vectors of dense.f32 (checked against it by the caller).
+ * `index_records.jsonl`, streamed line by line: one JSON object per line, each about an entry of
+ * the manifest. Lines that describe vectors go to the dense checker (none allowed without one).
  */
-function checkRecords(raw: Buffer, listed: Set<string>): Array<{ line: number; record: Record<string, unknown> }> {
-  const vectors: Array<{ line: number; record: Record<string, unknown> }> = [];
-  const lines = raw.toString('utf8').split('\n');
-  lines.forEach((line, n) => {
-    if (line.trim() === '') return;
+async function checkRecords(file: string, entry: ZipEntry, listed: Set<string>, dense: DenseChecker | null, signal?: AbortSignal): Promise<void> {
+  for await (const { n, text, raw } of entryLines(file, entry)) {
+    if (text.trim() === '') continue;
+    if (n % 4096 === 0 && signal?.aborted) throw packError('the request was aborted');
     let r: unknown;
     try {
-      r = JSON.parse(line);
+      r = JSON.parse(text);
     } catch {
-      throw packError(`${INDEX_RECORDS} line ${n + 1} is not valid JSON`, { line: n + 1 });
+      throw packError(`${INDEX_RECORDS} line ${n} is not valid JSON`, { line: n });
     }
     if (!r || typeof r !== 'object' || Array.isArray(r) || typeof (r as { path?: unknown }).path !== 'string')
-      throw packError(`${INDEX_RECORDS} line ${n + 1} is not a record with a path`, { line: n + 1 });
-    if (!listed.has((r as { path: string }).path)) throw packError(`${INDEX_RECORDS} line ${n + 1} names a path outside the manifest`, { line: n + 1 });
-    if (isVectorLine(r as Record<string, unknown>)) vectors.push({ line: n + 1, record: r as Record<string, unknown> });
-  });
-  return vectors;
+      throw packError(`${INDEX_RECORDS} line ${n} is not a record with a path`, { line: n });
+    if (!listed.has((r as { path: string }).path)) throw packError(`${INDEX_RECORDS} line ${n} names a path outside the manifest`, { line: n });
+    if (!isVectorLine(r as Record<string, unknown>)) continue;
+    if (!dense) throw packError(`vector records without ${DENSE}`, { manifest_field: 'embedding' });
+    await dense.line(n, r as Record<string, unknown>, raw);
+  }
 }

@@ -195,3 +195,67 @@ export async function readEntry(fh: fs.promises.FileHandle, e: ZipEntry): Promis
   if (out.length !== e.size) throw packError('an entry is shorter than its declared size', { entry: e.name, size: e.size, actual: out.length });
   return out;
 }
+
+/** Where an entry's data starts in the archive (checked by readCentralDirectory). */
+export const entryDataStart = dataStartOf;
+
+/**
+ * One entry's bytes as a stream of pieces (≤ 1 MiB read at a time, inflated by zlib on the thread
+ * pool with backpressure), for internal files of any size: never the whole entry in memory. The
+ * same refusals as readEntry: past the declared size (zip bomb), short, corrupt.
+ */
+export async function* entryChunks(file: string, e: ZipEntry): AsyncIterable<Buffer> {
+  if (e.compressedSize === 0) {
+    if (e.method !== 0) throw packError('a deflate entry without data', { entry: e.name });
+    return;
+  }
+  const start = dataStartOf(e);
+  const src = fs.createReadStream(file, { start, end: start + e.compressedSize - 1, highWaterMark: 1 << 20 });
+  const inflate = e.method === 8 ? zlib.createInflateRaw({ chunkSize: 1 << 16 }) : null;
+  const out = inflate ?? src;
+  if (inflate) src.pipe(inflate);
+  src.on('error', (err) => inflate?.destroy(err));
+  let n = 0;
+  try {
+    for await (const piece of out as AsyncIterable<Buffer>) {
+      n += piece.length;
+      if (n > e.size) throw packError('an entry inflates past its declared size (zip bomb)', { entry: e.name, size: e.size });
+      yield piece;
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'INVALID_ARGUMENT') throw err;
+    throw packError(inflate ? 'corrupt deflate data' : 'truncated entry data', { entry: e.name });
+  } finally {
+    src.destroy();
+    inflate?.destroy();
+  }
+  if (n !== e.size) throw packError(inflate ? 'an entry is shorter than its declared size' : 'truncated entry data', { entry: e.name, size: e.size, actual: n });
+}
+
+/** The lines of an entry (UTF-8, `\n`-separated), streamed; each with its 1-based number and raw bytes. */
+export async function* entryLines(file: string, e: ZipEntry): AsyncIterable<{ n: number; text: string; raw: Buffer }> {
+  let rest = Buffer.alloc(0);
+  let n = 0;
+  const decode = (raw: Buffer) => {
+    try {
+      return utf8.decode(raw);
+    } catch {
+      throw packError(`${e.name} line ${n} is not UTF-8`, { entry: e.name, line: n });
+    }
+  };
+  for await (const piece of entryChunks(file, e)) {
+    const buf = rest.length ? Buffer.concat([rest, piece]) : piece;
+    let from = 0;
+    for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, from)) {
+      n++;
+      const raw = buf.subarray(from, nl);
+      yield { n, text: decode(raw), raw };
+      from = nl + 1;
+    }
+    rest = Buffer.from(buf.subarray(from));
+  }
+  if (rest.length) {
+    n++;
+    yield { n, text: decode(rest), raw: rest };
+  }
+}
