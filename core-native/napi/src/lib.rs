@@ -5,6 +5,7 @@
 mod error;
 mod hash;
 mod json;
+mod neural;
 mod outline;
 mod text;
 mod vector;
