@@ -14,7 +14,7 @@ export interface CtxConfig {
   dataDir: string;
   rootApiKey?: string;
   authMode: AuthMode;
-  embedding: { provider: 'local' | 'openai'; baseUrl?: string; model?: string; apiKey?: string; dim?: number };
+  embedding: { provider: 'local' | 'neural' | 'openai'; baseUrl?: string; model?: string; apiKey?: string; dim?: number; modelDir?: string };
   rerank: { baseUrl?: string; model?: string; apiKey?: string };
   llm: { baseUrl?: string; model?: string; apiKey?: string };
   botEnabled: boolean;
@@ -125,6 +125,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
       model: env.CTX_EMBEDDING_MODEL,
       apiKey: env.CTX_EMBEDDING_API_KEY,
       dim: int('CTX_EMBEDDING_DIM', env.CTX_EMBEDDING_DIM),
+      modelDir: env.CTX_EMBEDDING_MODEL_DIR,
     },
     rerank: { baseUrl: env.CTX_RERANK_BASE_URL, model: env.CTX_RERANK_MODEL, apiKey: env.CTX_RERANK_API_KEY },
     llm: { baseUrl: env.CTX_LLM_BASE_URL, model: env.CTX_LLM_MODEL, apiKey: env.CTX_LLM_API_KEY },
@@ -162,7 +163,7 @@ export function validateConfig(c: CtxConfig): CtxConfig {
     throw new Error('CTX_ROOT_API_KEY is required in api_key mode (or set CTX_AUTH_MODE=dev for a local, key-less server)');
   if (c.rootApiKey !== undefined && c.rootApiKey.length < 16) throw new Error('CTX_ROOT_API_KEY must be at least 16 characters');
   if (c.authMode === 'dev' && !isLoopback(c.host)) throw new Error(`CTX_AUTH_MODE=dev serves without keys and only listens on loopback; CTX_HOST=${c.host} is not`);
-  if (!['local', 'openai'].includes(c.embedding.provider)) throw new Error(`CTX_EMBEDDING_PROVIDER must be local or openai; got ${c.embedding.provider}`);
+  if (!['local', 'neural', 'openai'].includes(c.embedding.provider)) throw new Error(`CTX_EMBEDDING_PROVIDER must be local, neural or openai; got ${c.embedding.provider}`);
   if (c.embedding.provider === 'openai' && (!c.embedding.baseUrl || !c.embedding.model))
     throw new Error('CTX_EMBEDDING_PROVIDER=openai needs CTX_EMBEDDING_BASE_URL (including /v1) and CTX_EMBEDDING_MODEL');
   if (c.embedding.dim !== undefined && (c.embedding.dim < 1 || c.embedding.dim > 8192)) throw new Error(`CTX_EMBEDDING_DIM must be between 1 and 8192; got ${c.embedding.dim}`);

@@ -132,6 +132,15 @@ export const localEmbed = {
   embedAsync: (texts: string[], dim?: number, params?: Core.LocalEmbedParams): Promise<Float32Array> => core.embedLocalAsync(texts, dim, params),
 };
 
+/**
+ * The `neural` embedder (ctx-embed-neural: all-MiniLM-L6-v2 on the CPU). `new NeuralEmbedder(dir)`
+ * loads the model (throws `EMBEDDING_MODEL_MISSING` naming the absent file); `embed` runs on the
+ * core's own worker thread, which merges concurrent calls into shared batches.
+ */
+export const NeuralEmbedder = core.NeuralEmbedder;
+export type NeuralEmbedder = Core.NeuralEmbedder;
+export type { NeuralEmbedderInfo, NeuralEmbedderOptions } from '#core-native';
+
 /** Per-row views into a row-major n × dim matrix (no copy). */
 export function rows(matrix: Float32Array, dim: number): Float32Array[] {
   const n = matrix.length / dim;

@@ -1,5 +1,6 @@
 /**
- * Embedders: `local` (default; core-native's lexical embedder, offline and deterministic) and
+ * Embedders: `local` (default; core-native's lexical embedder, offline and deterministic),
+ * `neural` (all-MiniLM-L6-v2 run in core-native from the model files `npm run setup` installs) and
  * `openai` (any OpenAI-compatible `POST {baseUrl}/embeddings`: OpenAI, Ollama, vLLM, llama.cpp,
  * TEI; the base URL includes `/v1`). Both return L2-normalized Float32Arrays, so inner product
  * is cosine similarity everywhere downstream.
@@ -8,14 +9,17 @@
  * model, dimension or parameters means existing vectors are not comparable and must be
  * re-embedded (the retrieval plugin compares it at start).
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CtxConfig } from '../config.js';
-import { localEmbed, type LocalEmbedParams } from '../native.js';
+import { localEmbed, nativeErrorCode, NeuralEmbedder as NativeNeuralEmbedder, type LocalEmbedParams } from '../native.js';
 import { RemoteModelError, ResilientEndpoint, type EndpointStats, type ResilienceOptions } from './resilient-http.js';
 
 export type EmbedKind = 'document' | 'query';
 
 export interface EmbedderInfo {
-  provider: 'local' | 'openai';
+  provider: 'local' | 'neural' | 'openai';
   model: string;
   dim: number;
   inputMode: 'text';
@@ -40,7 +44,7 @@ export interface EmbedderStats {
 }
 
 export interface EmbedderConfig extends ResilienceOptions {
-  provider: 'local' | 'openai';
+  provider: 'local' | 'neural' | 'openai';
   baseUrl?: string;
   model?: string;
   apiKey?: string;
@@ -58,6 +62,11 @@ export interface EmbedderConfig extends ResilienceOptions {
   skipCheck?: boolean;
   /** local: tuning overrides (see runtime/native.ts). */
   local?: LocalEmbedParams;
+  /** neural: the model directory (default: models/all-minilm-l6-v2 in the install). */
+  modelDir?: string;
+  /** neural: tokens per text (default 256) and texts per forward pass (default 32). */
+  maxTokens?: number;
+  neuralBatchSize?: number;
 }
 
 /** Embedding config problems found at start (dimension mismatch, missing URL or model). */
@@ -75,6 +84,7 @@ export async function createEmbedder(config: CtxConfig['embedding'] | EmbedderCo
     if (!c.skipCheck) await e.check();
     return e;
   }
+  if (c.provider === 'neural') return new NeuralEmbedder(c);
   if (c.provider !== undefined && c.provider !== 'local') throw new EmbedderConfigError(`unknown embedding provider ${JSON.stringify(c.provider)}`);
   return new LocalEmbedder(c.dim ?? 384, c.local);
 }
@@ -112,6 +122,91 @@ export class LocalEmbedder implements Embedder {
   async check(): Promise<void> {
     const [v] = await this.embed(['dimension check'], 'query');
     if (v!.length !== this.dim) throw new EmbedderConfigError(`local embedder returned ${v!.length} dimensions, expected ${this.dim}`);
+  }
+
+  stats(): EmbedderStats {
+    return { ...this.counters };
+  }
+}
+
+/** models/all-minilm-l6-v2 under the package root (found from this file, in runtime/ or dist/). */
+export function defaultNeuralModelDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'scripts', 'setup-model.sh'))) break;
+    const up = path.dirname(dir);
+    if (up === dir) {
+      dir = process.cwd();
+      break;
+    }
+    dir = up;
+  }
+  return path.join(dir, 'models', 'all-minilm-l6-v2');
+}
+
+/**
+ * `neural`: a sentence-embedding transformer in core-native. The model's identity (name and
+ * weights digest), dimension, token limit and pooling are `info`, so switching model files or
+ * limits re-embeds instead of mixing vectors.
+ */
+export class NeuralEmbedder implements Embedder {
+  readonly info: EmbedderInfo;
+  readonly supportsImages = false;
+  readonly dim: number;
+  private readonly native: NativeNeuralEmbedder;
+  private readonly counters = { texts: 0, batches: 0 };
+
+  constructor(c: Pick<EmbedderConfig, 'modelDir' | 'dim' | 'maxTokens' | 'neuralBatchSize'>) {
+    const dir = path.resolve(c.modelDir ?? defaultNeuralModelDir());
+    try {
+      this.native = new NativeNeuralEmbedder(dir, { maxTokens: c.maxTokens, batchSize: c.neuralBatchSize });
+    } catch (err) {
+      const code = nativeErrorCode(err);
+      if (code === 'EMBEDDING_MODEL_MISSING' || code === 'EMBEDDING_MODEL_INVALID' || code === 'INVALID_ARGUMENT') {
+        throw new EmbedderConfigError(`CTX_EMBEDDING_PROVIDER=neural: ${(err as Error).message}`, { cause: err });
+      }
+      throw err;
+    }
+    const n = this.native.info();
+    if (c.dim !== undefined && c.dim !== n.dim) {
+      throw new EmbedderConfigError(`CTX_EMBEDDING_PROVIDER=neural: the model in ${dir} has ${n.dim} dimensions but CTX_EMBEDDING_DIM=${c.dim}; unset CTX_EMBEDDING_DIM or set it to ${n.dim}`);
+    }
+    this.dim = n.dim;
+    this.info = {
+      provider: 'neural',
+      model: n.model,
+      dim: n.dim,
+      inputMode: 'text',
+      params: { weightsSha256: n.weightsSha256, maxTokens: n.maxTokens, pooling: n.pooling, normalized: n.normalized, version: n.version },
+    };
+  }
+
+  async embed(texts: string[], _kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]> {
+    signal?.throwIfAborted();
+    this.counters.texts += texts.length;
+    const out = new Array<Float32Array>(texts.length);
+    // Empty texts keep the contract of every provider (zero vector, score 0) instead of the
+    // model's embedding of "[CLS] [SEP]", which would match everything a little.
+    const todo: string[] = [];
+    const at: number[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      if (texts[i]!.trim() === '') out[i] = new Float32Array(this.dim);
+      else {
+        todo.push(texts[i]!);
+        at.push(i);
+      }
+    }
+    if (todo.length > 0) {
+      this.counters.batches++;
+      const m = await this.native.embed(todo);
+      for (let j = 0; j < at.length; j++) out[at[j]!] = m.slice(j * this.dim, (j + 1) * this.dim);
+    }
+    return out;
+  }
+
+  async check(): Promise<void> {
+    const [v] = await this.embed(['dimension check'], 'query');
+    if (v!.length !== this.dim) throw new EmbedderConfigError(`neural embedder returned ${v!.length} dimensions, expected ${this.dim}`);
   }
 
   stats(): EmbedderStats {

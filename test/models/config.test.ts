@@ -27,7 +27,7 @@ describe('embedding and rerank configuration', () => {
   });
 
   it('refuses incomplete or impossible settings at start', () => {
-    expect(() => load({ CTX_EMBEDDING_PROVIDER: 'cohere' })).toThrow(/local or openai/);
+    expect(() => load({ CTX_EMBEDDING_PROVIDER: 'cohere' })).toThrow(/local, neural or openai/);
     expect(() => load({ CTX_EMBEDDING_PROVIDER: 'openai', CTX_EMBEDDING_MODEL: 'm' })).toThrow(/CTX_EMBEDDING_BASE_URL/);
     expect(() => load({ CTX_EMBEDDING_PROVIDER: 'openai', CTX_EMBEDDING_BASE_URL: 'http://x/v1' })).toThrow(/CTX_EMBEDDING_MODEL/);
     expect(() => load({ CTX_EMBEDDING_DIM: '0' })).toThrow(/between 1 and 8192/);
