@@ -256,6 +256,54 @@ describe('re-ingest writes only what changed', () => {
     await call('DELETE', `/api/v1/watches/${watchId}`);
   });
 
+  it('tags: a re-add with the same tags changes no node; new tags change every node', async () => {
+    const root = 'ctx://resources/tagged';
+    expect((await add({ path: `${web.url}/clean.zip`, to: root, tags: ['team=a'], wait: true })).status).toBe(200);
+    const events: ChangeEvent[] = [];
+    const listen = (ev: ChangeEvent) => {
+      if (ev.path === 'resources/tagged' || ev.path.startsWith('resources/tagged/')) events.push(ev);
+    };
+    t.app.vfs.on('change', listen);
+    try {
+      const same = await add({ path: `${web.url}/clean.zip`, to: root, tags: ['team=a'], wait: true });
+      expect(same.json().result).toMatchObject({ written: 0, unchanged: 4 });
+      expect(events.filter((e) => !e.path.split('/').pop()!.startsWith('.')).map((e) => [e.type, e.path])).toEqual([['meta', 'resources/tagged']]);
+      events.length = 0;
+      const retag = await add({ path: `${web.url}/clean.zip`, to: root, tags: ['team=b'], wait: true });
+      expect(retag.json().result).toMatchObject({ written: 0, unchanged: 4 });
+      // root + a, a/b, c + 4 files; the root once more for its resource record.
+      expect(events.filter((e) => e.type === 'meta').length).toBe(9);
+      expect((await t.app.vfs.stat('acme', 'resources/tagged/a/b/deep.md'))?.tags).toEqual(['team=b']);
+    } finally {
+      t.app.vfs.off('change', listen);
+    }
+  });
+
+  it('vectors_only re-ingest: the changed file is re-embedded, no L0/L1 text appears, the index stays consistent', async () => {
+    const root = 'ctx://resources/vo-again';
+    const v1 = makeZip([
+      { name: 'x/one.md', data: '# One\n\nAbout ibexes.\n' },
+      { name: 'x/two.md', data: '# Two\n\nAbout jerboas.\n' },
+    ]);
+    const v2 = makeZip([
+      { name: 'x/one.md', data: '# One\n\nAbout ibexes.\n' },
+      { name: 'x/two.md', data: '# Two\n\nNow about quolls instead.\n' },
+    ]);
+    const s2 = await startStatic({ '/v1.zip': { type: ZIP, body: v1 }, '/v2.zip': { type: ZIP, body: v2 } });
+    try {
+      expect((await add({ path: `${s2.url}/v1.zip`, to: root, processing_mode: 'vectors_only', wait: true })).status).toBe(200);
+      const r = await add({ path: `${s2.url}/v2.zip`, to: root, processing_mode: 'vectors_only', wait: true });
+      expect(r.json().result).toMatchObject({ written: 1, unchanged: 1 });
+      // A zip of one folder imports that folder's content: the files are in the root.
+      expect(await exists(`${root}/.abstract.md`)).toBe(false);
+      expect(await consistency(root)).toMatchObject({ ok: true });
+      const found = (await call('POST', '/api/v1/search/find', { query: 'quolls', target_uri: root })).json().result;
+      expect(JSON.stringify(found)).toContain(`${root}/two.md`);
+    } finally {
+      await s2.close();
+    }
+  });
+
   it('re-adding an unchanged source writes nothing, and a file whose type changed (file ↔ directory) is replaced', async () => {
     const again = await add({ path: `${web.url}/clean.zip`, to: 'ctx://resources/tree', wait: true });
     expect(again.json().result).toMatchObject({ files: 4, written: 0, unchanged: 4, removed: 0 });
