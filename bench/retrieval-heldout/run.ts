@@ -19,7 +19,8 @@
  *                 words) over the raw file contents in scope: the baseline;
  * plus `dir@10`, the fraction of default-find top-10 hits that are directory records.
  *
- *   npx tsx bench/retrieval-heldout/run.ts [--sets tuned,conv,tech] [--locomo /path/locomo10.json] [--misses]
+ *   npx tsx bench/retrieval-heldout/run.ts [--sets tuned,conv,tech] [--locomo <locomo10.json | folder>] [--misses]
+ *   npx tsx bench/retrieval-heldout/run.ts --sets tuned --sweep   # fixed fusion weights (tuned set only)
  *   CTX_EMBEDDING_PROVIDER=... npx tsx bench/retrieval-heldout/run.ts   # another embedder
  */
 import fs from 'node:fs';
@@ -114,15 +115,23 @@ function techSet(): BenchSet {
   return { name: 'tech', account: 'heldout', docs: techDocs(), questions };
 }
 
-/** LoCoMo (snap-research/locomo, data/locomo10.json): one user per conversation, one file per turn. */
+/**
+ * LoCoMo (snap-research/locomo): one user per conversation, one memory file per turn. Accepts
+ * locomo10.json (an array of {conversation, qa}) or the folder of per-conversation files found in
+ * the repository's data/locomo10.zip (data/multimodal_dialog/locomo10_v2/*.json: sessions and qa
+ * at the top level).
+ */
 function locomoSet(file: string): BenchSet {
-  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ sample_id?: string; conversation: Record<string, unknown>; qa: Array<{ question: string; evidence?: string[]; category: number }> }>;
+  type Conv = { conversation?: Record<string, unknown>; qa: Array<{ question: string; evidence?: string[]; category: number }> } & Record<string, unknown>;
+  const data: Conv[] = fs.statSync(file).isDirectory()
+    ? fs.readdirSync(file).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(fs.readFileSync(path.join(file, f), 'utf8')))
+    : JSON.parse(fs.readFileSync(file, 'utf8'));
   const kinds: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
   const docs: Doc[] = [];
   const questions: Question[] = [];
   data.forEach((conv, ci) => {
     const user = `locomo${ci}`;
-    const c = conv.conversation;
+    const c = conv.conversation ?? conv;
     const ids = new Set<string>();
     for (const key of Object.keys(c)) {
       const m = /^session_(\d+)$/.exec(key);
@@ -265,6 +274,8 @@ class PlainBm25 {
 }
 
 const METHODS = ['find', 'dense', 'bm25 (ctx)', 'fusion', 'bm25 plain'] as const;
+/** `--sweep`: fixed-weight fusions beside the adaptive default, on the TUNED set only (tuning happens there, never on held-out sets). */
+const SWEEP = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
 
 interface Prepared {
   headers: Record<string, Record<string, string>>;
@@ -288,7 +299,7 @@ async function prepare(app: App, account: string, sets: BenchSet[]): Promise<Pre
   return { headers, ingestMs: performance.now() - t0 };
 }
 
-async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: boolean }) {
+async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: boolean; sweep: boolean }) {
   const { headers, ingestMs } = prep;
   const byUri = new Map(set.docs.map((d) => [d.uri, d]));
   for (const q of set.questions) for (const r of q.relevant) if (!set.docs.some((d) => d.id === r)) throw new Error(`${set.name} ${q.id}: unknown document ${r}`);
@@ -318,7 +329,8 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
   const recUri = new Map(recs.map((r) => [r.id, r.attrs.uri as string]));
   const plain = new PlainBm25(set.docs);
 
-  const scores = new Map<string, Scores>(METHODS.map((m) => [m, new Map()]));
+  const sweep = opts.sweep && set.name === 'tuned' ? SWEEP : [];
+  const scores = new Map<string, Scores>([...METHODS, ...sweep.map((a) => `fusion alpha=${a}`)].map((m) => [m, new Map()]));
   let dirHits = 0;
   let allHits = 0;
   const qv = await vs.embedder.embed(
@@ -343,6 +355,7 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
       'bm25 plain': plain.search(q.query, (d) => q.user === ALL || !d.user || d.user === q.user),
     };
     for (const m of METHODS) scoreInto(scores.get(m)!, q.kind, q.relevant, ranked[m]);
+    for (const a of sweep) scoreInto(scores.get(`fusion alpha=${a}`)!, q.kind, q.relevant, ids(flat.hybridSearch(v, q.query, K, filter, { alpha: a })));
     if (opts.misses && !q.relevant.some((x) => findRanked.includes(x)))
       misses.push(`  ${q.id} [${q.kind}] "${q.query}" want ${q.relevant.join(',')} → find ${findRanked.slice(0, 3).join(' | ')} ; bm25 ${ranked['bm25 plain'].slice(0, 3).join(' | ')}`);
   }
@@ -361,7 +374,7 @@ function table(set: BenchSet, r: Awaited<ReturnType<typeof runSet>>) {
     `|---|${kinds.map(() => '---').join('|')}|`,
   ];
   const base = r.scores.get('bm25 plain')!;
-  for (const m of METHODS) {
+  for (const m of r.scores.keys()) {
     const s = r.scores.get(m)!;
     lines.push(`| ${m} | ${kinds.map((k) => { const a = s.get(k)!; return `${f3(a.recall / a.n)} / ${f3(a.mrr / a.n)}`; }).join(' | ')} |`);
   }
@@ -394,7 +407,7 @@ async function main() {
     const prepared = new Map<string, Prepared>();
     for (const account of new Set(sets.map((s) => s.account))) prepared.set(account, await prepare(app, account, sets.filter((s) => s.account === account)));
     for (const set of sets) {
-      const r = await runSet(app, set, prepared.get(set.account)!, { misses: argv.includes('--misses') });
+      const r = await runSet(app, set, prepared.get(set.account)!, { misses: argv.includes('--misses'), sweep: argv.includes('--sweep') });
       console.log(table(set, r));
       if (r.misses.length) console.log(`\nfind misses (no relevant document in the top 10):\n${r.misses.join('\n')}`);
     }

@@ -9,7 +9,7 @@
  *    or when the frontier is empty or below the current k-th score.
  */
 import type { VectorFilter } from 'ctx/plugin';
-import type { RecordDoc, RecordStore } from './store.js';
+import { LISTING_TAG, type RecordDoc, type RecordStore } from './store.js';
 
 export const PARAMS = {
   ALPHA: 0.7,
@@ -55,7 +55,8 @@ export async function hierarchicalFind(
   const provenance: Provenance = { global_hits: 0, navigation_hits: 0, expanded: [], rounds: 0, stop_reason: 'no_hits', params: PARAMS };
   if (!scope.filters.length) return { candidates: [], provenance };
   const account = scope.filters[0]!.account;
-  const r = await store.index.hierarchicalSearchAsync(vec, text, limit, scope.filters, scope.navs, {
+  const { filters, navs } = withoutListings(scope);
+  const r = await store.index.hierarchicalSearchAsync(vec, text, limit, filters, navs, {
     propagation: PARAMS.ALPHA,
     maxExpansions: PARAMS.MAX_EXPANSIONS,
     stableRounds: PARAMS.STABLE_ROUNDS,
@@ -82,6 +83,20 @@ export async function hierarchicalFind(
   provenance.rounds = r.rounds;
   provenance.stop_reason = r.stopReason;
   return { candidates, provenance };
+}
+
+/**
+ * Directory records compete with leaves only when their text is informative (docs/retrieval.md,
+ * "Directory records"): a record that only lists its children's names (`listing`) is neither a hit
+ * nor a navigation point, unless the request asks for directories (a `level` naming 0 or 1, in the
+ * field or in any `$or` branch of the filter). On the tuned set such records took 27% of find's
+ * top-10 hits and lifted the children of whatever directory listed the query's words above better
+ * leaves elsewhere.
+ */
+export function withoutListings(scope: { navs: VectorFilter[]; filters: VectorFilter[] }): { navs: VectorFilter[]; filters: VectorFilter[] } {
+  if (scope.filters.some((f) => f.levels?.some((l) => l < 2))) return scope;
+  const drop = (f: VectorFilter): VectorFilter => ({ ...f, excludeTags: [...(f.excludeTags ?? []), LISTING_TAG] });
+  return { navs: scope.navs.map(drop), filters: scope.filters.map(drop) };
 }
 
 export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;

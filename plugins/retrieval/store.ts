@@ -78,6 +78,23 @@ export interface RecordDoc {
   sourceSha?: string;
   /** `embedderTag()` of the embedder the vector was computed with. */
   embedder?: string;
+  /**
+   * A directory record whose text only lists its children (set by the indexer): it does not
+   * compete with leaves in find unless the request asks for directories (docs/retrieval.md).
+   */
+  listing?: true;
+}
+
+/**
+ * Index-only tag of `listing` records, so find can leave them out inside the core's candidate
+ * filter. The NUL makes it a tag no write can store (tags refuse control characters); it is added
+ * to what the index holds, never to the stored record's attributes.
+ */
+export const LISTING_TAG = '\u0000ctx:listing';
+
+/** The attributes the index holds for a record: its own, plus LISTING_TAG for listings. */
+export function indexAttrs(d: Pick<RecordDoc, 'attrs' | 'listing'>): RecordAttrs {
+  return d.listing ? { ...d.attrs, tags: [...d.attrs.tags, LISTING_TAG] } : d.attrs;
 }
 
 export interface FileAbstract {
@@ -216,7 +233,7 @@ export class RecordStore {
         if (!v || v.length !== dim * 4) return;
         out.set(new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.length)), ids.length * dim);
         ids.push(d.id);
-        attrs.push(d.attrs);
+        attrs.push(indexAttrs(d));
         texts.push(d.text);
       });
       if (ids.length) {
@@ -398,7 +415,7 @@ export class RecordStore {
     const flat = new Float32Array(docs.length * dim);
     vectors.forEach((v, i) => flat.set(v, i * dim));
     const ids = docs.map((d) => d.id);
-    const attrs = docs.map((d) => d.attrs);
+    const attrs = docs.map(indexAttrs);
     await this.mutateIndex(async () => {
       // A graph insert costs ~1 ms of CPU per vector: off the JS thread, and in chunks, because
       // each holds the index exclusively (searches wait for it).

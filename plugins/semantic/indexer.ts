@@ -24,6 +24,7 @@ import type { ChangeEvent, Entry, IndexHint } from 'ctx/plugin';
 import { SIDECARS } from 'ctx/plugin';
 import { outlineLanguageOf, sha256Of, splitPath } from 'ctx/plugin';
 import type { Services } from 'ctx/plugin';
+import { FALLBACK_GENERATOR, fallbackDirAbstract, fallbackDirOverview } from './summarize.js';
 import { CODE_GENERATOR, L2_TOKEN_BUDGET, codeSummary, truncateTokens, type ChildInfo, type Summarizer } from './summarize.js';
 
 const S = '\x00';
@@ -391,8 +392,12 @@ export class Indexer {
     const uri = 'ctx://' + dir.path;
     const { abstract, overview } = await this.summarizer.dir(uri, dir.name, info);
     const sourceSha = sha256Of(Buffer.from(JSON.stringify(info)));
-    const kept = await this.writeSidecar(account, dir.path, ABSTRACT, 0, abstract, sourceSha);
-    await this.writeSidecar(account, dir.path, OVERVIEW, 1, kept === abstract ? overview : overview.replace(abstract, kept), sourceSha);
+    // An LLM that failed leaves the extractive text: its sidecar says so, so that find can tell a
+    // listing of names from a summary (buildDoc `listing`).
+    const gen = (text: string, extractive: string) => (text === extractive ? FALLBACK_GENERATOR : this.summarizer.generator);
+    const kept = await this.writeSidecar(account, dir.path, ABSTRACT, 0, abstract, sourceSha, gen(abstract, fallbackDirAbstract(dir.name, info)));
+    const l1 = kept === abstract ? overview : overview.replace(abstract, kept);
+    await this.writeSidecar(account, dir.path, OVERVIEW, 1, l1, sourceSha, gen(overview, fallbackDirOverview(uri, dir.name, abstract, info)));
     await this.enqueue(this.parentRefresh(account, dir.path), [0, 1].map((level) => ({ account, path: dir.path, level: level as 0 | 1, op: 'upsert' as const })));
   }
 
@@ -401,7 +406,7 @@ export class Indexer {
    * Author-written text is kept: a `mkdir` description, or a body that differs from what this
    * processor last wrote there (a user edit). Returns the body the sidecar holds afterwards.
    */
-  private async writeSidecar(account: string, dir: string, name: string, level: 0 | 1, body: string, sourceSha: string): Promise<string> {
+  private async writeSidecar(account: string, dir: string, name: string, level: 0 | 1, body: string, sourceSha: string, generator: string): Promise<string> {
     const path = dir + '/' + name;
     const mineKey = `w${S}${account}${S}${path}`;
     const lock = await this.host.unscopedVfs.locks.acquire(account, path, 'path', 'retrieval');
@@ -419,8 +424,8 @@ export class Indexer {
       const header = formatHeader('meta', {
         uri: 'ctx://' + dir,
         level,
-        generator: this.summarizer.generator,
-        ...(this.summarizer.model ? { model: this.summarizer.model } : {}),
+        generator,
+        ...(this.summarizer.model && generator !== FALLBACK_GENERATOR ? { model: this.summarizer.model } : {}),
         source_sha256: sourceSha,
         generated_at: new Date().toISOString(),
       });
@@ -455,7 +460,7 @@ export class Indexer {
     const [doc, old] = await Promise.all([this.buildDoc(m, node, place), this.store.get(m.account, m.path, m.level)]);
     if (old && old.sourceSha === doc.sourceSha && old.text === doc.text && old.embedder === doc.embedder) {
       this.stats.skippedUnchanged++;
-      if (JSON.stringify(old.attrs) !== JSON.stringify(doc.attrs) || old.abstract !== doc.abstract || old.overview !== doc.overview) await this.store.updateAttrs(doc);
+      if (JSON.stringify(old.attrs) !== JSON.stringify(doc.attrs) || old.abstract !== doc.abstract || old.overview !== doc.overview || !old.listing !== !doc.listing) await this.store.updateAttrs(doc);
       return;
     }
     await this.upsertBatched(doc);
@@ -516,7 +521,24 @@ export class Indexer {
     const abstract = l0 ? splitHeader(l0.toString('utf8')).body.trim() : '';
     const overview = l1 ? splitHeader(l1.toString('utf8')).body.trim() : '';
     const text = m.level === 0 ? `${node.name}\n${abstract}` : truncateTokens(`${node.name}\n${overview}`, L2_TOKEN_BUDGET);
-    return { id, path: m.path, level: m.level, attrs, text, abstract, overview, kind: 'dir', size: node.size, sourceSha: sha256Of(Buffer.from(text)), embedder: this.embedderTag };
+    const listing = await this.isListing(m.account, m.path + '/' + (m.level === 0 ? ABSTRACT : OVERVIEW), m.level === 0 ? l0 : l1, node.name);
+    return { id, path: m.path, level: m.level, attrs, text, abstract, overview, kind: 'dir', size: node.size, sourceSha: sha256Of(Buffer.from(text)), embedder: this.embedderTag, ...(listing ? { listing } : {}) };
+  }
+
+  /**
+   * Whether a directory record's text only lists its children (docs/retrieval.md, "Directory
+   * records"): no sidecar, an `mkdir` without a description, or the extractive generator's text as
+   * this processor wrote it. An LLM summary, an `mkdir` description and a sidecar edited by its
+   * author are real descriptions.
+   */
+  private async isListing(account: string, path: string, sidecar: Buffer | undefined, name: string): Promise<boolean> {
+    if (!sidecar) return true;
+    const { header, body } = splitHeader(sidecar.toString('utf8'));
+    const generator = header?.fields.generator;
+    if (generator === 'mkdir') return body.trim() === '' || body.trim() === name;
+    if (generator !== FALLBACK_GENERATOR) return false;
+    const lastMine = await this.host.kv.get(`w${S}${account}${S}${path}`);
+    return !lastMine || lastMine.toString('utf8') === sha256Of(Buffer.from(body.trim())) || lastMine.toString('utf8') === sha256Of(Buffer.from(body));
   }
 
   private async dropAbstracts(account: string): Promise<void> {

@@ -46,11 +46,18 @@ describe('find', () => {
     for (const x of [...res.memories, ...res.resources, ...res.skills]) expect(x.score).toBeGreaterThanOrEqual(0);
   });
 
-  it('directories are hits too (L0/L1 with abstract and overview) and provenance shows expansions', async () => {
-    const r = await post(c.t, c.admin, FIND, { query: 'databases', target_uri: 'ctx://resources/kb', include_provenance: true, limit: 5 });
+  it('directories with a real description are hits too (L0/L1 with abstract and overview) and provenance shows expansions', async () => {
+    // The extractive text of kb/databases only lists its children: no hit (docs/retrieval.md,
+    // "Directory records"); an author-written abstract makes it one.
+    let r = await post(c.t, c.admin, FIND, { query: 'databases', target_uri: 'ctx://resources/kb', limit: 5 });
+    expect(r.body.result.resources.find((m: any) => m.uri === 'ctx://resources/kb/databases')).toBeUndefined();
+    await write(c.t, c.admin, 'ctx://resources/kb/databases/.abstract.md', 'Databases: how we run Postgres vacuuming and Redis eviction.');
+    await wait(c.t);
+    r = await post(c.t, c.admin, FIND, { query: 'databases', target_uri: 'ctx://resources/kb', include_provenance: true, limit: 5 });
     const dir = r.body.result.resources.find((m: any) => m.uri === 'ctx://resources/kb/databases');
     expect(dir).toBeDefined();
-    expect([0, 1]).toContain(dir.level);
+    expect(dir.level).toBe(0);
+    expect(dir.abstract).toContain('how we run Postgres');
     expect(dir.overview).toContain('postgres-vacuum.md');
     expect(dir.is_leaf).toBe(false);
     const p = r.body.result.provenance;
@@ -147,14 +154,18 @@ describe('spec rows: target arrays, level lists, time_field, read_content failur
     expect(p.body.result.provenance.targets).toEqual(['ctx://resources/kb/frontend', 'ctx://user/alice/memories']);
   });
 
-  it('level "0,1,2" returns files and directories; "0,1" only directories; a list equals no level restriction', async () => {
+  it('level "0,1,2" returns files and directories (listings too: directories were asked for); "0,1" only directories; no level leaves listings out', async () => {
     const body = { query: 'databases postgres redis', target_uri: 'ctx://resources/kb', limit: 20 };
     const all = await post(c.t, c.admin, FIND, { ...body, level: '0,1,2' });
     expect(all.status).toBe(200);
     const levels = all.body.result.resources.map((m: any) => m.level);
     expect(levels).toContain(2);
     expect(levels.some((l: number) => l === 0 || l === 1)).toBe(true);
-    expect(uris(all.body.result).sort()).toEqual(uris((await post(c.t, c.admin, FIND, body)).body.result).sort());
+    const unrestricted = uris((await post(c.t, c.admin, FIND, body)).body.result);
+    expect(uris(all.body.result)).toEqual(expect.arrayContaining(unrestricted));
+    expect(uris(all.body.result)).toContain('ctx://resources/kb/frontend');
+    expect(unrestricted).not.toContain('ctx://resources/kb/frontend');
+    expect(unrestricted.filter((u) => u.endsWith('.md')).sort()).toEqual(uris(all.body.result).filter((u) => u.endsWith('.md')).sort());
     const dirs = await post(c.t, c.admin, FIND, { ...body, level: '0, 1' });
     expect(dirs.body.result.total).toBeGreaterThan(0);
     expect(dirs.body.result.resources.every((m: any) => m.level !== 2 && m.is_leaf === false)).toBe(true);

@@ -43,6 +43,8 @@ pub struct VectorFilter {
     pub until: Option<f64>,
     pub peer: Option<String>,
     pub exclude_uri_prefixes: Option<Vec<String>>,
+    /// Records carrying any of these tags are left out.
+    pub exclude_tags: Option<Vec<String>>,
 }
 
 #[napi(object)]
@@ -148,6 +150,7 @@ fn to_filter(f: VectorFilter) -> Result<cv::Filter> {
         until: f.until.map(|x| x as i64),
         peer: f.peer,
         exclude_uri_prefixes: f.exclude_uri_prefixes.unwrap_or_default(),
+        exclude_tags: f.exclude_tags.unwrap_or_default(),
     })
 }
 
@@ -222,7 +225,7 @@ fn to_hier_params(p: Option<HierarchicalParams>) -> cv::HierParams {
         stable_rounds: p.stable_rounds.unwrap_or(2) as usize,
         global_k_min: p.global_k_min.unwrap_or(20).min(10_000) as usize,
         nav_k: p.nav_k.unwrap_or(8).min(1_000) as usize,
-        alpha: p.alpha.unwrap_or(DEFAULT_ALPHA) as f32,
+        alpha: p.alpha.map(|a| a as f32),
     }
 }
 
@@ -552,13 +555,15 @@ impl VectorIndex {
         })
     }
 
-    /// Fusion: `alpha * max(0, cosine) + (1 - alpha) * bm25 / maxBm25` (alpha default 0.6), in [0, 1].
+    /// Fusion: `alpha * max(0, cosine) + (1 - alpha) * bm25 / maxBm25`, in [0, 1]; without `alpha`
+    /// the dense weight adapts per query (0.7 when no document has the query's words, down to 0.3
+    /// when one has them all).
     #[napi]
     pub fn hybrid_search(&self, query: Float32Array, text: String, k: u32, filter: VectorFilter, opts: Option<HybridOptions>) -> Result<Vec<Hit>> {
         guard(|| {
             let f = to_filter(filter)?;
-            let alpha = opts.and_then(|o| o.alpha).unwrap_or(DEFAULT_ALPHA);
-            read(&self.inner).hybrid_search(&query, &text, k as usize, &f, alpha as f32).map(hits).map_err(err)
+            let alpha = opts.and_then(|o| o.alpha).map(|a| a as f32);
+            read(&self.inner).hybrid_search(&query, &text, k as usize, &f, alpha).map(hits).map_err(err)
         })
     }
 
@@ -566,7 +571,7 @@ impl VectorIndex {
     #[napi(ts_return_type = "Promise<Hit[]>")]
     pub fn hybrid_search_async(&self, query: Float32Array, text: String, k: u32, filter: VectorFilter, opts: Option<HybridOptions>) -> Result<HitsJob> {
         let f = guard(|| to_filter(filter))?;
-        let alpha = opts.and_then(|o| o.alpha).unwrap_or(DEFAULT_ALPHA) as f32;
+        let alpha = opts.and_then(|o| o.alpha).map(|a| a as f32);
         let (inner, q) = (self.inner.clone(), query.to_vec());
         Ok(Job::new(move || read(&inner).hybrid_search(&q, &text, k as usize, &f, alpha).map_err(err), hits))
     }
@@ -596,9 +601,6 @@ impl VectorIndex {
         guard(|| Ok(read(&self.inner).compacting()))
     }
 }
-
-/// Weight of the dense score in `hybridSearch` (see docs/vector-index.md).
-const DEFAULT_ALPHA: f64 = 0.6;
 
 #[napi(object)]
 pub struct SearchExplained {

@@ -225,6 +225,11 @@ impl VectorIndex {
         for p in &f.exclude_uri_prefixes {
             c -= self.prefix_bitmap(a, p);
         }
+        for t in &f.exclude_tags {
+            if let Some(b) = self.strings.get(t).and_then(|id| self.by_tag.get(&key(a, id))) {
+                c -= b;
+            }
+        }
         if (f.since.is_some() || f.until.is_some()) && !c.is_empty() {
             let lo = f.since.unwrap_or(i64::MIN);
             let hi = f.until.unwrap_or(i64::MAX);

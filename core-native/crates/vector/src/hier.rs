@@ -21,8 +21,9 @@ pub struct HierParams {
     pub global_k_min: usize,
     /// Subdirectories taken from each expansion.
     pub nav_k: usize,
-    /// Dense weight of the hybrid score (see `hybrid_search`).
-    pub alpha: f32,
+    /// Dense weight of the hybrid score (see `hybrid_search`); None: `adaptive_alpha`, resolved
+    /// once per find over its whole scope so every subtree search weighs the same way.
+    pub alpha: Option<f32>,
 }
 
 pub struct HierHit {
@@ -68,10 +69,9 @@ impl VectorIndex {
     /// and peer view only) bound where navigation may go. Hits are every scored record, best first.
     pub fn hierarchical_search(&self, q: &[f32], text: &str, limit: usize, filters: &[Filter], navs: &[Filter], p: &HierParams) -> Result<HierResult> {
         self.check_query(q, limit)?;
-        for (name, v) in [("alpha", p.alpha), ("propagation", p.propagation)] {
-            if !(0.0..=1.0).contains(&v) {
-                return Err(crate::Error::InvalidArgument(format!("{name} must be in [0, 1], got {v}")));
-            }
+        crate::hybrid::check_alpha(p.alpha)?;
+        if !(0.0..=1.0).contains(&p.propagation) {
+            return Err(crate::Error::InvalidArgument(format!("propagation must be in [0, 1], got {}", p.propagation)));
         }
         let mut out = HierResult { hits: Vec::new(), global_hits: 0, navigation_hits: 0, expanded: Vec::new(), rounds: 0, stop_reason: "no_hits" };
         let Some(account) = filters.first().or(navs.first()).and_then(|f| self.strings.get(&f.account)) else {
@@ -90,9 +90,14 @@ impl VectorIndex {
         let qterms = self.bm25.query_terms(text);
         // BM25 once for the whole find: every search below is over a subset of scope ∪ nav.
         let bm = self.bm25_all(&qterms, &(&scope | &nav));
+        let alpha = match p.alpha {
+            Some(a) => a,
+            // bm is zero outside scope ∪ nav: a flat pass, cheaper than walking the bitmap.
+            None => self.adaptive_alpha(text, bm.iter().fold(0f32, |m, &b| m.max(b))),
+        };
         let global_k = (limit * 2).max(p.global_k_min);
-        let global = self.hybrid_pre(q, global_k, &scope, &bm, p.alpha)?;
-        let nav_hits = self.hybrid_pre(q, global_k, &nav, &bm, p.alpha)?;
+        let global = self.hybrid_pre(q, global_k, &scope, &bm, alpha)?;
+        let nav_hits = self.hybrid_pre(q, global_k, &nav, &bm, alpha)?;
         out.global_hits = global.len();
         out.navigation_hits = nav_hits.len();
         // When every navigation point is also a possible hit, one subtree search per expansion
@@ -158,7 +163,7 @@ impl VectorIndex {
             let sub = self.prefix_bitmap(account, uri_str);
             let child_cand = &scope & &sub;
             let (child, subdirs): (Vec<(f32, u32)>, Vec<(f32, u32)>) = if same_scope {
-                let child = self.hybrid_pre(q, limit + p.nav_k, &child_cand, &bm, p.alpha)?;
+                let child = self.hybrid_pre(q, limit + p.nav_k, &child_cand, &bm, alpha)?;
                 let mut dirs = Vec::new();
                 for &(s, r) in &child {
                     if self.rec(r)?.level < 2 {
@@ -167,8 +172,8 @@ impl VectorIndex {
                 }
                 (child, dirs)
             } else {
-                let child = self.hybrid_pre(q, limit, &child_cand, &bm, p.alpha)?;
-                let dirs = self.hybrid_pre(q, p.nav_k, &(&nav & &sub), &bm, p.alpha)?;
+                let child = self.hybrid_pre(q, limit, &child_cand, &bm, alpha)?;
+                let dirs = self.hybrid_pre(q, p.nav_k, &(&nav & &sub), &bm, alpha)?;
                 (child, dirs)
             };
             for &(s, r) in &child {

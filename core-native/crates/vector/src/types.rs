@@ -107,6 +107,8 @@ pub struct Filter {
     pub until: Option<i64>,
     pub peer: Option<String>,
     pub exclude_uri_prefixes: Vec<String>,
+    /// Records carrying any of these tags are left out.
+    pub exclude_tags: Vec<String>,
 }
 
 impl Filter {
