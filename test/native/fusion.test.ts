@@ -1,0 +1,79 @@
+/**
+ * Hybrid fusion in the core (docs/retrieval.md, "Scores and fusion"): without an explicit alpha the
+ * dense weight follows how well the query's words match, so neither signal drags the other down.
+ */
+import { describe, expect, it } from 'vitest';
+import { VectorIndex, type RecordAttrs } from '../../runtime/native.js';
+
+const id = (i: number) => (i + 1).toString(16).padStart(32, '0');
+const attrs = (i: number): RecordAttrs => ({
+  account: 'a',
+  ownerSpace: '',
+  uri: `ctx://resources/notes/n${i}.md`,
+  parentUri: 'ctx://resources/notes',
+  contextType: 'resource',
+  level: 2,
+  tags: [],
+  createdAt: 0,
+  updatedAt: 0,
+});
+
+/**
+ * n0 holds the words "postgres failover"; n1's vector is the query vector but its words are
+ * unrelated; n2..n9 are filler that share common words with everything.
+ */
+function build(): VectorIndex {
+  const idx = new VectorIndex({ dim: 4 });
+  const n = 10;
+  const v = new Float32Array(n * 4);
+  v.set([0, 1, 0, 0], 0);
+  v.set([1, 0, 0, 0], 4);
+  for (let i = 2; i < n; i++) v.set([0.2, 0.2, 0.9, Math.sqrt(1 - 0.04 - 0.04 - 0.81)], i * 4);
+  const ids = Array.from({ length: n }, (_, i) => id(i));
+  idx.upsert(ids, v, ids.map((_, i) => attrs(i)));
+  idx.upsertText(ids, ['postgres failover runbook for the primary', 'notes about the team lunch order', ...Array.from({ length: n - 2 }, (_, i) => `weekly notes number ${i} for the team`)]);
+  return idx;
+}
+const q = new Float32Array([1, 0, 0, 0]);
+const filter = { account: 'a' };
+
+describe('adaptive fusion', () => {
+  it('a query whose words one document holds ranks that document first, though the dense neighbour is another', () => {
+    const idx = build();
+    expect(idx.hybridSearch(q, 'postgres failover', 3, filter)[0]!.id).toBe(id(0));
+    // The old fixed dense weight 0.6 put the dense neighbour first.
+    expect(idx.hybridSearch(q, 'postgres failover', 3, filter, { alpha: 0.6 })[0]!.id).toBe(id(1));
+  });
+
+  it('a query whose words no document holds follows the dense ranking', () => {
+    const idx = build();
+    const hits = idx.hybridSearch(q, 'zebra giraffe savanna', 3, filter);
+    expect(hits[0]!.id).toBe(id(1));
+    expect(hits.every((h) => h.score >= 0 && h.score <= 1)).toBe(true);
+  });
+
+  it('an explicit alpha still fixes the weight; out of range is an error', () => {
+    const idx = build();
+    expect(idx.hybridSearch(q, 'postgres failover', 3, filter, { alpha: 1 })[0]!.id).toBe(id(1));
+    expect(idx.hybridSearch(q, 'postgres failover', 3, filter, { alpha: 0 })[0]!.id).toBe(id(0));
+    expect(() => idx.hybridSearch(q, 'postgres failover', 3, filter, { alpha: 1.5 })).toThrow(/alpha/);
+  });
+
+  it('hierarchical search weighs the same way (one weight per find, over its scope)', () => {
+    const idx = build();
+    const r = idx.hierarchicalSearch(q, 'postgres failover', 3, [filter], [filter]);
+    expect(r.hits[0]!.id).toBe(id(0));
+    const dense = idx.hierarchicalSearch(q, 'postgres failover', 3, [filter], [filter], { alpha: 1 });
+    expect(dense.hits[0]!.id).toBe(id(1));
+  });
+
+  it('excludeTags leaves tagged records out of every search', () => {
+    const idx = build();
+    idx.upsert([id(0)], new Float32Array([0, 1, 0, 0]), [{ ...attrs(0), tags: ['\u0000ctx:listing'] }]);
+    const f = { account: 'a', excludeTags: ['\u0000ctx:listing'] };
+    expect(idx.hybridSearch(q, 'postgres failover', 10, f).map((h) => h.id)).not.toContain(id(0));
+    expect(idx.searchText('postgres failover', 10, f)).toEqual([]);
+    expect(idx.search(new Float32Array([0, 1, 0, 0]), 10, f).map((h) => h.id)).not.toContain(id(0));
+    expect(idx.hybridSearch(q, 'postgres failover', 10, filter).map((h) => h.id)).toContain(id(0));
+  });
+});
