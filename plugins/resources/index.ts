@@ -293,7 +293,7 @@ export default definePlugin({
         args: s.record(s.any()).default({}),
         tags: s.array(s.string(), { max: 64 }).nullable().optional(),
         tag_mode: s.enum(['replace', 'append'] as const).default('replace'),
-        watch_interval: s.number().default(0).describe('minutes between re-imports into the same root; > 0 creates (or updates) the watch of that root'),
+        watch_interval: s.number().default(0).describe('minutes between re-imports into the same root; > 0 creates (or updates) the watch of that root; 0 or less with `to` pauses the watch of that root'),
         processing_mode: s
           .enum(['semantic_and_vectors', 'vectors_only'] as const)
           .nullable()
@@ -326,7 +326,7 @@ export default definePlugin({
         const hasPath = typeof b.path === 'string' && b.path.trim() !== '';
         if (!hasTemp && !hasPath) throw invalidArgument("either 'path' or 'temp_file_id' must be provided", { field: b.path === '' ? 'path' : 'temp_file_id' });
         if (b.to && b.parent) throw invalidArgument("'to' and 'parent' cannot be used together", { field: 'to' });
-        if (b.watch_interval < 0) throw invalidArgument(`watch_interval must be 0 (no watch) or a number of minutes > 0, got ${b.watch_interval}`, { field: 'watch_interval' });
+        // 0 or less: no watch, and (with `to`) the watch of that root is cancelled, as in the reference.
         const watching = b.watch_interval > 0;
         // An upload is consumed by its import: there is nothing to fetch again.
         if (watching && hasTemp) throw invalidArgument('watch_interval needs a source that can be fetched again (path), not temp_file_id', { field: 'watch_interval' });
@@ -356,10 +356,17 @@ export default definePlugin({
         const folder = !b.to && !b.parent ? mediaFolder(source) : null;
         const where = folder ? { parent: `ctx://resources/${folder}`, create_parent: true } : b;
         const account = ctx.identity.accountId;
+        let unwatch: Watch | undefined;
         if (b.to) {
-          // A watched root belongs to its source: another source would be overwritten at the next run.
+          // A watched root belongs to its source: another source would be overwritten at the next
+          // run. The reference's way out is this very call with watch_interval <= 0, which pauses
+          // the watch; a watch the caller cannot see (another USER's) they cannot pause: 409.
           const w = watches.byPath(account, ctx.vfs.resolve(b.to, 'write', 'to').path);
-          if (w && w.is_active && w.path !== sourceLabel(source)) throw conflict(`${w.to_uri} is watched for another source (${w.path}); delete or pause that watch first`, w.to_uri, { watch_task_id: w.task_id });
+          if (w && w.is_active) {
+            if (watching ? w.path !== sourceLabel(source) : !watches.visible(ctx.identity, w))
+              throw conflict(`${w.to_uri} is watched for another source (${w.path}); pause it (PATCH is_active=false, or add with watch_interval 0) or delete it first`, w.to_uri, { watch_task_id: w.task_id });
+            if (!watching) unwatch = w;
+          }
         }
         const target = await planTarget(host, reserved, ctx.vfs, where, b.source_name || sourceName(source));
         const jobId = randomUUID();
@@ -410,6 +417,7 @@ export default definePlugin({
           throw err;
         }
         if (watch && currentRun.get(watch.task_id) === jobId) await watches.update(account, watch.task_id, (x) => ({ ...x, last_task_id: task.task_id }));
+        if (unwatch) await watches.update(account, unwatch.task_id, (x) => ({ ...x, is_active: false }));
         if (hasTemp) void temp.remove(b.temp_file_id!).catch(() => {});
         const base = { root_uri: target.uri, task_id: task.task_id, source_type: source.kind, source: sourceLabel(source), ...(watch ? { watch_task_id: watch.task_id } : {}) };
         if (!b.wait) return { status: 'success', ...base };

@@ -12,6 +12,7 @@ import { commitTo, makeRepo, startGitServer, startStatic, type TestServer } from
 
 let t: TestApp;
 let alice: Record<string, string>;
+let admin: Record<string, string>;
 let web: TestServer;
 let gitServer: TestServer;
 let gitRoot: string;
@@ -77,7 +78,9 @@ beforeAll(async () => {
     '/page.md': { type: 'text/markdown', body: '# Page\n\nSloths swim well.\n' },
   });
   t = await startTestApp({ config: { importAllowPrivate: true } });
-  alice = (await t.account('acme', ['alice'])).users.alice!;
+  const acme = await t.account('acme', ['alice']);
+  alice = acme.users.alice!;
+  admin = acme.admin;
 });
 afterAll(async () => {
   await t.close();
@@ -191,6 +194,36 @@ describe('processing_mode', () => {
     const found = (await call('POST', '/api/v1/search/find', { query: 'axolotls regrow limbs', target_uri: 'ctx://resources/vectors' })).json().result;
     expect(JSON.stringify(found)).toContain('ctx://resources/vectors/a/b/deep.md');
     expect((await t.app.vfs.stat('acme', 'resources/vectors'))?.meta?.resource).toMatchObject({ processing_mode: 'vectors_only' });
+  });
+});
+
+describe('watch_interval 0 or less with `to` (the reference)', () => {
+  it('pauses the watch of that root and imports, from the same or another source; a watch the caller cannot see → 409', async () => {
+    const root = 'ctx://resources/wpage';
+    const w = await add({ path: `${web.url}/page.md`, to: root, watch_interval: 60, wait: true });
+    expect(w.status, w.text).toBe(200);
+    const id = w.json().result.watch_task_id as string;
+    const watchOf = async () => (await call('GET', `/api/v1/watches/${id}`)).json().result;
+    expect((await add({ path: `${web.url}/clean.zip`, to: root, watch_interval: 5 })).status).toBe(409);
+    const other = await add({ path: `${web.url}/clean.zip`, to: root, wait: true });
+    expect(other.status, other.text).toBe(200);
+    expect(other.json().result.watch_task_id).toBeUndefined();
+    expect(await watchOf()).toMatchObject({ is_active: false, watch_interval: 60 });
+    expect(await files(root)).toContain('c/top.txt');
+    // Adding it again with an interval takes the paused watch over for the new source.
+    const again = await add({ path: `${web.url}/clean.zip`, to: root, watch_interval: 30, wait: true });
+    expect(again.json().result.watch_task_id).toBe(id);
+    expect(await watchOf()).toMatchObject({ is_active: true, watch_interval: 30, path: `${web.url}/clean.zip` });
+    const neg = await add({ path: `${web.url}/clean.zip`, to: root, watch_interval: -1, wait: true });
+    expect(neg.status, neg.text).toBe(200);
+    expect((await watchOf()).is_active).toBe(false);
+    // Another USER of the account cannot see (so cannot pause) alice's watch.
+    await call('PATCH', `/api/v1/watches/${id}`, { is_active: true });
+    const carol = (await t.req({ method: 'POST', url: '/api/v1/admin/accounts/acme/users', headers: admin, body: { user_id: 'carol', role: 'USER' } })).json().result.user_key as string;
+    const theirs = await t.req({ method: 'POST', url: '/api/v1/resources', headers: { 'x-api-key': carol }, body: { path: `${web.url}/page.md`, to: root } });
+    expect(theirs.status).toBe(409);
+    expect((await watchOf()).is_active).toBe(true);
+    await call('DELETE', `/api/v1/watches/${id}`);
   });
 });
 

@@ -223,14 +223,17 @@ describe('watches', () => {
     const other = await add({ path: `${gitServer.url}/fish.git`, to, watch_interval: 5 });
     expect(other.status).toBe(409);
     expect(other.json().error.details.resource).toBe(to);
-    const plain = await add({ path: `${gitServer.url}/fish.git`, to });
+    // Without watch_interval (0), the caller's own watch would be paused (options-reingest.test.ts);
+    // another USER cannot pause alice's watch, so theirs is refused.
+    const plain = await add({ path: `${gitServer.url}/fish.git`, to }, bob);
     expect(plain.status).toBe(409);
   });
 
-  it('bad watch_interval on add resource: negative → 400, with an upload → 400', async () => {
-    const neg = await add({ path: `${gitServer.url}/fish.git`, to: 'ctx://resources/fish', watch_interval: -1 });
-    expect(neg.status).toBe(400);
-    expect(neg.json().error.details.field).toBe('watch_interval');
+  it('watch_interval on add resource: negative is 0 (no watch, as the reference); with an upload → 400', async () => {
+    const neg = await add({ path: `${gitServer.url}/fish.git`, to: 'ctx://resources/fish', watch_interval: -1, wait: true });
+    expect(neg.status, neg.text).toBe(200);
+    expect(neg.json().result.watch_task_id).toBeUndefined();
+    expect((await call('GET', `/api/v1/watches?${qs({ to_uri: 'ctx://resources/fish' })}`)).json().result.total).toBe(0);
     const tmp = await upload(t, alice, '# note\n', 'note.md');
     const up = await add({ temp_file_id: tmp, watch_interval: 5 });
     expect(up.status).toBe(400);
