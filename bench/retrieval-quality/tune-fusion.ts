@@ -155,6 +155,27 @@ for (const [lo, hi] of [[0.2, 0.7], [0.3, 0.7], [0.3, 0.8], [0.2, 0.8], [0.4, 0.
   };
 }
 
+// Adaptive fusion whose top 10 always keeps each input's first `nb` (BM25) and `nd` (dense) hits.
+for (const [nb, nd] of [[1, 1], [2, 1], [3, 2], [2, 2], [3, 3], [5, 2]] as const) {
+  rules[`adaptive 0.3..0.7 + keep bm25 top${nb}, dense top${nd}`] = (p, qi) => {
+    const mb = max(p.map((x) => x.bm));
+    const conf = Math.min(1, mb / (idfMass[qi]! || 1));
+    const a = 0.7 - 0.4 * conf;
+    const fused = new Map(p.map((x) => [x.id, a * Math.max(0, x.cos) + (1 - a) * (mb > 0 ? x.bm / mb : 0)]));
+    const order = [...fused].sort((x, y) => y[1] - x[1]).map(([id]) => id);
+    const keep = new Set([...[...p].filter((x) => x.bm > 0).sort((x, y) => y.bm - x.bm).slice(0, nb).map((x) => x.id), ...[...p].sort((x, y) => y.cos - x.cos).slice(0, nd).map((x) => x.id)]);
+    const top = order.slice(0, K);
+    for (const id of keep) {
+      if (top.includes(id)) continue;
+      // Replace the lowest fused member that is not itself kept.
+      for (let j = top.length - 1; j >= 0; j--) if (!keep.has(top[j]!)) { top[j] = id; break; }
+    }
+    const rest = order.filter((id) => !top.includes(id));
+    const ranked = [...top.sort((x, y) => fused.get(y)! - fused.get(x)!), ...rest];
+    return new Map(ranked.map((id, i) => [id, ranked.length - i]));
+  };
+}
+
 const f3 = (x: number) => x.toFixed(3);
 console.log(`tuned set: ${docs.length} docs, ${queries.length} queries; pool = dense top ${POOL} ∪ bm25 top ${POOL}`);
 for (const [name, rule] of Object.entries(rules)) {
