@@ -141,7 +141,20 @@ export default definePlugin({
           const key = keyOf(f.entry, f.language);
           return (key && cache.get(key)) || null;
         });
-        const missing = files.map((_, i) => i).filter((i) => !outlines[i]);
+        let missing = files.map((_, i) => i).filter((i) => !outlines[i]);
+        // Outlines the indexer stored when the files were imported or written (same content only).
+        const stored = missing.length ? host.optional('code-outlines') : undefined;
+        if (stored) {
+          const found = await stored.get(ctx.identity.accountId, missing.map((i) => files[i]!.entry));
+          missing.forEach((i, j) => {
+            const o = found[j];
+            if (!o) return;
+            outlines[i] = o;
+            const key = keyOf(files[i]!.entry, files[i]!.language);
+            if (key) cache.set(key, o);
+          });
+          missing = missing.filter((i) => !outlines[i]);
+        }
         let unreadable = 0;
         if (missing.length) {
           const sources: Array<string | null> = await Promise.all(

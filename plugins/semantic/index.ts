@@ -4,7 +4,7 @@
  * embeds records into the retrieval plugin's store through its `vector-store` service. Other
  * plugins read index status through the `indexing` service. README.md describes the pipeline.
  */
-import { HOST_VERSION, createLlm, definePlugin, type Identity } from 'ctx/plugin';
+import { HOST_VERSION, createLlm, definePlugin, type CodeOutline, type Identity } from 'ctx/plugin';
 import { Indexer, type IndexerStats } from './indexer.js';
 import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from './indexing-contract.js';
 import { createIndexingService, type IndexingService } from './indexing-status.js';
@@ -18,9 +18,20 @@ export interface IndexingServiceWithStats extends IndexingService {
   stats(): Readonly<IndexerStats> & { llm: string | null; embedding: { pending: number; error_count: number } };
 }
 
+/**
+ * Outlines of code files as the indexer stored them (computed once per content when the file was
+ * indexed): code navigation reads these instead of parsing again. `files` are internal paths the
+ * caller has already checked the requester may read, with the sha256 their node has now; a file
+ * without a stored outline for that content gets null.
+ */
+export interface CodeOutlinesService {
+  get(account: string, files: Array<{ path: string; sha256?: string }>): Promise<Array<CodeOutline | null>>;
+}
+
 declare module 'ctx/plugin' {
   interface Services {
     indexing: IndexingServiceWithStats;
+    'code-outlines': CodeOutlinesService;
   }
 }
 
@@ -52,6 +63,7 @@ export default definePlugin({
         return { ...indexer.stats, llm: llm ? llm.model : null, embedding: { pending: q?.pending ?? 0, error_count: q?.error_count ?? 0 } };
       },
     });
+    host.provide('code-outlines', { get: (account, files) => indexer.outlines(account, files) });
     host.log.info('semantic processing ready', { llm: llm ? llm.model : null });
 
     // Re-embedding after an embedder change: an Embedding message per stored record is queued

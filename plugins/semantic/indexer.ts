@@ -15,6 +15,7 @@
  *    idempotent), embeds, and writes the record to RocksDB and the index.
  * Every consumer queues its follow-up work before it returns (acks), so `wait` sees no gap.
  */
+import { isUtf8 } from 'node:buffer';
 import type { PluginHost } from 'ctx/plugin';
 import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type EmbeddingMessage, type SemanticMessage } from './indexing-contract.js';
 import type { QueueMessage } from 'ctx/plugin';
@@ -23,7 +24,7 @@ import { formatHeader, splitHeader } from 'ctx/plugin';
 import type { ChangeEvent, Entry, IndexHint } from 'ctx/plugin';
 import { SIDECARS } from 'ctx/plugin';
 import { outlineLanguageOf, sha256Of, splitPath } from 'ctx/plugin';
-import type { Services } from 'ctx/plugin';
+import type { CodeOutline, Services } from 'ctx/plugin';
 import { FALLBACK_GENERATOR, fallbackDirAbstract, fallbackDirOverview } from './summarize.js';
 import { CODE_GENERATOR, L2_TOKEN_BUDGET, codeSummary, truncateTokens, type ChildInfo, type Summarizer } from './summarize.js';
 
@@ -60,6 +61,15 @@ export function indexableText(node: Pick<Entry, 'name' | 'size' | 'meta'>, data:
 export function isBinary(node: Pick<Entry, 'meta'>, data: Buffer): boolean {
   return Boolean(node.meta?.media) || data.subarray(0, 8192).includes(0);
 }
+
+/** A code file's outline as the indexer stored it, valid while the file's sha256 is this one. */
+export interface StoredOutline {
+  sha256: string;
+  outline: CodeOutline;
+}
+
+/** Key of a code file's stored outline (beside its abstract, dropped with it). */
+export const outlineKey = (account: string, path: string) => `o${S}${account}${S}${path}`;
 
 /** Key of a file's stored abstract: per account first, so an account's abstracts are one range. */
 export const absKey = (account: string, path: string) => `a${S}${account}${S}${path}`;
@@ -349,7 +359,8 @@ export class Indexer {
     const extra: KvOp[] = [];
     const data = buf ?? Buffer.alloc(0);
     // Source files are summarized from their outline, whatever the summarizer (no LLM needed).
-    const isCode = outlineLanguageOf(node.name) !== null && !isBinary(node, data);
+    // Not UTF-8 is no source code navigation can show (it answers "not text"): summarized as prose.
+    const isCode = outlineLanguageOf(node.name) !== null && !isBinary(node, data) && isUtf8(data);
     const generator = isCode ? CODE_GENERATOR : this.summarizer.generator;
     if (!stored || stored.sha256 !== node.sha256 || stored.generator !== generator) {
       const content = indexableText(node, data);
@@ -358,6 +369,9 @@ export class Indexer {
       const record: FileAbstract = { abstract, sha256: node.sha256 ?? '', generator };
       if (code) record.overview = code.overview;
       extra.push(this.host.kv.putJsonOp(absKey(m.account, m.path), record));
+      // The outline itself, for code navigation (the `code-outlines` service): a search after an
+      // import reads it instead of parsing the file again.
+      if (code) extra.push(this.host.kv.putJsonOp(outlineKey(m.account, m.path), { sha256: node.sha256 ?? '', outline: code.outline } satisfies StoredOutline));
     }
     await this.enqueue(this.parentRefresh(m.account, m.path), [{ account: m.account, path: m.path, level: 2, op: 'upsert' }], extra);
   }
@@ -368,8 +382,9 @@ export class Indexer {
   }
 
   private async deleteAbstracts(account: string, path: string): Promise<void> {
-    const ops: KvOp[] = [this.host.kv.delOp(absKey(account, path))];
+    const ops: KvOp[] = [this.host.kv.delOp(absKey(account, path)), this.host.kv.delOp(outlineKey(account, path))];
     for await (const [key] of this.host.kv.scanPrefix(absKey(account, path + '/'))) ops.push(this.host.kv.delOp(key));
+    for await (const [key] of this.host.kv.scanPrefix(outlineKey(account, path + '/'))) ops.push(this.host.kv.delOp(key));
     await this.host.kv.batch(ops);
   }
 
@@ -544,7 +559,21 @@ export class Indexer {
   private async dropAbstracts(account: string): Promise<void> {
     const ops: KvOp[] = [];
     for await (const [key] of this.host.kv.scanPrefix(absKey(account, ''))) ops.push(this.host.kv.delOp(key));
+    for await (const [key] of this.host.kv.scanPrefix(outlineKey(account, ''))) ops.push(this.host.kv.delOp(key));
     await this.host.kv.batch(ops);
+  }
+
+  /**
+   * Stored outlines of code files (null where none is stored or the file changed since), for the
+   * `code-outlines` service. The caller has checked the caller may read these paths.
+   */
+  async outlines(account: string, files: Array<{ path: string; sha256?: string }>): Promise<Array<CodeOutline | null>> {
+    const raw = await this.host.kv.getMany(files.map((f) => outlineKey(account, f.path)));
+    return raw.map((b, i) => {
+      if (!b || !files[i]!.sha256) return null;
+      const v = JSON.parse(b.toString('utf8')) as StoredOutline;
+      return v.sha256 === files[i]!.sha256 ? v.outline : null;
+    });
   }
 
   /** Queues re-embedding of every stored record (embedder changed). */

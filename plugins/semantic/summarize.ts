@@ -232,7 +232,7 @@ const CODE_OVERVIEW_SYMBOLS = 400;
  * L0 one line — language, size and the top-level symbols; L1 the outline as an indented list with
  * line ranges. Null for a file of no outline language, or one the parser refuses.
  */
-export function codeSummary(name: string, content: string): { abstract: string; overview: string } | null {
+export function codeSummary(name: string, content: string): { abstract: string; overview: string; outline: CodeOutline } | null {
   const language = outlineLanguageOf(name);
   if (!language) return null;
   let o: CodeOutline;
@@ -273,5 +273,5 @@ export function codeSummary(name: string, content: string): { abstract: string; 
   put(o.symbols, 0);
   if (total > listed) lines.push(`- … ${total - listed} more symbols`);
   if (o.hasErrors) lines.push('', '(syntax errors: symbols after them may be missing)');
-  return { abstract, overview: lines.join('\n') };
+  return { abstract, overview: lines.join('\n'), outline: o };
 }

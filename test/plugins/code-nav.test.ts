@@ -167,6 +167,21 @@ describe('code/search', () => {
   });
 });
 
+describe('outlines stored by the indexer', () => {
+  it('a search after indexing reads the stored outline; a file changed since is parsed again', async () => {
+    await write('resources/indexed/app.py', 'def first_version():\n    pass\n');
+    expect((await t.req({ method: 'POST', url: '/api/v1/system/wait', headers: t.root, body: { timeout: 30 } })).status).toBe(200);
+    const stored = await t.app.kv.sub('p:semantic').getJson<{ sha256: string; outline: { symbols: Array<{ name: string }> } }>(`o\x00acme\x00resources/indexed/app.py`);
+    expect(stored!.outline.symbols[0]!.name).toBe('first_version');
+    expect(await text('search', { uri: 'ctx://resources/indexed', query: 'version' })).toContain('  first_version  L1-2');
+    // Rewritten: the stored outline (of the old content) must not answer, indexed yet or not.
+    await write('resources/indexed/app.py', '# moved down\n\ndef second_version():\n    pass\n');
+    const out = await text('search', { uri: 'ctx://resources/indexed', query: 'version' });
+    expect(out).toContain('  second_version  L3-4');
+    expect(out).not.toContain('first_version');
+  });
+});
+
 describe('code/expand', () => {
   it('shows a symbol with its line range, bare or qualified', async () => {
     expect(await text('expand', { uri: 'ctx://resources/proj/src/session.py', symbol: 'main' })).toBe(
