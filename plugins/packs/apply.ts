@@ -72,16 +72,31 @@ async function writeBatches(
   written: (rels: string[]) => Promise<void> | undefined,
   before?: (rels: string[]) => Promise<void> | undefined,
 ): Promise<void> {
-  for (const all of batches(files)) {
-    let batch = all;
-    if (skipUnchanged) {
-      // A merge rewrites only added or changed files, so only their vectors are refreshed.
-      const nodes = await host.unscopedVfs.statMany(account, all.map((f) => joinPath(target, f.rel)));
-      batch = all.filter((f, i) => nodes[i]?.sha256 !== 'sha256:' + f.sha256);
-      if (batch.length === 0) continue;
+  // Two batches in flight: the next one is read, inflated and hashed while this one is written.
+  let writing: Promise<void> | null = null;
+  try {
+    for (const all of batches(files)) {
+      let batch = all;
+      if (skipUnchanged) {
+        // A merge rewrites only added or changed files, so only their vectors are refreshed.
+        const nodes = await host.unscopedVfs.statMany(account, all.map((f) => joinPath(target, f.rel)));
+        batch = all.filter((f, i) => nodes[i]?.sha256 !== 'sha256:' + f.sha256);
+        if (batch.length === 0) continue;
+      }
+      const rels = batch.map((f) => f.rel);
+      const reading = Promise.all([readBatch(fh, batch), before?.(rels)]);
+      reading.catch(() => {}); // awaited below, after the write in flight
+      if (writing) await writing;
+      const [contents] = await reading;
+      writing = (async () => {
+        await host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint });
+        await written(rels);
+      })();
+      writing.catch(() => {}); // awaited on the next round or below
     }
-    const [contents] = await Promise.all([readBatch(fh, batch), before?.(batch.map((f) => f.rel))]);
-    await host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint });
-    await written(batch.map((f) => f.rel));
+  } finally {
+    // Never leave a write running past the lock's release, whatever failed.
+    if (writing) await (writing as Promise<void>).catch(() => {});
   }
+  if (writing) await writing;
 }

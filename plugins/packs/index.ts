@@ -277,17 +277,18 @@ function denseHooks(host: PluginHost, account: string, target: string, dense: De
   };
   // Read before the batch is written, stored right after: the indexer, which sees the files as
   // they land, then finds their records already there instead of embedding them.
-  let prepared: Promise<Supplied> | null = null;
+  // In write order: a batch is prepared while the one before it is still being written.
+  const prepared: Array<Promise<Supplied>> = [];
   return {
     hooks: {
       async prepare(rels) {
-        prepared = load(rels, [2]);
-        prepared.catch(() => {}); // awaited by files()
+        const p = load(rels, [2]);
+        p.catch(() => {}); // awaited by files()
+        prepared.push(p);
       },
       async files(rels) {
-        const batch = prepared ? await prepared : await load(rels, [2]);
-        prepared = null;
-        await store(batch);
+        const p = prepared.shift();
+        await store(p ? await p : await load(rels, [2]));
       },
       async dirs(rels) {
         for (let at = 0; at < rels.length; at += 128) await store(await load(rels.slice(at, at + 128), [0, 1]));

@@ -130,10 +130,16 @@ export async function validatePack(file: string, scratch: string, signal?: Abort
     }
     // Every file's bytes against its sha256, a bounded batch at a time.
     try {
+      // Two batches in flight: one inflating while the other is hashed (both off the JS thread).
+      let previous: Promise<unknown> | null = null;
       for (const batch of batches(packFiles)) {
         if (signal?.aborted) throw packError('the request was aborted');
-        await readBatch(fh, batch);
+        const current = readBatch(fh, batch);
+        current.catch(() => {}); // awaited on the next round or below
+        if (previous) await previous;
+        previous = current;
       }
+      if (previous) await previous;
     } catch (err) {
       await (dense as DenseSnapshot | null)?.close();
       throw err;

@@ -211,7 +211,7 @@ export async function* entryChunks(file: string, e: ZipEntry): AsyncIterable<Buf
   }
   const start = dataStartOf(e);
   const src = fs.createReadStream(file, { start, end: start + e.compressedSize - 1, highWaterMark: 1 << 20 });
-  const inflate = e.method === 8 ? zlib.createInflateRaw({ chunkSize: 1 << 16 }) : null;
+  const inflate = e.method === 8 ? zlib.createInflateRaw({ chunkSize: 1 << 18 }) : null;
   const out = inflate ?? src;
   if (inflate) src.pipe(inflate);
   src.on('error', (err) => inflate?.destroy(err));
