@@ -63,16 +63,16 @@ export async function writeResource(host: PluginHost, w: WriteInput): Promise<Wr
     const stale: string[] = [];
     const stored = new Map<string, Entry>();
     if (w.replace) {
-      for await (const e of vfs.walk(w.account, w.root)) {
-        if (e.path === w.root || SIDECARS.has(e.path.slice(e.path.lastIndexOf('/') + 1))) continue;
-        if (stale.some((s) => e.path.startsWith(s + '/'))) continue;
+      // A stale directory goes whole: nothing below it is visited.
+      for await (const e of vfs.walk(w.account, w.root, { descend: (d) => keepDirs.has(d.path) })) {
+        if (SIDECARS.has(e.name)) continue;
         if (e.kind === 'dir' ? !keepDirs.has(e.path) : !wanted.has(e.path)) stale.push(e.path);
         else stored.set(e.path, e);
       }
     }
     if (w.signal.aborted) throw w.signal.reason;
-    // Hashed on the libuv pool (the core's bulk SHA-256), only when there is something to compare with.
-    // The VFS's digest form (`sha256:{hex}`), so a given digest is stored as it would have computed it.
+    // Hashed on the libuv pool (the core's bulk SHA-256) when there is something to compare with, in
+    // the VFS's digest form (`sha256:{hex}`), which writeFiles then stores instead of hashing again.
     const shas = stored.size ? (await hash.sha256ManyAsync(w.files.map((f) => f.data))).map((h) => `sha256:${h}`) : [];
     const changed: Array<{ f: OutFile; path: string; sha256?: string }> = [];
     const unchanged: Entry[] = [];
@@ -84,7 +84,7 @@ export async function writeResource(host: PluginHost, w: WriteInput): Promise<Wr
     });
     // A directory where a file now goes (or a file where a directory now goes) must go first;
     // everything else stale goes after the writes, so a failed run leaves the previous files.
-    const inTheWay = stale.filter((p) => wanted.has(p) || keepDirs.has(p));
+    const inTheWay = new Set(stale.filter((p) => wanted.has(p) || keepDirs.has(p)));
     for (const p of inTheWay) await vfs.rm(w.account, p, { recursive: true, lock });
     const hint = { ...(w.tags ? { tags: w.tags, tag_mode: w.tagMode } : {}), ...(w.vectorsOnly ? { index: 'vectors-only' } : {}) };
     const opts = { lock, ...(Object.keys(hint).length ? { hint } : {}) };
@@ -98,7 +98,7 @@ export async function writeResource(host: PluginHost, w: WriteInput): Promise<Wr
       }
       await vfs.writeFiles(w.account, batch.map((c) => ({ path: c.path, content: c.f.data, ...(c.sha256 ? { sha256: c.sha256 } : {}) })), opts);
     }
-    for (const p of stale) if (!inTheWay.includes(p)) await vfs.rm(w.account, p, { recursive: true, lock });
+    for (const p of stale) if (!inTheWay.has(p)) await vfs.rm(w.account, p, { recursive: true, lock });
     for (const c of changed) if (c.f.media) await vfs.setMeta(w.account, c.path, { meta: { media: c.f.media } }, opts);
     if (w.tags) {
       // Only nodes whose tags would change: a tag write is a change the index follows.
