@@ -46,7 +46,9 @@ const runAfter = async (id: string, after: string | null) => {
     return x.last_task_id && x.last_task_id !== after && x.last_status ? x : undefined;
   });
   await taskDone(w.last_task_id);
-  return w;
+  // Read again: the new task id is set when the run starts, while last_status still tells of the
+  // previous run; the run's own outcome is recorded before its task ends.
+  return watchOf(id);
 };
 
 /** Back to a long interval, with any run the short one started finished. */
