@@ -62,6 +62,8 @@ export async function hierarchicalFind(
     stableRounds: PARAMS.STABLE_ROUNDS,
     globalKMin: PARAMS.GLOBAL_K_MIN,
     navK: PARAMS.NAV_K,
+    // Only this head is read below: the rest would cost an object each on this thread.
+    maxHits: Math.max(4 * limit, 40),
     ...(text ? {} : { alpha: 1 }),
   });
   // Only the head can reach the results: present() keeps `limit` of them after collapsing a

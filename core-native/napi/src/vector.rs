@@ -187,6 +187,9 @@ pub struct HierarchicalParams {
     pub global_k_min: Option<u32>,
     pub nav_k: Option<u32>,
     pub alpha: Option<f64>,
+    /// Return only the best this many hits (all by default): each hit crossing into JS is an
+    /// object built on the JS thread, and find reads only the head of the ranking.
+    pub max_hits: Option<u32>,
 }
 
 #[napi(object)]
@@ -218,7 +221,7 @@ pub struct HierarchicalResult {
 }
 
 fn to_hier_params(p: Option<HierarchicalParams>) -> cv::HierParams {
-    let p = p.unwrap_or(HierarchicalParams { propagation: None, max_expansions: None, stable_rounds: None, global_k_min: None, nav_k: None, alpha: None });
+    let p = p.unwrap_or(HierarchicalParams { propagation: None, max_expansions: None, stable_rounds: None, global_k_min: None, nav_k: None, alpha: None, max_hits: None });
     cv::HierParams {
         propagation: p.propagation.unwrap_or(0.7) as f32,
         max_expansions: p.max_expansions.unwrap_or(6).min(64) as usize,
@@ -227,6 +230,16 @@ fn to_hier_params(p: Option<HierarchicalParams>) -> cv::HierParams {
         nav_k: p.nav_k.unwrap_or(8).min(1_000) as usize,
         alpha: p.alpha.map(|a| a as f32),
     }
+}
+
+fn max_hits_of(p: &Option<HierarchicalParams>) -> usize {
+    p.as_ref().and_then(|p| p.max_hits).map_or(usize::MAX, |n| n as usize)
+}
+
+/// Keeps the best `n` hits (they come best first).
+fn head(mut r: cv::HierResult, n: usize) -> cv::HierResult {
+    r.hits.truncate(n);
+    r
 }
 
 fn hier_out(r: cv::HierResult) -> HierarchicalResult {
@@ -583,7 +596,8 @@ impl VectorIndex {
     pub fn hierarchical_search(&self, query: Float32Array, text: String, limit: u32, filters: Vec<VectorFilter>, navs: Vec<VectorFilter>, params: Option<HierarchicalParams>) -> Result<HierarchicalResult> {
         guard(|| {
             let (filters, navs) = (self::filters(filters)?, self::filters(navs)?);
-            read(&self.inner).hierarchical_search(&query, &text, limit as usize, &filters, &navs, &to_hier_params(params)).map(hier_out).map_err(err)
+            let max_hits = max_hits_of(&params);
+            read(&self.inner).hierarchical_search(&query, &text, limit as usize, &filters, &navs, &to_hier_params(params)).map(|r| hier_out(head(r, max_hits))).map_err(err)
         })
     }
 
@@ -591,8 +605,9 @@ impl VectorIndex {
     #[napi(ts_return_type = "Promise<HierarchicalResult>")]
     pub fn hierarchical_search_async(&self, query: Float32Array, text: String, limit: u32, filters: Vec<VectorFilter>, navs: Vec<VectorFilter>, params: Option<HierarchicalParams>) -> Result<AsyncTask<Job<cv::HierResult, HierarchicalResult>>> {
         let (filters, navs) = guard(|| Ok((self::filters(filters)?, self::filters(navs)?)))?;
+        let max_hits = max_hits_of(&params);
         let (inner, q, params) = (self.inner.clone(), query.to_vec(), to_hier_params(params));
-        Ok(Job::new(move || read(&inner).hierarchical_search(&q, &text, limit as usize, &filters, &navs, &params).map_err(err), hier_out))
+        Ok(Job::new(move || read(&inner).hierarchical_search(&q, &text, limit as usize, &filters, &navs, &params).map(|r| head(r, max_hits)).map_err(err), hier_out))
     }
 
     /// True while a `compactAsync` is building a new store in the background.

@@ -253,9 +253,36 @@ impl Bm25 {
         }
     }
 
+    /// `accumulate` admitting every live document: no filter call per posting. When the filter
+    /// would admit most records anyway, walking everything and clearing the few others is cheaper
+    /// (the common terms of a query have postings in most documents: ~140,000 per query at 100k).
+    /// Same scores, summed in the same term order.
+    pub fn accumulate_all(&self, qterms: &[u32], acc: &mut [f32]) {
+        if self.live_docs == 0 {
+            return;
+        }
+        let avgdl = (self.live_len as f32 / self.live_docs.max(1) as f32).max(1.0);
+        let doc_rec = &self.doc_rec[..];
+        for &t in qterms {
+            let plist = &self.postings[t as usize];
+            let idf = self.idf(plist.len());
+            for &(doc, tf) in plist {
+                let rec = doc_rec[doc as usize];
+                if rec != DEAD {
+                    // The very expression of every other path, so scores agree to the bit.
+                    acc[rec as usize] += self.term_score(idf, tf, doc, avgdl);
+                }
+            }
+        }
+    }
+
     pub fn bytes(&self) -> usize {
         self.postings.iter().map(|p| p.capacity() * 8 + 24).sum::<usize>()
             + self.doc_rec.capacity() * 8
             + self.term_names.iter().map(|t| t.len() * 2 + 48).sum::<usize>()
     }
 }
+
+#[cfg(test)]
+#[path = "bm25_tests.rs"]
+mod tests;

@@ -131,6 +131,17 @@ impl VectorIndex {
         if qterms.is_empty() || cand.is_empty() {
             return acc;
         }
+        if cand.len() as usize * 2 > self.recs.len() {
+            // Most records are admitted: walk without a filter, then clear the few others.
+            self.bm25.accumulate_all(qterms, &mut acc);
+            let mut others = RoaringBitmap::new();
+            others.insert_range(0..self.recs.len() as u32);
+            others -= cand;
+            for r in others.iter() {
+                acc[r as usize] = 0.0;
+            }
+            return acc;
+        }
         let mut bits = vec![0u64; self.recs.len() / 64 + 1];
         for r in cand.iter() {
             bits[r as usize >> 6] |= 1 << (r & 63);
@@ -147,18 +158,8 @@ impl VectorIndex {
         }
         let pool_k = (k * 4).max(40);
         let (dense, _) = self.search_cand(q, pool_k, cand, SearchOpts::default())?;
-        let mut sparse = TopK::new(pool_k);
-        let mut max_b = 0f32;
-        for r in cand.iter() {
-            let b = bm[r as usize];
-            if b > 0.0 {
-                max_b = max_b.max(b);
-                if b > sparse.threshold() {
-                    sparse.push(b, r);
-                }
-            }
-        }
-        let mut pool: Vec<u32> = dense.iter().map(|x| x.1).chain(sparse.into_sorted().into_iter().map(|x| x.1)).collect();
+        let (sparse, max_b) = crate::search::sparse_top(bm, cand, pool_k);
+        let mut pool: Vec<u32> = dense.iter().map(|x| x.1).chain(sparse.into_iter().map(|x| x.1)).collect();
         pool.sort_unstable();
         pool.dedup();
         self.fuse(q, k, pool, alpha, max_b, |r| bm[r as usize])

@@ -56,6 +56,39 @@ impl TopK {
     }
 }
 
+/// The `k` best positive scores of `scores` (indexed by record) among the records of `cand`, best
+/// first, and the best of them all (0 when none is positive): the sparse half of a hybrid search
+/// over precomputed BM25. A candidate set covering a large share of the records is answered by one
+/// pass over the score array with a membership test only for the scores that could enter, instead
+/// of iterating the bitmap (an iterator step and a random read per record: ~0.5 ms at 100k). Both
+/// ways visit records in ascending order and apply the same comparisons: identical results, ties
+/// included.
+pub(crate) fn sparse_top(scores: &[f32], cand: &RoaringBitmap, k: usize) -> (Vec<(f32, u32)>, f32) {
+    let mut top = TopK::new(k);
+    let mut max_b = 0f32;
+    if cand.len() as usize * 4 > scores.len() {
+        for (r, &b) in scores.iter().enumerate() {
+            if b > 0.0 && (b > max_b || b > top.threshold()) && cand.contains(r as u32) {
+                max_b = max_b.max(b);
+                if b > top.threshold() {
+                    top.push(b, r as u32);
+                }
+            }
+        }
+    } else {
+        for r in cand.iter() {
+            let b = scores.get(r as usize).copied().unwrap_or(0.0);
+            if b > 0.0 {
+                max_b = max_b.max(b);
+                if b > top.threshold() {
+                    top.push(b, r);
+                }
+            }
+        }
+    }
+    (top.into_sorted(), max_b)
+}
+
 impl VectorIndex {
     pub(crate) fn check_query(&self, q: &[f32], k: usize) -> Result<()> {
         if q.len() != self.dim {
