@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { hash } from 'ctx/plugin';
 import { DENSE, FILES_DIR, INDEX_RECORDS, MANIFEST, PACK_DIR, contentSha256, parseManifest, type Manifest } from './manifest.js';
-import { entryChunks, entryDataStart, entryLines, packError, readCentralDirectory, readEntry, type ZipEntry } from './zip-read.js';
+import { entryChunks, entryDataStart, entryLines, packError, readCentralDirectory, readEntries, readEntry, type ZipEntry } from './zip-read.js';
 import { DenseChecker, denseSnapshot, isVectorLine, parseDenseMeta, type DenseSnapshot } from './dense.js';
 import { Spool } from './spool.js';
 
@@ -168,7 +168,7 @@ export function* batches(files: PackFile[]): Iterable<PackFile[]> {
 
 /** A batch's bytes, each checked against the manifest's sha256 (core-native, off the JS thread). */
 export async function readBatch(fh: fs.promises.FileHandle, batch: PackFile[]): Promise<Buffer[]> {
-  const contents = await Promise.all(batch.map((f) => readEntry(fh, f.entry)));
+  const contents = await readEntries(fh, batch.map((f) => f.entry));
   const digests = await hash.sha256ManyAsync(contents);
   digests.forEach((d, i) => {
     if (d !== batch[i]!.sha256) throw packError(`sha256 of ${JSON.stringify(batch[i]!.rel)} differs from the manifest`, { entry: batch[i]!.rel });
