@@ -75,7 +75,7 @@ const stemOf = (name: string) => {
  * What `rel` (a path below the resource root) becomes. `contentType` (from HTTP) decides for HTML
  * when the name has no telling extension. Throws `Unsupported` for content that cannot be stored.
  */
-export function convert(rel: string, data: Buffer, contentType?: string): OutFile[] {
+export function convert(rel: string, data: Buffer, contentType?: string, split = true): OutFile[] {
   const slash = rel.lastIndexOf('/');
   const dir = slash < 0 ? '' : rel.slice(0, slash + 1);
   const name = rel.slice(slash + 1);
@@ -97,24 +97,27 @@ export function convert(rel: string, data: Buffer, contentType?: string): OutFil
     outName = `${stemOf(name)}.md`;
     ext = '.md';
   } else checkStructured(ext, text);
-  if (MARKDOWN.has(ext)) {
+  if (MARKDOWN.has(ext) && split) {
     const sections = splitMarkdown(body);
     if (sections) return sections.map((s) => ({ rel: `${dir}${stemOf(outName)}/${s.rel}`, data: Buffer.from(s.text) }));
   }
   return [{ rel: `${dir}${outName}`, data: html ? Buffer.from(body) : data }];
 }
 
-/** `convert`, with PDF and DOCX first turned into Markdown (`{stem}.md`). */
-export async function convertAny(rel: string, data: Buffer, contentType?: string): Promise<OutFile[]> {
+/**
+ * `convert`, with PDF and DOCX first turned into Markdown (`{stem}.md`). `split` false (the
+ * reference's `args.parse_mode: no_split`): a large document stays one Markdown file.
+ */
+export async function convertAny(rel: string, data: Buffer, contentType?: string, split = true): Promise<OutFile[]> {
   const md = await documentMarkdown(rel, data);
-  if (md === null) return convert(rel, data, contentType);
-  return convert(`${stemOf(rel)}.md`, Buffer.from(md));
+  if (md === null) return convert(rel, data, contentType, split);
+  return convert(`${stemOf(rel)}.md`, Buffer.from(md), undefined, split);
 }
 
 /** For a single-file import: the same conversion, its refusal a 400 naming the file. */
-export async function convertSingle(rel: string, data: Buffer, contentType: string | undefined, field: string): Promise<OutFile[]> {
+export async function convertSingle(rel: string, data: Buffer, contentType: string | undefined, field: string, split = true): Promise<OutFile[]> {
   try {
-    return await convertAny(rel, data, contentType);
+    return await convertAny(rel, data, contentType, split);
   } catch (err) {
     if (err instanceof Unsupported) throw invalidArgument(`cannot import ${JSON.stringify(rel)}: ${err.message}`, { field, file: rel });
     throw err;

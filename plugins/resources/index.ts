@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CtxError, HOST_VERSION, checkOptionalTags, conflict, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type Services, type TaskRecord } from 'ctx/plugin';
-import { checkLocalPath, classifyPath, fetchSource, loadUpload, mediaFolder, parseFetched, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
+import { checkLocalPath, classifyPath, fetchSource, loadUpload, mediaFolder, parseFetched, parseModeOf, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
 import { Reservations, planTarget, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
 import { writeResource } from './write.js';
@@ -126,7 +126,7 @@ export default definePlugin({
             identity: { accountId: account, userId: w.user_id, role: w.original_role },
             source,
             target: { uri: w.to_uri, path: w.to_path, replace },
-            filters: { include: kw.include, exclude: kw.exclude, ignore_dirs: kw.ignore_dirs, strict: kw.strict, preserve_structure: kw.preserve_structure, directly_upload_media: kw.directly_upload_media },
+            filters: { include: kw.include, exclude: kw.exclude, ignore_dirs: kw.ignore_dirs, strict: kw.strict, preserve_structure: kw.preserve_structure, directly_upload_media: kw.directly_upload_media, no_split: kw.parse_mode === 'no_split' },
             processingMode: kw.processing_mode ?? 'semantic_and_vectors',
             tags: kw.tags,
             tagMode: kw.tag_mode ?? 'replace',
@@ -331,7 +331,8 @@ export default definePlugin({
         // An upload is consumed by its import: there is nothing to fetch again.
         if (watching && hasTemp) throw invalidArgument('watch_interval needs a source that can be fetched again (path), not temp_file_id', { field: 'watch_interval' });
         const tags = checkOptionalTags(b.tags ?? undefined);
-        const filters: TreeFilters = { include: b.include, exclude: b.exclude, ignore_dirs: b.ignore_dirs, strict: b.strict, preserve_structure: b.preserve_structure ?? null, directly_upload_media: b.directly_upload_media };
+        const parseMode = parseModeOf(b.args);
+        const filters: TreeFilters = { include: b.include, exclude: b.exclude, ignore_dirs: b.ignore_dirs, strict: b.strict, preserve_structure: b.preserve_structure ?? null, directly_upload_media: b.directly_upload_media, no_split: parseMode === 'no_split' };
         const processingMode: ProcessingMode = b.processing_mode ?? 'semantic_and_vectors';
         globMatcher(b.include, 'include');
         globMatcher(b.exclude, 'exclude');
@@ -383,6 +384,7 @@ export default definePlugin({
             preserve_structure: b.preserve_structure ?? null,
             directly_upload_media: b.directly_upload_media,
             processing_mode: processingMode,
+            parse_mode: parseMode,
             ...(tags ? { tags, tag_mode: b.tag_mode } : {}), ...(source.kind === 'git' && source.ref ? { ref: source.ref } : {}) };
           const existing = watches.byPath(account, target.path);
           const fields = {

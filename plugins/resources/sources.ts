@@ -65,9 +65,17 @@ export function sourceLabel(src: Source): string {
   return src.kind === 'upload' ? src.filename : src.kind === 'local' ? src.file : publicUrl(src.url);
 }
 
-/** `args` the import understands: git credentials and branch. Anything else is refused. */
+/** `args.parse_mode` (the reference's): `default` splits large documents into sections, `no_split` does not. */
+export function parseModeOf(args: Record<string, unknown>): 'default' | 'no_split' {
+  const m = args.parse_mode ?? 'default';
+  if (m !== 'default' && m !== 'no_split') throw invalidArgument('args.parse_mode must be one of: default, no_split', { field: 'args.parse_mode' });
+  return m;
+}
+
+/** `args` the import understands: git credentials and branch (and `parse_mode`, any source). Anything else is refused. */
 export function gitArgs(args: Record<string, unknown>): { ref?: string; auth?: GitAuth } {
-  for (const k of Object.keys(args)) if (k !== 'auth_config' && k !== 'ref') throw invalidArgument(`args.${k} is not an import option (known: auth_config, ref)`, { field: `args.${k}` });
+  for (const k of Object.keys(args))
+    if (k !== 'auth_config' && k !== 'ref' && k !== 'parse_mode') throw invalidArgument(`args.${k} is not an import option (known: auth_config, ref, parse_mode)`, { field: `args.${k}` });
   const out: { ref?: string; auth?: GitAuth } = {};
   if (args.ref !== undefined) {
     if (typeof args.ref !== 'string' || !/^[\w./-]{1,200}$/.test(args.ref)) throw invalidArgument('args.ref must be a branch or tag name', { field: 'args.ref' });
@@ -130,7 +138,7 @@ async function fromBytes(name: string, data: Buffer, contentType: string | undef
     return buildTree(entries.map((e) => ({ rel: e.name.slice(strip.length), data: e.data })), filters);
   }
   if (extensionOf(rel) === '.zip') throw zipError(`${JSON.stringify(name)} is named .zip but is not a zip archive`);
-  const out = await convertSingle(rel, data, contentType, field);
+  const out = await convertSingle(rel, data, contentType, field, !filters.no_split);
   const media = out[0]?.media;
   // A lone image or sound gets a description beside it, so its metadata is what is found.
   if (media) return { files: [...out, { rel: `${rel}.md`, data: Buffer.from(describeMedia(rel, media)) }], skipped: [], filtered: 0, media };

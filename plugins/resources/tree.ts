@@ -25,6 +25,8 @@ export interface TreeFilters {
    * description beside each (`{file}.md`); true (the default): stored as they are.
    */
   directly_upload_media?: boolean;
+  /** `args.parse_mode: no_split`: documents are converted but never split into sections. */
+  no_split?: boolean;
 }
 
 export interface Skipped {
@@ -102,7 +104,7 @@ export async function buildTree(input: InputFile[], filters: TreeFilters): Promi
     }
     let out: OutFile[];
     try {
-      out = await convertAny(f.rel, f.data);
+      out = await convertAny(f.rel, f.data, undefined, !filters.no_split);
     } catch (err) {
       if (!(err instanceof Unsupported)) throw err;
       skipped.push({ path: f.rel, reason: err.message });

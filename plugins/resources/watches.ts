@@ -21,6 +21,7 @@ export interface ProcessorKwargs {
   preserve_structure?: boolean | null;
   directly_upload_media?: boolean;
   processing_mode?: ProcessingMode;
+  parse_mode?: 'default' | 'no_split';
 }
 
 export type ProcessingMode = 'semantic_and_vectors' | 'vectors_only';

@@ -197,6 +197,42 @@ describe('processing_mode', () => {
   });
 });
 
+describe('args.parse_mode', () => {
+  const big = Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n` + `Marmots whistle in section ${i}. `.repeat(250) + '\n').join('\n');
+  const zip = makeZip([
+    { name: 'docs/guide.md', data: `# Guide\n\n${big}` },
+    { name: 'docs/small.md', data: '# Small\n' },
+  ]);
+  let s2: TestServer;
+  beforeAll(async () => {
+    s2 = await startStatic({ '/guide.md': { type: 'text/markdown', body: `# Guide\n\n${big}` }, '/tree.zip': { type: ZIP, body: zip } });
+  });
+  afterAll(() => s2.close());
+
+  it('default: a document over 32 KiB becomes a directory of sections', async () => {
+    expect(Buffer.byteLength(big)).toBeGreaterThan(32 * 1024);
+    const r = await add({ path: `${s2.url}/guide.md`, to: 'ctx://resources/split', wait: true });
+    expect(r.status, r.text).toBe(200);
+    expect((await files('ctx://resources/split')).length).toBeGreaterThan(3);
+  });
+
+  it('no_split: the same document stays one Markdown file, alone or in a tree', async () => {
+    const r = await add({ path: `${s2.url}/guide.md`, to: 'ctx://resources/whole', args: { parse_mode: 'no_split' }, wait: true });
+    expect(r.status, r.text).toBe(200);
+    expect(await files('ctx://resources/whole')).toEqual(['guide.md']);
+    expect(await read('ctx://resources/whole/guide.md')).toContain('## Part 5');
+    const tree = await add({ path: `${s2.url}/tree.zip`, to: 'ctx://resources/whole-tree', args: { parse_mode: 'no_split' }, wait: true });
+    expect(tree.status, tree.text).toBe(200);
+    expect(await files('ctx://resources/whole-tree')).toEqual(['guide.md', 'small.md']);
+  });
+
+  it('another value → 400 naming args.parse_mode', async () => {
+    const r = await add({ path: `${s2.url}/guide.md`, args: { parse_mode: 'pages' } });
+    expect(r.status).toBe(400);
+    expect(r.json().error.details.field).toBe('args.parse_mode');
+  });
+});
+
 describe('watch_interval 0 or less with `to` (the reference)', () => {
   it('pauses the watch of that root and imports, from the same or another source; a watch the caller cannot see → 409', async () => {
     const root = 'ctx://resources/wpage';
