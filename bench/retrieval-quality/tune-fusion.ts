@@ -4,13 +4,14 @@
  * BM25 score, and fusion rules are compared on recall@10 / MRR@10. The held-out sets
  * (bench/retrieval-heldout) are never used here.
  *
- *   npx tsx bench/retrieval-quality/tune-fusion.ts [--weak]
+ *   npx tsx bench/retrieval-quality/tune-fusion.ts [--weak | --neural]
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { localEmbed, textKernels, VectorIndex, type RecordAttrs } from '../../runtime/native.js';
+import { createEmbedder } from '../../runtime/models/embedder.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const K = 10;
@@ -52,10 +53,18 @@ const attrs: RecordAttrs[] = docs.map((d) => ({ account: 'a', ownerSpace: '', ur
 // --weak: a deliberately weaker dense signal (word features only), to see which rules stay at or
 // above the better input when dense and BM25 are far apart (as they are on conversations).
 const params = process.argv.includes('--weak') ? { bigramWeight: 0, charWeight: 0 } : undefined;
-const dv = localEmbed.embed(docs.map(recText), dim, params);
+// --neural: the neural embedder (all-MiniLM-L6-v2 in core-native), whose dense signal is the
+// stronger one: the fusion must not fall below it either.
+const neural = process.argv.includes('--neural') ? await createEmbedder({ provider: 'neural' }) : null;
+const flat = (vs: Float32Array[]) => {
+  const out = new Float32Array(vs.length * dim);
+  vs.forEach((v, i) => out.set(v, i * dim));
+  return out;
+};
+const dv = neural ? flat(await neural.embed(docs.map(recText), 'document')) : localEmbed.embed(docs.map(recText), dim, params);
 index.upsert(ids, dv, attrs);
 index.upsertText(ids, docs.map(recText));
-const qv = localEmbed.embed(queries.map((q) => q.text), dim, params);
+const qv = neural ? flat(await neural.embed(queries.map((q) => q.text), 'query')) : localEmbed.embed(queries.map((q) => q.text), dim, params);
 const filter = { account: 'a' };
 
 // Document frequencies with the index's own tokenizer, for the query-confidence rules.
@@ -114,7 +123,7 @@ const rules: Record<string, Rule> = {
   dense: (p) => new Map(p.map((x) => [x.id, x.cos])),
   bm25: (p) => new Map(p.map((x) => [x.id, x.bm])),
 };
-for (const a of [0.3, 0.5, 0.6]) {
+for (const a of [0.3, 0.5, 0.6, 0.7, 0.8, 0.9]) {
   rules[`linear a=${a} (cos, bm/max)`] = (p) => {
     const mb = max(p.map((x) => x.bm));
     return new Map(p.map((x) => [x.id, a * Math.max(0, x.cos) + (1 - a) * (mb > 0 ? x.bm / mb : 0)]));
@@ -146,7 +155,7 @@ for (const a of [0.3, 0.4, 0.5]) {
 
 // Per-query confidence of the lexical evidence: the best BM25 score over the query's idf mass
 // (≈1 when a document matches every query term; low for paraphrases whose words are absent).
-for (const [lo, hi] of [[0.2, 0.7], [0.3, 0.7], [0.3, 0.8], [0.2, 0.8], [0.4, 0.8], [0.3, 0.6]] as const) {
+for (const [lo, hi] of [[0.2, 0.7], [0.3, 0.7], [0.3, 0.8], [0.2, 0.8], [0.4, 0.8], [0.3, 0.6], [0.6, 0.9], [0.7, 0.9], [0.8, 0.9], [0.7, 0.95]] as const) {
   rules[`adaptive linear a=${lo}..${hi}`] = (p, qi) => {
     const mb = max(p.map((x) => x.bm));
     const conf = Math.min(1, mb / (idfMass[qi]! || 1));

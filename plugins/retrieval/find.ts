@@ -9,7 +9,7 @@
  *    or when the frontier is empty or below the current k-th score.
  */
 import type { VectorFilter } from 'ctx/plugin';
-import { LISTING_TAG, type RecordDoc, type RecordStore } from './store.js';
+import { denseWeight, LISTING_TAG, type RecordDoc, type RecordStore } from './store.js';
 
 export const PARAMS = {
   ALPHA: 0.7,
@@ -64,7 +64,7 @@ export async function hierarchicalFind(
     navK: PARAMS.NAV_K,
     // Only this head is read below: the rest would cost an object each on this thread.
     maxHits: Math.max(4 * limit, 40),
-    ...(text ? {} : { alpha: 1 }),
+    ...(text ? denseWeight(store.embedder.info.provider) : { alpha: 1 }),
   });
   // Only the head can reach the results: present() keeps `limit` of them after collapsing a
   // directory's L0/L1 and skipping unreadable ones, and the reranker reads max(2·limit, 20). Loading

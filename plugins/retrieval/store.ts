@@ -92,6 +92,17 @@ export interface RecordDoc {
  */
 export const LISTING_TAG = '\u0000ctx:listing';
 
+/**
+ * The range of the adaptive dense weight of the fusion (docs/retrieval.md, "Scores and fusion"),
+ * per embedder provider, each chosen on the tuned set (bench/retrieval-quality/tune-fusion.ts):
+ * the lexical embedder is about as good as BM25 and gets 0.3..0.7; the neural one is much better
+ * than BM25 and gets 0.7..0.95 (0.3..0.7 put its fusion 2.7 points of recall@10 below dense alone).
+ * A remote (openai) model is unmeasured and assumed to be a transformer like the neural one.
+ */
+export function denseWeight(provider: string): { alphaMin: number; alphaMax: number } {
+  return provider === 'local' ? { alphaMin: 0.3, alphaMax: 0.7 } : { alphaMin: 0.7, alphaMax: 0.95 };
+}
+
 /** The attributes the index holds for a record: its own, plus LISTING_TAG for listings. */
 export function indexAttrs(d: Pick<RecordDoc, 'attrs' | 'listing'>): RecordAttrs {
   return d.listing ? { ...d.attrs, tags: [...d.attrs.tags, LISTING_TAG] } : d.attrs;
@@ -492,7 +503,7 @@ export class RecordStore {
 
   /** Hybrid (dense + BM25, fused in the core) when there is query text, else dense. */
   search(query: Float32Array, text: string, k: number, filter: VectorFilter): Promise<Hit[]> {
-    if (text) return Promise.resolve(this.index.hybridSearch(query, text, k, filter));
+    if (text) return Promise.resolve(this.index.hybridSearch(query, text, k, filter, denseWeight(this.embedder.info.provider)));
     return this.index.searchAsync(query, k, filter);
   }
 

@@ -59,6 +59,14 @@ describe('adaptive fusion', () => {
     expect(() => idx.hybridSearch(q, 'postgres failover', 3, filter, { alpha: 1.5 })).toThrow(/alpha/);
   });
 
+  it("the caller's range (a stronger embedder's) moves the weight towards dense; a bad range is an error", () => {
+    const idx = build();
+    // 0.7..0.95: even a full lexical match leaves dense 0.7 of the score.
+    expect(idx.hybridSearch(q, 'postgres failover', 3, filter, { alphaMin: 0.7, alphaMax: 0.95 })[0]!.id).toBe(id(1));
+    expect(idx.hierarchicalSearch(q, 'postgres failover', 3, [filter], [filter], { alphaMin: 0.7, alphaMax: 0.95 }).hits[0]!.id).toBe(id(1));
+    expect(() => idx.hybridSearch(q, 'x', 3, filter, { alphaMin: 0.8, alphaMax: 0.5 })).toThrow(/range/);
+  });
+
   it('hierarchical search weighs the same way (one weight per find, over its scope)', () => {
     const idx = build();
     const r = idx.hierarchicalSearch(q, 'postgres failover', 3, [filter], [filter]);

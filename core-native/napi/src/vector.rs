@@ -61,7 +61,11 @@ pub struct SearchOptions {
 
 #[napi(object)]
 pub struct HybridOptions {
+    /// A fixed dense weight.
     pub alpha: Option<f64>,
+    /// Without `alpha`: the adaptive dense weight's range (default 0.3..0.7, the local embedder's).
+    pub alpha_min: Option<f64>,
+    pub alpha_max: Option<f64>,
 }
 
 #[napi(object)]
@@ -187,6 +191,9 @@ pub struct HierarchicalParams {
     pub global_k_min: Option<u32>,
     pub nav_k: Option<u32>,
     pub alpha: Option<f64>,
+    /// See `HybridOptions`.
+    pub alpha_min: Option<f64>,
+    pub alpha_max: Option<f64>,
     /// Return only the best this many hits (all by default): each hit crossing into JS is an
     /// object built on the JS thread, and find reads only the head of the ranking.
     pub max_hits: Option<u32>,
@@ -220,15 +227,26 @@ pub struct HierarchicalResult {
     pub stop_reason: String,
 }
 
+fn dense_weight(alpha: Option<f64>, min: Option<f64>, max: Option<f64>) -> cv::DenseWeight {
+    match alpha {
+        Some(a) => cv::DenseWeight::Fixed(a as f32),
+        None => cv::DenseWeight::Adaptive(min.map_or(cv::DENSE_WEIGHT.0, |x| x as f32), max.map_or(cv::DENSE_WEIGHT.1, |x| x as f32)),
+    }
+}
+
+fn hybrid_weight(o: Option<HybridOptions>) -> cv::DenseWeight {
+    o.map_or_else(cv::DenseWeight::default, |o| dense_weight(o.alpha, o.alpha_min, o.alpha_max))
+}
+
 fn to_hier_params(p: Option<HierarchicalParams>) -> cv::HierParams {
-    let p = p.unwrap_or(HierarchicalParams { propagation: None, max_expansions: None, stable_rounds: None, global_k_min: None, nav_k: None, alpha: None, max_hits: None });
+    let p = p.unwrap_or(HierarchicalParams { propagation: None, max_expansions: None, stable_rounds: None, global_k_min: None, nav_k: None, alpha: None, alpha_min: None, alpha_max: None, max_hits: None });
     cv::HierParams {
         propagation: p.propagation.unwrap_or(0.7) as f32,
         max_expansions: p.max_expansions.unwrap_or(6).min(64) as usize,
         stable_rounds: p.stable_rounds.unwrap_or(2) as usize,
         global_k_min: p.global_k_min.unwrap_or(20).min(10_000) as usize,
         nav_k: p.nav_k.unwrap_or(8).min(1_000) as usize,
-        alpha: p.alpha.map(|a| a as f32),
+        alpha: dense_weight(p.alpha, p.alpha_min, p.alpha_max),
     }
 }
 
@@ -569,13 +587,13 @@ impl VectorIndex {
     }
 
     /// Fusion: `alpha * max(0, cosine) + (1 - alpha) * bm25 / maxBm25`, in [0, 1]; without `alpha`
-    /// the dense weight adapts per query (0.7 when no document has the query's words, down to 0.3
-    /// when one has them all).
+    /// the dense weight adapts per query, from `alphaMax` (0.7) when no document has the query's
+    /// words down to `alphaMin` (0.3) when one has them all.
     #[napi]
     pub fn hybrid_search(&self, query: Float32Array, text: String, k: u32, filter: VectorFilter, opts: Option<HybridOptions>) -> Result<Vec<Hit>> {
         guard(|| {
             let f = to_filter(filter)?;
-            let alpha = opts.and_then(|o| o.alpha).map(|a| a as f32);
+            let alpha = hybrid_weight(opts);
             read(&self.inner).hybrid_search(&query, &text, k as usize, &f, alpha).map(hits).map_err(err)
         })
     }
@@ -584,7 +602,7 @@ impl VectorIndex {
     #[napi(ts_return_type = "Promise<Hit[]>")]
     pub fn hybrid_search_async(&self, query: Float32Array, text: String, k: u32, filter: VectorFilter, opts: Option<HybridOptions>) -> Result<HitsJob> {
         let f = guard(|| to_filter(filter))?;
-        let alpha = opts.and_then(|o| o.alpha).map(|a| a as f32);
+        let alpha = hybrid_weight(opts);
         let (inner, q) = (self.inner.clone(), query.to_vec());
         Ok(Job::new(move || read(&inner).hybrid_search(&q, &text, k as usize, &f, alpha).map_err(err), hits))
     }

@@ -21,9 +21,9 @@ pub struct HierParams {
     pub global_k_min: usize,
     /// Subdirectories taken from each expansion.
     pub nav_k: usize,
-    /// Dense weight of the hybrid score (see `hybrid_search`); None: `adaptive_alpha`, resolved
-    /// once per find over its whole scope so every subtree search weighs the same way.
-    pub alpha: Option<f32>,
+    /// Dense weight of the hybrid score (see `hybrid_search`); an adaptive one is resolved once
+    /// per find over its whole scope, so every subtree search weighs the same way.
+    pub alpha: crate::hybrid::DenseWeight,
 }
 
 pub struct HierHit {
@@ -91,9 +91,9 @@ impl VectorIndex {
         // BM25 once for the whole find: every search below is over a subset of scope ∪ nav.
         let bm = self.bm25_all(&qterms, &(&scope | &nav));
         let alpha = match p.alpha {
-            Some(a) => a,
+            crate::hybrid::DenseWeight::Fixed(a) => a,
             // bm is zero outside scope ∪ nav: a flat pass, cheaper than walking the bitmap.
-            None => self.adaptive_alpha(text, bm.iter().fold(0f32, |m, &b| m.max(b))),
+            w => self.adaptive_alpha(text, bm.iter().fold(0f32, |m, &b| m.max(b)), w),
         };
         let global_k = (limit * 2).max(p.global_k_min);
         let global = self.hybrid_pre(q, global_k, &scope, &bm, alpha)?;

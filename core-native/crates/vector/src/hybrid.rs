@@ -7,11 +7,26 @@ use crate::bm25::tokenize;
 use crate::search::TopK;
 use crate::{kernels, parse_id, Error, Filter, Result, SearchOpts, VectorIndex, NONE};
 
-/// Dense weight of the fusion when the caller fixes none: `DENSE_WEIGHT.1` when no document
+/// Dense weight of the fusion when the caller gives no range: `DENSE_WEIGHT.1` when no document
 /// matches the query's words, down to `DENSE_WEIGHT.0` when one matches all of them (see
-/// `adaptive_alpha`). Chosen on bench/retrieval-quality (bench/retrieval-quality/tune-fusion.ts):
-/// equal recall@10 to the fixed 0.6 with a better MRR, also with a weakened dense signal.
+/// `adaptive_alpha`). Chosen for the local lexical embedder on bench/retrieval-quality
+/// (bench/retrieval-quality/tune-fusion.ts): equal recall@10 to the fixed 0.6 with a better MRR,
+/// also with a weakened dense signal. A stronger embedder needs a higher range (the caller's).
 pub const DENSE_WEIGHT: (f32, f32) = (0.3, 0.7);
+
+/// How a hybrid search weighs the dense score against BM25.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DenseWeight {
+    Fixed(f32),
+    /// From `.1` (no document has the query's words) down to `.0` (one has them all).
+    Adaptive(f32, f32),
+}
+
+impl Default for DenseWeight {
+    fn default() -> Self {
+        DenseWeight::Adaptive(DENSE_WEIGHT.0, DENSE_WEIGHT.1)
+    }
+}
 
 impl VectorIndex {
     /// Sets the searchable text of existing records (empty text removes it).
@@ -85,9 +100,9 @@ impl VectorIndex {
     /// Hybrid ranking: `alpha * max(0, cosine) + (1 - alpha) * bm25 / max_bm25`, where max_bm25 is
     /// the best BM25 score among the filtered records for this query. Both terms lie in [0, 1], so
     /// the fused score does too. The pool is the union of the top dense and top BM25 records
-    /// (4k each); every pool member gets both scores computed exactly. `alpha: None` weighs the two
-    /// per query by how well the words match (`adaptive_alpha`).
-    pub fn hybrid_search(&self, q: &[f32], text: &str, k: usize, f: &Filter, alpha: Option<f32>) -> Result<Vec<(String, f32)>> {
+    /// (4k each); every pool member gets both scores computed exactly. `DenseWeight::Adaptive`
+    /// weighs the two per query by how well the words match (`adaptive_alpha`).
+    pub fn hybrid_search(&self, q: &[f32], text: &str, k: usize, f: &Filter, alpha: DenseWeight) -> Result<Vec<(String, f32)>> {
         self.check_query(q, k)?;
         check_alpha(alpha)?;
         let cand = self.candidates(f);
@@ -118,10 +133,14 @@ impl VectorIndex {
     /// conversations). The lexical confidence `max_bm25 / idf mass` (≈1 when some document holds
     /// every query word, near 0 for a paraphrase whose words appear nowhere) moves the weight from
     /// `DENSE_WEIGHT.1` towards `DENSE_WEIGHT.0`.
-    pub fn adaptive_alpha(&self, text: &str, max_bm25: f32) -> f32 {
+    pub fn adaptive_alpha(&self, text: &str, max_bm25: f32, w: DenseWeight) -> f32 {
+        let (lo, hi) = match w {
+            DenseWeight::Fixed(a) => return a,
+            DenseWeight::Adaptive(lo, hi) => (lo, hi),
+        };
         let mass = self.query_idf_mass(text);
         let conf = if mass > 0.0 { (max_bm25 / mass).clamp(0.0, 1.0) } else { 0.0 };
-        DENSE_WEIGHT.1 - (DENSE_WEIGHT.1 - DENSE_WEIGHT.0) * conf
+        hi - (hi - lo) * conf
     }
 
     /// BM25 of every record of `cand`, by record number (0 where no term matches): one walk that
@@ -178,7 +197,7 @@ impl VectorIndex {
     }
 
     /// `hybrid_search` over a candidate bitmap with the query terms already looked up.
-    pub(crate) fn hybrid_cand(&self, q: &[f32], qterms: &[u32], text: &str, k: usize, cand: &RoaringBitmap, alpha: Option<f32>) -> Result<Vec<(f32, u32)>> {
+    pub(crate) fn hybrid_cand(&self, q: &[f32], qterms: &[u32], text: &str, k: usize, cand: &RoaringBitmap, alpha: DenseWeight) -> Result<Vec<(f32, u32)>> {
         if cand.is_empty() {
             return Ok(Vec::new());
         }
@@ -201,20 +220,23 @@ impl VectorIndex {
         missing.sort_unstable();
         let docs: Vec<u32> = missing.iter().map(|x| x.0).collect();
         let extra: HashMap<u32, f32> = if max_b > 0.0 { self.bm25.score_docs(qterms, &docs).into_iter().collect() } else { HashMap::new() };
-        let alpha = alpha.unwrap_or_else(|| self.adaptive_alpha(text, max_b));
+        let alpha = self.adaptive_alpha(text, max_b, alpha);
         self.fuse(q, k, pool, alpha, max_b, |r| bm.get(&r).or_else(|| extra.get(&r)).copied().unwrap_or(0.0))
     }
 }
 
-pub(crate) fn check_alpha(alpha: Option<f32>) -> Result<()> {
+pub(crate) fn check_alpha(alpha: DenseWeight) -> Result<()> {
+    let ok = |a: f32| (0.0..=1.0).contains(&a);
     match alpha {
-        Some(a) if !(0.0..=1.0).contains(&a) => Err(Error::InvalidArgument(format!("alpha must be in [0, 1], got {a}"))),
+        DenseWeight::Fixed(a) if !ok(a) => Err(Error::InvalidArgument(format!("alpha must be in [0, 1], got {a}"))),
+        DenseWeight::Adaptive(lo, hi) if !ok(lo) || !ok(hi) || lo > hi => Err(Error::InvalidArgument(format!("the adaptive dense weight range must satisfy 0 <= min <= max <= 1, got {lo}..{hi}"))),
         _ => Ok(()),
     }
 }
 
 #[cfg(test)]
 mod fusion_tests {
+    use super::DenseWeight::{Adaptive, Fixed};
     use crate::{ContextType, Filter, RecordAttrs, VectorIndex};
 
     fn rec(i: usize, tags: &[&str]) -> (String, RecordAttrs) {
@@ -251,11 +273,16 @@ mod fusion_tests {
         let mass = idx.query_idf_mass("postgres failover");
         assert!(mass > 0.0);
         // Nothing matches: all dense; a document scoring the whole idf mass: mostly lexical.
-        assert!((idx.adaptive_alpha("postgres failover", 0.0) - super::DENSE_WEIGHT.1).abs() < 1e-6);
-        assert!((idx.adaptive_alpha("postgres failover", mass) - super::DENSE_WEIGHT.0).abs() < 1e-6);
-        assert!((idx.adaptive_alpha("postgres failover", 10.0 * mass) - super::DENSE_WEIGHT.0).abs() < 1e-6);
-        let mid = idx.adaptive_alpha("postgres failover", mass / 2.0);
+        let d = super::DenseWeight::default();
+        assert!((idx.adaptive_alpha("postgres failover", 0.0, d) - super::DENSE_WEIGHT.1).abs() < 1e-6);
+        assert!((idx.adaptive_alpha("postgres failover", mass, d) - super::DENSE_WEIGHT.0).abs() < 1e-6);
+        assert!((idx.adaptive_alpha("postgres failover", 10.0 * mass, d) - super::DENSE_WEIGHT.0).abs() < 1e-6);
+        let mid = idx.adaptive_alpha("postgres failover", mass / 2.0, d);
         assert!(mid > super::DENSE_WEIGHT.0 && mid < super::DENSE_WEIGHT.1);
+        // The caller's range (a stronger embedder) and a fixed weight.
+        assert!((idx.adaptive_alpha("postgres failover", mass, Adaptive(0.7, 0.95)) - 0.7).abs() < 1e-6);
+        assert!((idx.adaptive_alpha("postgres failover", 0.0, Adaptive(0.7, 0.95)) - 0.95).abs() < 1e-6);
+        assert_eq!(idx.adaptive_alpha("postgres failover", 0.0, Fixed(0.4)), 0.4);
         // Words no document has add idf mass: the same best score is less convincing.
         assert!(idx.query_idf_mass("postgres failover zebra") > mass);
         assert_eq!(idx.query_idf_mass(""), 0.0);
@@ -266,16 +293,18 @@ mod fusion_tests {
         let idx = index();
         let q = [1.0, 0.0]; // dense points at document 1
         let f = Filter::account("a");
-        let adaptive = idx.hybrid_search(&q, "postgres failover", 3, &f, None).unwrap();
+        let adaptive = idx.hybrid_search(&q, "postgres failover", 3, &f, Default::default()).unwrap();
         assert_eq!(adaptive[0].0, format!("{:032x}", 1), "a full lexical match outranks a dense neighbour");
         assert!(adaptive.iter().all(|h| (0.0..=1.0).contains(&h.1)));
-        let dense_only = idx.hybrid_search(&q, "postgres failover", 3, &f, Some(1.0)).unwrap();
+        let dense_only = idx.hybrid_search(&q, "postgres failover", 3, &f, Fixed(1.0)).unwrap();
         assert_eq!(dense_only[0].0, format!("{:032x}", 2));
         // No word matches anywhere: the ranking is the dense one.
-        let para = idx.hybrid_search(&q, "zebra giraffe", 3, &f, None).unwrap();
+        let para = idx.hybrid_search(&q, "zebra giraffe", 3, &f, Default::default()).unwrap();
         assert_eq!(para[0].0, format!("{:032x}", 2));
-        assert!(idx.hybrid_search(&q, "x", 3, &f, Some(1.5)).is_err());
-        assert!(idx.hybrid_search(&q, "x", 3, &f, Some(-0.1)).is_err());
+        assert!(idx.hybrid_search(&q, "x", 3, &f, Fixed(1.5)).is_err());
+        assert!(idx.hybrid_search(&q, "x", 3, &f, Fixed(-0.1)).is_err());
+        assert!(idx.hybrid_search(&q, "x", 3, &f, Adaptive(0.8, 0.5)).is_err());
+        assert!(idx.hybrid_search(&q, "x", 3, &f, Adaptive(0.5, 1.2)).is_err());
     }
 
     #[test]

@@ -263,7 +263,7 @@ fn bm25_and_hybrid() {
     assert!(idx.search_text("fox", 10, &Filter::account("b")).unwrap().is_empty());
     idx.upsert_text(&[&id(1)], &["completely different"]).unwrap();
     assert!(idx.search_text("rust", 10, &Filter::account("a")).unwrap().is_empty());
-    let h = idx.hybrid_search(&[0.0, 1.0, 0.0, 0.0], "different", 10, &Filter::account("a"), Some(0.5)).unwrap();
+    let h = idx.hybrid_search(&[0.0, 1.0, 0.0, 0.0], "different", 10, &Filter::account("a"), DenseWeight::Fixed(0.5)).unwrap();
     assert_eq!(h.len(), 2);
     assert!(h.iter().all(|x| (0.0..=1.0).contains(&x.1)));
     assert!((h[0].1 - 0.5).abs() < 1e-6 && (h[1].1 - 0.5).abs() < 1e-6);
@@ -469,7 +469,7 @@ fn bm25_candidate_scoring_matches_the_posting_walk() {
 }
 
 fn hier_params() -> HierParams {
-    HierParams { propagation: 0.7, max_expansions: 6, stable_rounds: 2, global_k_min: 20, nav_k: 8, alpha: Some(0.6) }
+    HierParams { propagation: 0.7, max_expansions: 6, stable_rounds: 2, global_k_min: 20, nav_k: 8, alpha: DenseWeight::Fixed(0.6) }
 }
 
 #[test]
@@ -545,7 +545,7 @@ fn hierarchical_search_expands_directories_and_stays_in_scope() {
     // An unknown account or an empty scope finds nothing.
     let none = idx.hierarchical_search(&q, "note", 5, &[Filter::account("zz")], &[Filter::account("zz")], &hier_params()).unwrap();
     assert!(none.hits.is_empty() && none.stop_reason == "no_hits");
-    let bad = HierParams { alpha: Some(1.5), ..hier_params() };
+    let bad = HierParams { alpha: DenseWeight::Fixed(1.5), ..hier_params() };
     assert!(idx.hierarchical_search(&q, "x", 5, &[scope.clone()], &[scope], &bad).is_err());
 }
 
