@@ -14,7 +14,7 @@
  *   find        — the product's default find (hierarchical, directories included);
  *   dense       — ctx's embedder + VectorIndex.search over the same leaf records (L2) in scope;
  *   bm25 (ctx)  — VectorIndex.searchText over those records (the BM25 inside ctx);
- *   fusion      — VectorIndex.hybridSearch (ctx's dense + BM25 fusion, defaults) over them;
+ *   fusion      — VectorIndex.hybridSearch over them, weighted as find weighs it for this embedder;
  *   bm25 plain  — an independent BM25 written here (k1 1.2, b 0.75, lowercase letter/digit
  *                 words) over the raw file contents in scope: the baseline;
  * plus `dir@10`, the fraction of default-find top-10 hits that are directory records.
@@ -31,6 +31,7 @@ import { createApp, type App } from '../../runtime/app.js';
 import { builtinPlugins } from '../../plugins/index.js';
 import { VectorIndex, type Hit, type VectorFilter } from '../../runtime/native.js';
 import type { VectorStoreService } from '../../plugins/retrieval/index.js';
+import { denseWeight } from '../../plugins/retrieval/store.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const K = 10;
@@ -328,6 +329,7 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
   );
   const recUri = new Map(recs.map((r) => [r.id, r.attrs.uri as string]));
   const plain = new PlainBm25(set.docs);
+  const weight = denseWeight(vs.embedder.info.provider);
 
   const sweep = opts.sweep && set.name === 'tuned' ? SWEEP : [];
   const scores = new Map<string, Scores>([...METHODS, ...sweep.map((a) => `fusion alpha=${a}`)].map((m) => [m, new Map()]));
@@ -351,7 +353,7 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
       find: findRanked,
       dense: ids(flat.search(v, K, filter)),
       'bm25 (ctx)': ids(flat.searchText(q.query, K, filter)),
-      fusion: ids(flat.hybridSearch(v, q.query, K, filter)),
+      fusion: ids(flat.hybridSearch(v, q.query, K, filter, weight)),
       'bm25 plain': plain.search(q.query, (d) => q.user === ALL || !d.user || d.user === q.user),
     };
     for (const m of METHODS) scoreInto(scores.get(m)!, q.kind, q.relevant, ranked[m]);
