@@ -20,8 +20,10 @@ fn err(e: ne::Error) -> napi::Error<Code> {
 pub struct NeuralEmbedderOptions {
     /// Tokens per text, [CLS] and [SEP] included (default 256, the model's training length).
     pub max_tokens: Option<u32>,
-    /// Texts per forward pass (default 32).
+    /// Texts per forward pass at most (default 32).
     pub batch_size: Option<u32>,
+    /// Padded tokens per forward pass at most (default 256).
+    pub batch_tokens: Option<u32>,
     /// Texts of concurrent requests merged into one worker run (default 256).
     pub merge_limit: Option<u32>,
 }
@@ -51,7 +53,7 @@ impl NeuralEmbedder {
         guard(|| {
             let o = options.unwrap_or_default();
             let d = ne::Options::default();
-            let opts = ne::Options { max_tokens: o.max_tokens.map_or(d.max_tokens, |x| x as usize), batch_size: o.batch_size.map_or(d.batch_size, |x| x as usize) };
+            let opts = ne::Options { max_tokens: o.max_tokens.map_or(d.max_tokens, |x| x as usize), batch_size: o.batch_size.map_or(d.batch_size, |x| x as usize), batch_tokens: o.batch_tokens.map_or(d.batch_tokens, |x| x as usize) };
             let e = ne::Embedder::load(Path::new(&dir), opts).map_err(err)?;
             Ok(NeuralEmbedder { svc: ne::Service::new(e, o.merge_limit.map_or(256, |x| x as usize)) })
         })

@@ -27,6 +27,7 @@ use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStr
 pub const NEURAL_VERSION: u32 = 1;
 pub const DEFAULT_MAX_TOKENS: usize = 256;
 pub const DEFAULT_BATCH_SIZE: usize = 32;
+pub const DEFAULT_BATCH_TOKENS: usize = 256;
 /// sha256 of the all-MiniLM-L6-v2 weights that `scripts/setup.sh` installs: when the loaded
 /// weights match, the model is reported by its name; any other weights by their digest.
 pub const MINILM_L6_V2_SHA256: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
@@ -83,13 +84,18 @@ pub struct Options {
     /// Tokens per text including [CLS] and [SEP]; longer texts are truncated (the model was
     /// trained on 256 and its position table stops at `max_position_embeddings`).
     pub max_tokens: usize,
-    /// Texts per forward pass.
+    /// Texts per forward pass at most.
     pub batch_size: usize,
+    /// Padded tokens per forward pass at most (texts × longest text's tokens); a single longer
+    /// text still runs alone. Activation memory grows with it (attention alone holds
+    /// 12 heads × tokens × sequence length floats per layer), and past a few hundred tokens
+    /// the passes stop getting cheaper per token and get slower (bench/RESULTS.md).
+    pub batch_tokens: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_tokens: DEFAULT_MAX_TOKENS, batch_size: DEFAULT_BATCH_SIZE }
+        Options { max_tokens: DEFAULT_MAX_TOKENS, batch_size: DEFAULT_BATCH_SIZE, batch_tokens: DEFAULT_BATCH_TOKENS }
     }
 }
 
@@ -134,6 +140,9 @@ impl Embedder {
         }
         if opts.batch_size == 0 || opts.batch_size > 4096 {
             return Err(Error::new(ErrorKind::InvalidArgument, format!("batch size must be in 1..=4096, got {}", opts.batch_size)));
+        }
+        if opts.batch_tokens == 0 {
+            return Err(Error::new(ErrorKind::InvalidArgument, "batch tokens must be at least 1"));
         }
         let invalid = |what: &str, e: &dyn fmt::Display| Error::new(ErrorKind::ModelInvalid, format!("neural embedding model {}: {what}: {e}", dir.display()));
 
@@ -186,7 +195,15 @@ impl Embedder {
         let encodings = self.tokenizer.encode_batch(inputs, true).map_err(|e| Error::new(ErrorKind::Internal, format!("tokenizer: {e}")))?;
         let mut order: Vec<usize> = (0..encodings.len()).collect();
         order.sort_by_key(|&i| encodings[i].get_ids().len());
-        for chunk in order.chunks(self.opts.batch_size) {
+        let mut start = 0;
+        while start < order.len() {
+            // Sorted ascending, so the last text taken sets the padded length of the batch.
+            let mut end = start + 1;
+            while end < order.len() && end - start < self.opts.batch_size && (end - start + 1) * encodings[order[end]].get_ids().len() <= self.opts.batch_tokens {
+                end += 1;
+            }
+            let chunk = &order[start..end];
+            start = end;
             let seq = chunk.iter().map(|&i| encodings[i].get_ids().len()).max().unwrap_or(0).max(1);
             let n = chunk.len();
             let mut ids = vec![0u32; n * seq];
