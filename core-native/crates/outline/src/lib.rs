@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use tree_sitter::{Node, Parser, Tree};
 
 mod languages;
+mod mask;
 pub use languages::Language;
 
 /// Larger sources are refused: a multi-megabyte file is generated or minified code whose outline
@@ -42,7 +43,8 @@ pub struct Outline {
     /// Lines of the source (a trailing newline does not start another line; empty source is 0).
     pub line_count: u32,
     pub symbols: Vec<Symbol>,
-    /// The grammar hit syntax errors; the symbols are what could still be recognised.
+    /// The grammar hit syntax errors; the symbols are what could still be recognised. (TypeScript
+    /// and JavaScript bodies are not parsed, so an error inside a function body is not seen.)
     pub has_errors: bool,
 }
 
@@ -81,7 +83,12 @@ thread_local! {
     static PARSERS: RefCell<Vec<(Language, Parser)>> = const { RefCell::new(Vec::new()) };
 }
 
-fn parse(source: &str, lang: Language) -> Option<Tree> {
+fn parse(source: &[u8], lang: Language) -> Option<Tree> {
+    parse_ranges(source, lang, &[])
+}
+
+/// Parses only `ranges` of the source (all of it when empty).
+fn parse_ranges(source: &[u8], lang: Language, ranges: &[tree_sitter::Range]) -> Option<Tree> {
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let i = match parsers.iter().position(|(l, _)| *l == lang) {
@@ -94,10 +101,17 @@ fn parse(source: &str, lang: Language) -> Option<Tree> {
             }
         };
         let parser = &mut parsers[i].1;
+        if !ranges.is_empty() && parser.set_included_ranges(ranges).is_err() {
+            return None;
+        }
         let tree = parser.parse(source, None);
         if tree.is_none() {
             // A failed parse can leave the parser mid-way; the next call must start clean.
             parser.reset();
+        }
+        if !ranges.is_empty() {
+            // Back to whole documents for the next call (an empty list means everything).
+            let _ = parser.set_included_ranges(&[]);
         }
         tree
     })
@@ -105,10 +119,29 @@ fn parse(source: &str, lang: Language) -> Option<Tree> {
 
 /// The outline of one source file.
 pub fn outline(source: &str, lang: Language) -> Result<Outline, OutlineError> {
+    outline_with(source, lang, true)
+}
+
+/// JSX text (`<p>it's</p>`) is not code the body scan can read; such files are parsed whole.
+fn looks_like_jsx(b: &[u8]) -> bool {
+    b.windows(2).any(|w| w == b"</" || w == b"/>")
+}
+
+pub(crate) fn outline_with(source: &str, lang: Language, mask: bool) -> Result<Outline, OutlineError> {
     if source.len() > MAX_SOURCE_BYTES {
         return Err(OutlineError::TooLarge { bytes: source.len() });
     }
-    let tree = parse(source, lang).ok_or(OutlineError::ParseFailed)?;
+    let bytes = source.as_bytes();
+    let bodies = match lang {
+        Language::TypeScript if mask => mask::body_intervals(bytes),
+        Language::JavaScript if mask && !looks_like_jsx(bytes) => mask::body_intervals(bytes),
+        _ => None,
+    };
+    // A syntax error with bodies left out may be the scan's mistake: the whole parse decides then.
+    let tree = match bodies.and_then(|b| parse_ranges(bytes, lang, &mask::included_ranges(bytes, &b))).filter(|t| !t.root_node().has_error()) {
+        Some(t) => t,
+        None => parse(bytes, lang).ok_or(OutlineError::ParseFailed)?,
+    };
     let root = tree.root_node();
     let walker = languages::Walker { src: source.as_bytes(), lang };
     let mut symbols = Vec::new();
