@@ -11,6 +11,7 @@ import type { RecordDoc, VectorRecordsService, VectorStoreService } from '../../
 let t: TestApp;
 const A = 'legacyrt';
 let alice: Record<string, string>;
+let bobHeaders: Record<string, string>;
 const put = (p: string, body: string) => t.app.vfs.writeFile(A, p, Buffer.from(body));
 const store = () => t.app.service<VectorStoreService>('vector-store');
 const LEGACY_TEXT = 'Legacy agent memory: the deploy window is Tuesday at noon.\n';
@@ -39,6 +40,7 @@ beforeAll(async () => {
   t = await startTestApp();
   const { users } = await t.account(A, ['alice', 'bob']);
   alice = users.alice!;
+  bobHeaders = users.bob!;
   await put('resources/borrow/legacy.md', LEGACY_TEXT);
   await put('user/alice/peers/helper/memories/deploy.md', PEER_TEXT);
   await put('agent/helper/memories/deploy.md', LEGACY_TEXT);
@@ -105,6 +107,12 @@ describe('read-only legacy namespaces', () => {
     expect(listing.json().result).toEqual(['ctx://session/old-alice/messages.jsonl']);
     const stat = await req('GET', `/api/v1/fs/stat?uri=${encodeURIComponent('ctx://session/old-anon/messages.jsonl')}`, alice);
     expect(stat.status, stat.text).toBe(200);
+    // A user with no new sessions at all still lists (and walks) their legacy ones.
+    const bob = (await ls('ctx://session', bobHeaders)).json().result;
+    expect(bob).toEqual(['ctx://session/dup', 'ctx://session/old-anon', 'ctx://session/old-bob']); // dup names no owner
+    const tree = await req('GET', `/api/v1/fs/tree?uri=${encodeURIComponent('ctx://session')}`, bobHeaders);
+    expect(tree.status, tree.text).toBe(200);
+    expect(tree.json().result.map((e: any) => e.uri)).toContain('ctx://session/old-bob/messages.jsonl');
     const w = await req('POST', '/api/v1/content/write', alice, { uri: 'ctx://session/old-alice/messages.jsonl', content: 'x' });
     expect(w.status, w.text).toBe(403);
   });
