@@ -5,8 +5,8 @@
 //! An outline is the file's structure, not an index of every identifier: top-level declarations
 //! and the members of classes, interfaces, traits, impls, namespaces and modules. Function bodies
 //! are not entered (a local helper is an implementation detail, and skipping bodies keeps the walk
-//! a small fraction of the parse). Parsers are reused per thread and language, so a call costs the
-//! parse plus that walk.
+//! a small fraction of the parse); TypeScript and JavaScript bodies are not even parsed (`mask.rs`).
+//! Parsers are reused per thread and language, so a call costs the parse plus that walk.
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
