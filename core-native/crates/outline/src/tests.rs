@@ -534,3 +534,12 @@ fn mask_timing() {
         t(&|| { outline(&src, Language::TypeScript).unwrap(); }),
         t(&|| { outline_with(&src, Language::TypeScript, false).unwrap(); }));
 }
+
+#[test]
+fn javascript_with_jsx_is_parsed_whole() {
+    let src = "export function App() {\n  return <p>it's {'}'} here</p>;\n}\nexport const x = 1;\n";
+    check(Language::JavaScript, src, "function App L1-3\nconst x L4-4\n");
+    // Without JSX, a regex holding a brace and a template holding an object stay inside their body.
+    let src = "function f() {\n  const r = /[{]}/;\n  return `${ {a: '}'}.a }`;\n}\nclass K { m() { return 1 / 2 / 3; } }\n";
+    check(Language::JavaScript, src, "function f L1-4\nclass K L5-5\n  method m L5-5\n");
+}
