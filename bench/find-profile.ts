@@ -54,6 +54,10 @@ const kept = new Map<number, string[]>();
 const fresh = !fs.existsSync(`${DIR}/ingested.json`);
 if (fresh) fs.rmSync(DIR, { recursive: true, force: true });
 fs.mkdirSync(DIR, { recursive: true });
+// Cache sizes for experiments (CACHE_MAX=2000, LOC_MAX=0 ...).
+const { RecordStore } = await import('../plugins/retrieval/store.js');
+if (process.env.CACHE_MAX) RecordStore.CACHE_MAX = Number(process.env.CACHE_MAX);
+if (process.env.LOC_MAX && 'LOC_MAX' in RecordStore) (RecordStore as unknown as { LOC_MAX: number }).LOC_MAX = Number(process.env.LOC_MAX);
 const app = await createApp({ env: {}, plugins: builtinPlugins, config: { dataDir: DIR, rootApiKey: ROOT, authMode: 'api_key', logLevel: 'silent', accessLog: false } });
 
 async function call(key: string, method: 'GET' | 'POST', url: string, body?: unknown) {
