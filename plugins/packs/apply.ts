@@ -73,9 +73,15 @@ async function writeBatches(
   before?: (rels: string[]) => Promise<void> | undefined,
 ): Promise<void> {
   // Two batches in flight: the next one is read, inflated and hashed while this one is written.
-  let writing: Promise<void> | null = null;
+  // A batch's hook (its vector records) runs beside the next batch's file write, the two sharing
+  // the store's group commits; hooks stay in batch order.
+  let filesDone: Promise<void> | null = null;
+  let hooksDone: Promise<void> = Promise.resolve();
+  let failure: unknown = null;
+  const fail = (err: unknown) => void (failure ??= err);
   try {
     for (const all of batches(files)) {
+      if (failure) throw failure;
       let batch = all;
       if (skipUnchanged) {
         // A merge rewrites only added or changed files, so only their vectors are refreshed.
@@ -86,17 +92,18 @@ async function writeBatches(
       const rels = batch.map((f) => f.rel);
       const reading = Promise.all([readBatch(fh, batch), before?.(rels)]);
       reading.catch(() => {}); // awaited below, after the write in flight
-      if (writing) await writing;
+      if (filesDone) await filesDone;
       const [contents] = await reading;
-      writing = (async () => {
-        await host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint });
-        await written(rels);
-      })();
-      writing.catch(() => {}); // awaited on the next round or below
+      const filesWritten: Promise<void> = host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint }).then(() => {});
+      filesWritten.catch(fail);
+      filesDone = filesWritten;
+      hooksDone = Promise.all([filesWritten, hooksDone]).then(() => written(rels));
+      hooksDone.catch(fail);
     }
   } finally {
     // Never leave a write running past the lock's release, whatever failed.
-    if (writing) await (writing as Promise<void>).catch(() => {});
+    await filesDone?.catch(() => {});
+    await hooksDone.catch(() => {});
   }
-  if (writing) await writing;
+  if (failure) throw failure;
 }
