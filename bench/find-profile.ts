@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import { createApp } from '../runtime/app.js';
 import { builtinPlugins } from '../plugins/index.js';
+import { doc } from './synthetic-corpus.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,23 +22,6 @@ const FINDS = Number(arg('finds', '4000'));
 const CONC = Number(arg('conc', '16'));
 const DIR = arg('dir', `/tmp/ctx-find-${FILES}`);
 
-// The corpus of bench/retrieval.bench.ts, same seed: 40 topics × 200-word vocabularies.
-let seed = 42;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-const SYL = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'pe', 'sa', 'do', 'gu', 'fi', 'ha', 'bo', 'xe', 'qu', 'ly', 'tor', 'an'];
-const lexicon = Array.from({ length: 4000 }, () => Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => SYL[Math.floor(rnd() * SYL.length)]).join(''));
-const topics = Array.from({ length: 40 }, () => Array.from({ length: 200 }, () => lexicon[Math.floor(rnd() * lexicon.length)]!));
-function doc(i: number): { uri: string; content: string; words: string[] } {
-  const t = i % topics.length;
-  const words: string[] = [];
-  let text = `# Note ${i} on topic ${t}\n\n`;
-  while (text.length < 1000) {
-    const w = rnd() < 0.8 ? topics[t]![Math.floor(rnd() ** 2 * 200)]! : lexicon[Math.floor(rnd() * lexicon.length)]!;
-    words.push(w);
-    text += w + (rnd() < 0.1 ? '. ' : ' ');
-  }
-  return { uri: `ctx://resources/bench/t${t}/d${Math.floor(i / 2000)}/n${i}.md`, content: text, words };
-}
 
 const ROOT = 'bench-root-key-0123456789';
 // Only the queried documents' words are kept: the whole corpus (15M words) in this heap would make

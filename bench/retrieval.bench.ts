@@ -13,6 +13,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
+import { doc } from './synthetic-corpus.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,22 +22,6 @@ const arg = (name: string, dflt: number) => {
 const FILES = arg('files', 10_000);
 const duration = arg('duration', 10);
 
-let seed = 42;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-const SYL = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'pe', 'sa', 'do', 'gu', 'fi', 'ha', 'bo', 'xe', 'qu', 'ly', 'tor', 'an'];
-const lexicon = Array.from({ length: 4000 }, () => Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => SYL[Math.floor(rnd() * SYL.length)]).join(''));
-const topics = Array.from({ length: 40 }, () => Array.from({ length: 200 }, () => lexicon[Math.floor(rnd() * lexicon.length)]!));
-function doc(i: number): { uri: string; content: string; words: string[] } {
-  const t = i % topics.length;
-  const words: string[] = [];
-  let text = `# Note ${i} on topic ${t}\n\n`;
-  while (text.length < 1000) {
-    const w = rnd() < 0.8 ? topics[t]![Math.floor(rnd() ** 2 * 200)]! : lexicon[Math.floor(rnd() * lexicon.length)]!;
-    words.push(w);
-    text += w + (rnd() < 0.1 ? '. ' : ' ');
-  }
-  return { uri: `ctx://resources/bench/t${t}/d${Math.floor(i / 2000)}/n${i}.md`, content: text, words };
-}
 
 async function startServer(): Promise<{ child: ChildProcess; port: number; key: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/ctx-server.ts'], { env: { ...process.env, BENCH_LOG: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
