@@ -1,4 +1,4 @@
-/** Small, valid PDF and DOCX files built by hand for the document parser tests. */
+/** Small, valid PDF, DOCX and PNG files built by hand for the document and media parser tests. */
 import { zipSync, strToU8 } from 'fflate';
 
 /** A PDF with one text line per page (Helvetica), and an optional Title. */
@@ -45,4 +45,16 @@ export function makeDocx(paragraphs: Array<[string, string]>): Buffer {
     'word/document.xml': strToU8(`<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${body}</w:body></w:document>`),
   };
   return Buffer.from(zipSync(files));
+}
+
+/** A PNG's signature and IHDR chunk: all the header reader needs. */
+export function png(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write('IHDR', 4, 'latin1');
+  ihdr.writeUInt32BE(width, 8);
+  ihdr.writeUInt32BE(height, 12);
+  ihdr[16] = 8;
+  ihdr[17] = 2;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.from([0, 0, 0, 0])]);
 }

@@ -1,23 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { makeZip, upload } from '../skills/zips.js';
+import { png } from './documents.js';
 
 let t: TestApp;
 let alice: Record<string, string>;
 const add = (body: unknown) => t.req({ method: 'POST', url: '/api/v1/resources', headers: alice, body });
 const get = (url: string) => t.req({ method: 'GET', url, headers: alice });
-
-/** A PNG's signature and IHDR chunk: all the header reader needs. */
-function png(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'latin1');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr[16] = 8;
-  ihdr[17] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.from([0, 0, 0, 0])]);
-}
 
 function wav(seconds: number, rate = 8000): Buffer {
   const data = Buffer.alloc(seconds * rate * 2);

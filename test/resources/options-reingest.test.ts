@@ -9,6 +9,7 @@ import type { ChangeEvent } from '../../runtime/vfs/types.js';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makeZip } from '../skills/zips.js';
 import { commitTo, makeRepo, startGitServer, startStatic, type TestServer } from './servers.js';
+import { png } from './documents.js';
 
 let t: TestApp;
 let alice: Record<string, string>;
@@ -34,17 +35,6 @@ const exists = async (uri: string) => (await call('GET', `/api/v1/fs/stat?${qs({
 const read = async (uri: string) => (await call('GET', `/api/v1/content/read?${qs({ uri })}`)).json().result as string;
 const consistency = async (uri: string) => (await call('POST', '/api/v1/system/consistency', { uri })).json().result;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function png(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'latin1');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr[16] = 8;
-  ihdr[17] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.from([0, 0, 0, 0])]);
-}
 
 const ZIP = 'application/zip';
 const mixed = makeZip([
