@@ -21,6 +21,7 @@
  *
  *   npx tsx bench/retrieval-heldout/run.ts [--sets tuned,conv,tech] [--locomo <locomo10.json | folder>] [--misses]
  *   npx tsx bench/retrieval-heldout/run.ts --sets tuned --sweep   # fixed fusion weights (tuned set only)
+ *   npx tsx bench/retrieval-heldout/run.ts --sets tuned --ranges 0..0.2,0.3..0.7   # find with other dense-weight ranges (tuned set only)
  *   CTX_EMBEDDING_PROVIDER=... npx tsx bench/retrieval-heldout/run.ts   # another embedder
  */
 import fs from 'node:fs';
@@ -278,6 +279,31 @@ const METHODS = ['find', 'dense', 'bm25 (ctx)', 'fusion', 'bm25 plain'] as const
 /** `--sweep`: fixed-weight fusions beside the adaptive default, on the TUNED set only (tuning happens there, never on held-out sets). */
 const SWEEP = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
 
+/**
+ * `--ranges lo..hi,...` (TUNED set only): find again through the whole product path with another
+ * adaptive dense-weight range. find takes its range from the running embedder (denseWeight), so
+ * the range is swapped where find hands it to the index, leaving everything else as shipped.
+ */
+let rangeOverride: { alphaMin: number; alphaMax: number } | null = null;
+function overridableFindRange() {
+  const proto = VectorIndex.prototype as unknown as { hierarchicalSearchAsync: (...a: unknown[]) => unknown };
+  const shipped = proto.hierarchicalSearchAsync;
+  proto.hierarchicalSearchAsync = function (this: VectorIndex, ...a: unknown[]) {
+    const params = a[5] as Record<string, unknown> | undefined;
+    // A find without query text weighs dense alone (alpha 1): nothing to swap.
+    if (rangeOverride && params && params.alpha === undefined) a[5] = { ...params, ...rangeOverride };
+    return shipped.apply(this, a);
+  };
+}
+function parseRanges(s: string | undefined): Array<{ alphaMin: number; alphaMax: number }> {
+  if (!s) return [];
+  return s.split(',').map((r) => {
+    const m = /^([\d.]+)\.\.([\d.]+)$/.exec(r.trim());
+    if (!m) throw new Error(`--ranges: expected lo..hi, got ${r}`);
+    return { alphaMin: Number(m[1]), alphaMax: Number(m[2]) };
+  });
+}
+
 interface Prepared {
   headers: Record<string, Record<string, string>>;
   ingestMs: number;
@@ -300,7 +326,7 @@ async function prepare(app: App, account: string, sets: BenchSet[]): Promise<Pre
   return { headers, ingestMs: performance.now() - t0 };
 }
 
-async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: boolean; sweep: boolean }) {
+async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: boolean; sweep: boolean; ranges: Array<{ alphaMin: number; alphaMax: number }> }) {
   const { headers, ingestMs } = prep;
   const byUri = new Map(set.docs.map((d) => [d.uri, d]));
   for (const q of set.questions) for (const r of q.relevant) if (!set.docs.some((d) => d.id === r)) throw new Error(`${set.name} ${q.id}: unknown document ${r}`);
@@ -332,7 +358,9 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
   const weight = denseWeight(vs.embedder.info.provider);
 
   const sweep = opts.sweep && set.name === 'tuned' ? SWEEP : [];
-  const scores = new Map<string, Scores>([...METHODS, ...sweep.map((a) => `fusion alpha=${a}`)].map((m) => [m, new Map()]));
+  const ranges = set.name === 'tuned' ? opts.ranges : [];
+  const rangeName = (r: { alphaMin: number; alphaMax: number }) => `find dense weight ${r.alphaMin}..${r.alphaMax}`;
+  const scores = new Map<string, Scores>([...METHODS, ...sweep.map((a) => `fusion alpha=${a}`), ...ranges.map(rangeName)].map((m) => [m, new Map()]));
   let dirHits = 0;
   let allHits = 0;
   const qv = await vs.embedder.embed(
@@ -340,9 +368,12 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
     'query',
   );
   const misses: string[] = [];
-  for (const [qi, q] of set.questions.entries()) {
+  const find = async (q: Question) => {
     const r = await call(app, headers[q.user]!, '/api/v1/search/find', { query: q.query, limit: K });
-    const hits = [...r.memories, ...r.resources, ...r.skills].sort((a: any, b: any) => b.score - a.score).slice(0, K);
+    return [...r.memories, ...r.resources, ...r.skills].sort((a: any, b: any) => b.score - a.score).slice(0, K);
+  };
+  for (const [qi, q] of set.questions.entries()) {
+    const hits = await find(q);
     allHits += hits.length;
     dirHits += hits.filter((h: any) => !h.is_leaf).length;
     const findRanked = hits.map((h: any) => byUri.get(h.uri)?.id ?? `dir:${h.uri}`);
@@ -360,6 +391,14 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
     for (const a of sweep) scoreInto(scores.get(`fusion alpha=${a}`)!, q.kind, q.relevant, ids(flat.hybridSearch(v, q.query, K, filter, { alpha: a })));
     if (opts.misses && !q.relevant.some((x) => findRanked.includes(x)))
       misses.push(`  ${q.id} [${q.kind}] "${q.query}" want ${q.relevant.join(',')} → find ${findRanked.slice(0, 3).join(' | ')} ; bm25 ${ranked['bm25 plain'].slice(0, 3).join(' | ')}`);
+  }
+  for (const range of ranges) {
+    rangeOverride = range;
+    try {
+      for (const q of set.questions) scoreInto(scores.get(rangeName(range))!, q.kind, q.relevant, (await find(q)).map((h: any) => byUri.get(h.uri)?.id ?? `dir:${h.uri}`));
+    } finally {
+      rangeOverride = null;
+    }
   }
   return { scores, dirShare: dirHits / Math.max(1, allHits), ingestMs, records: recs.length, misses };
 }
@@ -400,6 +439,8 @@ async function main() {
   if (which.includes('tuned')) sets.push(tunedSet());
   if (which.includes('conv')) sets.push(convSet());
   if (which.includes('tech')) sets.push(techSet());
+  const ranges = parseRanges(arg('--ranges'));
+  if (ranges.length) overridableFindRange();
   const locomo = arg('--locomo');
   if (locomo) sets.push(locomoSet(locomo));
   const { app, dir } = await startApp();
@@ -409,7 +450,7 @@ async function main() {
     const prepared = new Map<string, Prepared>();
     for (const account of new Set(sets.map((s) => s.account))) prepared.set(account, await prepare(app, account, sets.filter((s) => s.account === account)));
     for (const set of sets) {
-      const r = await runSet(app, set, prepared.get(set.account)!, { misses: argv.includes('--misses'), sweep: argv.includes('--sweep') });
+      const r = await runSet(app, set, prepared.get(set.account)!, { misses: argv.includes('--misses'), sweep: argv.includes('--sweep'), ranges });
       console.log(table(set, r));
       if (r.misses.length) console.log(`\nfind misses (no relevant document in the top 10):\n${r.misses.join('\n')}`);
     }

@@ -155,7 +155,7 @@ for (const a of [0.3, 0.4, 0.5]) {
 
 // Per-query confidence of the lexical evidence: the best BM25 score over the query's idf mass
 // (≈1 when a document matches every query term; low for paraphrases whose words are absent).
-for (const [lo, hi] of [[0.2, 0.7], [0.3, 0.7], [0.3, 0.8], [0.2, 0.8], [0.4, 0.8], [0.3, 0.6], [0.6, 0.9], [0.7, 0.9], [0.8, 0.9], [0.7, 0.95]] as const) {
+for (const [lo, hi] of [[0, 0.2], [0, 0.3], [0.2, 0.7], [0.3, 0.7], [0.3, 0.8], [0.2, 0.8], [0.4, 0.8], [0.3, 0.6], [0.6, 0.9], [0.7, 0.9], [0.8, 0.9], [0.7, 0.95]] as const) {
   rules[`adaptive linear a=${lo}..${hi}`] = (p, qi) => {
     const mb = max(p.map((x) => x.bm));
     const conf = Math.min(1, mb / (idfMass[qi]! || 1));
