@@ -12,6 +12,9 @@
  *
  * Methods, recall@10 and MRR@10 per set and per question kind:
  *   find        — the product's default find (hierarchical, directories included);
+ *   find: bm25 only / find: dense only — find with the dense weight fixed at 0 / 1: the two inputs
+ *                 find fuses, as find computes them (BM25 statistics of the whole index, every
+ *                 account's records included; the flat columns below see one set's leaves only);
  *   dense       — ctx's embedder + VectorIndex.search over the same leaf records (L2) in scope;
  *   bm25 (ctx)  — VectorIndex.searchText over those records (the BM25 inside ctx);
  *   fusion      — VectorIndex.hybridSearch over them, weighted as find weighs it for this embedder;
@@ -22,6 +25,7 @@
  *   npx tsx bench/retrieval-heldout/run.ts [--sets tuned,conv,tech] [--locomo <locomo10.json | folder>] [--misses]
  *   npx tsx bench/retrieval-heldout/run.ts --sets tuned --sweep   # fixed fusion weights (tuned set only)
  *   npx tsx bench/retrieval-heldout/run.ts --sets tuned --ranges 0..0.2,0.3..0.7   # find with other dense-weight ranges (tuned set only)
+ *   npx tsx bench/retrieval-heldout/run.ts --find-range 0.3..0.7   # find with another range on every set: a before/after on one tree, never for choosing
  *   CTX_EMBEDDING_PROVIDER=... npx tsx bench/retrieval-heldout/run.ts   # another embedder
  */
 import fs from 'node:fs';
@@ -284,7 +288,8 @@ const SWEEP = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
  * adaptive dense-weight range. find takes its range from the running embedder (denseWeight), so
  * the range is swapped where find hands it to the index, leaving everything else as shipped.
  */
-let rangeOverride: { alphaMin: number; alphaMax: number } | null = null;
+type Weight = { alphaMin: number; alphaMax: number } | { alpha: number };
+let rangeOverride: Weight | null = null;
 function overridableFindRange() {
   const proto = VectorIndex.prototype as unknown as { hierarchicalSearchAsync: (...a: unknown[]) => unknown };
   const shipped = proto.hierarchicalSearchAsync;
@@ -295,6 +300,10 @@ function overridableFindRange() {
     return shipped.apply(this, a);
   };
 }
+const INPUTS: Array<{ name: string; weight: Weight }> = [
+  { name: 'find: bm25 only', weight: { alpha: 0 } },
+  { name: 'find: dense only', weight: { alpha: 1 } },
+];
 function parseRanges(s: string | undefined): Array<{ alphaMin: number; alphaMax: number }> {
   if (!s) return [];
   return s.split(',').map((r) => {
@@ -326,7 +335,7 @@ async function prepare(app: App, account: string, sets: BenchSet[]): Promise<Pre
   return { headers, ingestMs: performance.now() - t0 };
 }
 
-async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: boolean; sweep: boolean; ranges: Array<{ alphaMin: number; alphaMax: number }> }) {
+async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: boolean; sweep: boolean; ranges: Array<{ alphaMin: number; alphaMax: number }>; findRange: Weight | null }) {
   const { headers, ingestMs } = prep;
   const byUri = new Map(set.docs.map((d) => [d.uri, d]));
   for (const q of set.questions) for (const r of q.relevant) if (!set.docs.some((d) => d.id === r)) throw new Error(`${set.name} ${q.id}: unknown document ${r}`);
@@ -360,7 +369,9 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
   const sweep = opts.sweep && set.name === 'tuned' ? SWEEP : [];
   const ranges = set.name === 'tuned' ? opts.ranges : [];
   const rangeName = (r: { alphaMin: number; alphaMax: number }) => `find dense weight ${r.alphaMin}..${r.alphaMax}`;
-  const scores = new Map<string, Scores>([...METHODS, ...sweep.map((a) => `fusion alpha=${a}`), ...ranges.map(rangeName)].map((m) => [m, new Map()]));
+  const extra = [...INPUTS, ...ranges.map((r) => ({ name: rangeName(r), weight: r }))];
+  const names = ['find', ...INPUTS.map((i) => i.name), ...METHODS.slice(1), ...sweep.map((a) => `fusion alpha=${a}`), ...ranges.map(rangeName)];
+  const scores = new Map<string, Scores>(names.map((m) => [m, new Map()]));
   let dirHits = 0;
   let allHits = 0;
   const qv = await vs.embedder.embed(
@@ -372,6 +383,7 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
     const r = await call(app, headers[q.user]!, '/api/v1/search/find', { query: q.query, limit: K });
     return [...r.memories, ...r.resources, ...r.skills].sort((a: any, b: any) => b.score - a.score).slice(0, K);
   };
+  rangeOverride = opts.findRange;
   for (const [qi, q] of set.questions.entries()) {
     const hits = await find(q);
     allHits += hits.length;
@@ -392,10 +404,11 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
     if (opts.misses && !q.relevant.some((x) => findRanked.includes(x)))
       misses.push(`  ${q.id} [${q.kind}] "${q.query}" want ${q.relevant.join(',')} → find ${findRanked.slice(0, 3).join(' | ')} ; bm25 ${ranked['bm25 plain'].slice(0, 3).join(' | ')}`);
   }
-  for (const range of ranges) {
-    rangeOverride = range;
+  rangeOverride = null;
+  for (const { name, weight } of extra) {
+    rangeOverride = weight;
     try {
-      for (const q of set.questions) scoreInto(scores.get(rangeName(range))!, q.kind, q.relevant, (await find(q)).map((h: any) => byUri.get(h.uri)?.id ?? `dir:${h.uri}`));
+      for (const q of set.questions) scoreInto(scores.get(name)!, q.kind, q.relevant, (await find(q)).map((h: any) => byUri.get(h.uri)?.id ?? `dir:${h.uri}`));
     } finally {
       rangeOverride = null;
     }
@@ -419,12 +432,16 @@ function table(set: BenchSet, r: Awaited<ReturnType<typeof runSet>>) {
     const s = r.scores.get(m)!;
     lines.push(`| ${m} | ${kinds.map((k) => { const a = s.get(k)!; return `${f3(a.recall / a.n)} / ${f3(a.mrr / a.n)}`; }).join(' | ')} |`);
   }
+  const recallOf = (m: string) => {
+    const a = r.scores.get(m)!.get('all')!;
+    return a.recall / a.n;
+  };
   const ratio = (m: string) => {
     const a = r.scores.get(m)!.get('all')!;
     const b = base.get('all')!;
     return (a.recall / a.n / (b.recall / b.n)).toFixed(3);
   };
-  lines.push('', `recall@10 ratio to plain BM25 (all questions): find ${ratio('find')}×, fusion ${ratio('fusion')}×, dense ${ratio('dense')}×, bm25 (ctx) ${ratio('bm25 (ctx)')}×`);
+  lines.push('', `recall@10 ratio to plain BM25 (all questions): find ${ratio('find')}×, fusion ${ratio('fusion')}×, dense ${ratio('dense')}×, bm25 (ctx) ${ratio('bm25 (ctx)')}×; find − its own bm25 ${(recallOf('find') - recallOf('find: bm25 only')).toFixed(3)}`);
   return lines.join('\n');
 }
 
@@ -440,7 +457,8 @@ async function main() {
   if (which.includes('conv')) sets.push(convSet());
   if (which.includes('tech')) sets.push(techSet());
   const ranges = parseRanges(arg('--ranges'));
-  if (ranges.length) overridableFindRange();
+  const findRange = arg('--find-range') ? parseRanges(arg('--find-range'))[0]! : null;
+  overridableFindRange();
   const locomo = arg('--locomo');
   if (locomo) sets.push(locomoSet(locomo));
   const { app, dir } = await startApp();
@@ -450,7 +468,7 @@ async function main() {
     const prepared = new Map<string, Prepared>();
     for (const account of new Set(sets.map((s) => s.account))) prepared.set(account, await prepare(app, account, sets.filter((s) => s.account === account)));
     for (const set of sets) {
-      const r = await runSet(app, set, prepared.get(set.account)!, { misses: argv.includes('--misses'), sweep: argv.includes('--sweep'), ranges });
+      const r = await runSet(app, set, prepared.get(set.account)!, { misses: argv.includes('--misses'), sweep: argv.includes('--sweep'), ranges, findRange });
       console.log(table(set, r));
       if (r.misses.length) console.log(`\nfind misses (no relevant document in the top 10):\n${r.misses.join('\n')}`);
     }
