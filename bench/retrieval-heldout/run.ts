@@ -364,7 +364,7 @@ async function runSet(app: App, set: BenchSet, prep: Prepared, opts: { misses: b
   );
   const recUri = new Map(recs.map((r) => [r.id, r.attrs.uri as string]));
   const plain = new PlainBm25(set.docs);
-  const weight = denseWeight(vs.embedder.info.provider);
+  const weight = opts.findRange ?? denseWeight(vs.embedder.info.provider);
 
   const sweep = opts.sweep && set.name === 'tuned' ? SWEEP : [];
   const ranges = set.name === 'tuned' ? opts.ranges : [];
