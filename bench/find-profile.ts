@@ -5,7 +5,7 @@
  * threads of the process: JS, libuv pool, RocksDB) next to wall latency, because CPU per request
  * is what the 2 shared cores turn into req/s and it moves far less than latency when other work
  * shares the machine. Baseline in the same run: authenticated `GET /api/v1/system/status`.
- *   npx tsx bench/find-profile.ts [--files 100000] [--finds 4000] [--conc 16] [--dir /tmp/ctx-find-100000]
+ *   npx tsx bench/find-profile.ts [--files 100000] [--finds 4000] [--conc 16] [--dir /tmp/ctx-find-100000] [--cpu-prof-out f.cpuprofile] [--cpu-prof-ingest f.cpuprofile]
  * The data dir is reused when it holds a finished ingest of the same size (delete it to rebuild).
  */
 import fs from 'node:fs';
@@ -42,7 +42,8 @@ fs.mkdirSync(DIR, { recursive: true });
 const { RecordStore } = await import('../plugins/retrieval/store.js');
 if (process.env.CACHE_MAX) RecordStore.CACHE_MAX = Number(process.env.CACHE_MAX);
 if (process.env.LOC_MAX && 'LOC_MAX' in RecordStore) (RecordStore as unknown as { LOC_MAX: number }).LOC_MAX = Number(process.env.LOC_MAX);
-const app = await createApp({ env: {}, plugins: builtinPlugins, config: { dataDir: DIR, rootApiKey: ROOT, authMode: 'api_key', logLevel: 'silent', accessLog: false } });
+// CTX_* variables pass through (e.g. CTX_VECTOR_FLAT_THRESHOLD, CTX_EMBEDDING_PROVIDER) for experiments.
+const app = await createApp({ env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('CTX_'))), plugins: builtinPlugins, config: { dataDir: DIR, rootApiKey: ROOT, authMode: 'api_key', logLevel: 'silent', accessLog: false } });
 
 async function call(key: string, method: 'GET' | 'POST', url: string, body?: unknown) {
   const r = await app.inject({ method, url, headers: { 'x-api-key': key }, body: body as never });
@@ -50,8 +51,31 @@ async function call(key: string, method: 'GET' | 'POST', url: string, body?: unk
   return r.json().result;
 }
 
+/**
+ * `--cpu-prof-out F` / `--cpu-prof-ingest F`: a V8 CPU profile of the JS thread during the find
+ * phase / the ingest only (start-up and the corpus generation left out).
+ */
+const profiler = {
+  session: null as import('node:inspector').Session | null,
+  post(m: string, p?: object) {
+    return new Promise<any>((res, rej) => this.session!.post(m, p ?? {}, (e, r) => (e ? rej(e) : res(r))));
+  },
+  async start() {
+    this.session = new (await import('node:inspector')).Session();
+    this.session.connect();
+    await this.post('Profiler.enable');
+    await this.post('Profiler.start');
+  },
+  async stop(file: string) {
+    fs.writeFileSync(file, JSON.stringify((await this.post('Profiler.stop')).profile));
+    this.session!.disconnect();
+  },
+};
+
 let key: string;
 if (fresh) {
+  const ingestProf = arg('cpu-prof-ingest', '');
+  if (ingestProf) await profiler.start();
   key = (await call(ROOT, 'POST', '/api/v1/admin/accounts', { account_id: 'bench', admin_user_id: 'alice' })).user_key;
   await call(key, 'POST', '/api/v1/fs/mkdir', { uri: 'ctx://resources/bench' });
   const t0 = performance.now();
@@ -76,7 +100,10 @@ if (fresh) {
   }
   const cpu = process.cpuUsage(c0);
   const s = (performance.now() - t0) / 1000;
+  if (ingestProf) await profiler.stop(ingestProf);
   console.log(`ingest ${FILES} files: ${s.toFixed(1)} s wall, ${Math.round(FILES / s)} files/s; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${((cpu.user + cpu.system) / 1e3 / FILES).toFixed(3)} ms/file)`);
+  // What the ingest did: file messages, directory refreshes, records embedded.
+  console.log(((await call(key, 'GET', '/api/v1/observer/retrieval')).status as string).split('\n\n').at(-1));
   fs.writeFileSync(`${DIR}/ingested.json`, JSON.stringify({ key, files: FILES }));
 } else {
   for (let i = 0; i < FILES; i++) {
@@ -133,6 +160,9 @@ const findBody = (i: number) => {
 };
 await load(WARM, (i) => call(key, 'POST', '/api/v1/search/find', findBody(i + 50_000))); // warm-up
 const status = await load(FINDS, () => call(key, 'GET', '/api/v1/system/status'));
+const profOut = arg('cpu-prof-out', '');
+if (profOut) await profiler.start();
 const find = await load(FINDS, (i) => call(key, 'POST', '/api/v1/search/find', findBody(i)));
+if (profOut) await profiler.stop(profOut);
 console.log(`| find, ${FILES} files, ${CONC} concurrent, in-process | CPU ${find.cpuMs.toFixed(2)} ms/find, ${Math.round(find.rps)} finds/s, p50 ${find.p50} ms, p99 ${find.p99} ms | status: CPU ${status.cpuMs.toFixed(3)} ms/req, ${Math.round(status.rps)} req/s | ${(find.cpuMs / status.cpuMs).toFixed(1)}× the CPU of status |`);
 await app.close();

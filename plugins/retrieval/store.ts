@@ -430,21 +430,37 @@ export class RecordStore {
    * Writes records with their vectors (RocksDB first, then the index). `keepEquivalent` (the
    * indexer) leaves alone a record stored meanwhile for the same source, text and embedder: vectors
    * supplied by packs or migration (`vector-records`, also guarded) are kept, not recomputed over.
+   * The guard covers the check and the RocksDB commit only: the index change is queued in commit
+   * order before the guard is released, so the next batch's commit overlaps this one's graph insert.
    */
   async upsert(docs: RecordDoc[], vectors: Float32Array[], opts: { keepEquivalent?: boolean } = {}): Promise<void> {
-    if (opts.keepEquivalent)
-      return this.guardedWrite(async () => {
-        const current = await Promise.all(docs.map((d) => this.get(d.attrs.account, d.path, d.level)));
-        const keep = docs.map((d, i) => {
-          const c = current[i];
-          return !(c && c.sourceSha === d.sourceSha && c.text === d.text && c.embedder === d.embedder);
-        });
-        await this.upsert(
-          docs.filter((_, i) => keep[i]),
-          vectors.filter((_, i) => keep[i]),
-        );
+    if (!opts.keepEquivalent) return (await this.commit(docs, vectors)).indexed;
+    const { indexed } = await this.guardedWrite(async () => {
+      const current = await this.stored(docs);
+      const keep = docs.map((d, i) => {
+        const c = current[i];
+        return !(c && c.sourceSha === d.sourceSha && c.text === d.text && c.embedder === d.embedder);
       });
-    if (!docs.length) return;
+      return this.commit(
+        docs.filter((_, i) => keep[i]),
+        vectors.filter((_, i) => keep[i]),
+      );
+    });
+    return indexed;
+  }
+
+  /** The stored records at these docs' places (one multi-get), straight from RocksDB. */
+  private async stored(docs: RecordDoc[]): Promise<(RecordDoc | undefined)[]> {
+    const got = await this.kv.getMany(docs.map((d) => this.recKey(d.attrs.account, d.path, d.level)));
+    return got.map((v) => (v ? (JSON.parse(v.toString('utf8')) as RecordDoc) : undefined));
+  }
+
+  /**
+   * Commits records and vectors to RocksDB, then queues their index change (wrapped: a bare
+   * promise would be awaited by the caller's `await`, holding its guard over the graph insert).
+   */
+  private async commit(docs: RecordDoc[], vectors: Float32Array[]): Promise<{ indexed: Promise<void> }> {
+    if (!docs.length) return { indexed: Promise.resolve() };
     const ops: KvOp[] = [];
     docs.forEach((d, i) => {
       const v = vectors[i]!;
@@ -460,7 +476,8 @@ export class RecordStore {
     vectors.forEach((v, i) => flat.set(v, i * dim));
     const ids = docs.map((d) => d.id);
     const attrs = docs.map(indexAttrs);
-    await this.mutateIndex(async () => {
+    const texts = docs.map((d) => d.text);
+    const indexed = this.mutateIndex(async () => {
       // A graph insert costs ~1 ms of CPU per vector: off the JS thread, and in chunks, because
       // each holds the index exclusively (searches wait for it).
       if (this.indexKind === 'hnsw') {
@@ -469,13 +486,12 @@ export class RecordStore {
           await this.index.upsertAsync(ids.slice(i, j), flat.subarray(i * dim, j * dim), attrs.slice(i, j));
         }
       } else this.index.upsert(ids, flat, attrs);
-      this.index.upsertText(
-        ids,
-        docs.map((d) => d.text),
-      );
+      this.index.upsertText(ids, texts);
+    }).then(() => {
+      this.scheduleSave();
+      this.maybeCompact();
     });
-    this.scheduleSave();
-    this.maybeCompact();
+    return { indexed };
   }
 
   /** Updates attributes (tags, times) without re-embedding. */
@@ -597,12 +613,24 @@ export class RecordStore {
     return recordId(account, 'ctx://' + p, level);
   }
 
+  /** How long the last save took: the next one waits SAVE_COST_FACTOR times that (at least 2 s). */
+  private lastSaveMs = 0;
+  static SAVE_COST_FACTOR = 10;
+  static SAVE_DELAY_MAX_MS = 60_000;
+
+  /**
+   * The index file only spares a rebuild after a crash (RocksDB is the source of truth), and a save
+   * writes the whole index (~290 MB at 100k files) while holding it against inserts: saving every
+   * 2 s under a steady ingest spent ~40% of the time blocked. So a save waits ten times what the
+   * last one took: at most ~1/11 of the time goes to saving, whatever the size.
+   */
   private scheduleSave(): void {
     if (this.saveTimer || this.closed) return;
+    const delay = Math.min(RecordStore.SAVE_DELAY_MAX_MS, Math.max(2000, RecordStore.SAVE_COST_FACTOR * this.lastSaveMs));
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
       void this.save().catch((err) => this.log.warn('saving the vector index failed', { error: err }));
-    }, 2000);
+    }, delay);
     this.saveTimer.unref();
   }
 
@@ -612,12 +640,14 @@ export class RecordStore {
     if (this.savedSeq === this.seq || !this.index) return;
     const seq = this.seq;
     this.saving = (async () => {
+      const started = performance.now();
       await fs.mkdir(this.dir, { recursive: true });
       await this.index.saveAsync(this.file);
       const tmp = this.metaFile + '.tmp';
       await fs.writeFile(tmp, JSON.stringify({ seq, backend: this.backends.kind, dim: this.embedder.info.dim, saved_at: Date.now(), records: this.index.stats().size }));
       await fs.rename(tmp, this.metaFile);
       this.savedSeq = seq;
+      this.lastSaveMs = performance.now() - started;
     })();
     try {
       await this.saving;

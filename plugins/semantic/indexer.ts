@@ -120,7 +120,7 @@ export class Indexer {
     // Records are dropped by the retrieval plugin; the abstracts kept here are this plugin's to drop.
     host.on('account-deleted', ({ account }) => this.dropAbstracts(account));
     host.consume<SemanticMessage>(SEMANTIC_QUEUE, (m) => this.semanticTracked(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
-    host.consume<EmbeddingMessage>(EMBEDDING_QUEUE, (m) => this.embedding(m), { concurrency: 32, maxAttempts: 5, backoffMs: 100 });
+    host.consume<EmbeddingMessage>(EMBEDDING_QUEUE, (m) => this.embedding(m), { concurrency: 128, maxAttempts: 5, backoffMs: 100 });
   }
 
   private hook(events: ChangeEvent[]): KvOp[] {
@@ -483,35 +483,40 @@ export class Indexer {
   }
 
   private upserts: Array<{ doc: RecordDoc; done: (err?: unknown) => void }> = [];
-  private flushScheduled = false;
+  /** Flush loops running: two, so one embeds while the other's batch is committed and indexed. */
+  private lanes = 0;
+  static UPSERT_LANES = 2;
 
   /**
-   * Concurrent Embedding messages are embedded and stored together: one embedder call (off the JS
-   * thread for more than a few texts), one RocksDB batch and one index update per turn of the
-   * event loop, instead of one each per message.
+   * Concurrent Embedding messages are embedded and stored together: one embedder call, one RocksDB
+   * batch and one index update per batch. At most two batches are in flight and the next takes
+   * every record that arrived meanwhile: the store serializes its writes anyway, and starting a
+   * write per message (each a turn of the event loop apart) made batches of ~1 record, so each record
+   * paid a RocksDB commit and an index update of its own (bench/RESULTS.md, write-to-findable).
    */
   private upsertBatched(doc: RecordDoc): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.upserts.push({ doc, done: (err) => (err === undefined ? resolve() : reject(err)) });
-      if (this.flushScheduled) return;
-      this.flushScheduled = true;
+      if (this.lanes >= Indexer.UPSERT_LANES) return;
+      this.lanes++;
       setImmediate(() => void this.flushUpserts());
     });
   }
 
   private async flushUpserts(): Promise<void> {
-    const items = this.upserts.splice(0, 256);
-    this.flushScheduled = this.upserts.length > 0;
-    if (this.flushScheduled) setImmediate(() => void this.flushUpserts());
-    try {
-      const docs = items.map((i) => i.doc);
-      const vecs = await this.store.embedder.embed(docs.map((d) => d.text), 'document');
-      // A record supplied while this one was embedded (a pack's or a migration's vectors) stands.
-      await this.store.upsert(docs, vecs, { keepEquivalent: true });
-      for (const i of items) i.done();
-    } catch (err) {
-      for (const i of items) i.done(err);
+    while (this.upserts.length) {
+      const items = this.upserts.splice(0, 256);
+      try {
+        const docs = items.map((i) => i.doc);
+        const vecs = await this.store.embedder.embed(docs.map((d) => d.text), 'document');
+        // A record supplied while this one was embedded (a pack's or a migration's vectors) stands.
+        await this.store.upsert(docs, vecs, { keepEquivalent: true });
+        for (const i of items) i.done();
+      } catch (err) {
+        for (const i of items) i.done(err);
+      }
     }
+    this.lanes--;
   }
 
   private get embedderTag(): string {

@@ -5,6 +5,8 @@
 
 #include <faiss/IndexFlat.h>
 #include <faiss/IndexHNSW.h>
+#include <faiss/impl/AuxIndexStructures.h>
+#include <faiss/impl/DistanceComputer.h>
 #include <faiss/impl/FaissException.h>
 #include <faiss/impl/IDSelector.h>
 #include <faiss/impl/io.h>
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -26,6 +29,11 @@
 struct ctxv_index {
     faiss::Index* index;
     int kind;
+    // One lock per graph vertex, kept across small adds (see incremental_hnsw_add).
+    std::vector<omp_lock_t> locks = {};
+    ~ctxv_index() {
+        for (auto& l : locks) omp_destroy_lock(&l);
+    }
 };
 
 namespace {
@@ -189,6 +197,56 @@ struct CallbackReader : faiss::IOReader {
     }
 };
 
+// HNSW distances are minimized, so inner products are negated (as FAISS's own
+// storage distance computer does for METRIC_INNER_PRODUCT); the dot product is
+// the shim's SIMD one, where Debian's FAISS build computes it with scalar code.
+struct NegatedIpDistance final : faiss::DistanceComputer {
+    const float* base;
+    int64_t d;
+    const float* q = nullptr;
+    NegatedIpDistance(const float* b, int64_t dim) : base(b), d(dim) {}
+    void set_query(const float* x) override { q = x; }
+    float operator()(idx_t i) override { return -g_dot(q, base + i * d, d); }
+    float symmetric_dis(idx_t i, idx_t j) override { return -g_dot(base + i * d, base + j * d, d); }
+};
+
+// Adds a few vectors to an HNSW graph on the calling thread. FAISS's add
+// (hnsw_add_vertices) initializes and destroys one OpenMP lock per vertex of
+// the WHOLE graph on every call, which made each small add O(ntotal): at 100k
+// vectors that was ~2 ms per call of 16. Here the locks persist with the
+// index and only the new vertices get one. The graph built is the one FAISS
+// builds: same level draws (prepare_level_tab), vertices linked from the
+// highest level down, the same add_with_locks per vertex.
+void incremental_hnsw_add(ctxv_index* idx, int64_t n, const float* x) {
+    auto* h = as_hnsw(idx);
+    auto& hnsw = h->hnsw;
+    const int64_t n0 = h->ntotal;
+    if ((int64_t)hnsw.levels.size() != n0) throw ArgError("HNSW level table out of step with the index");
+    h->storage->add(n, x);
+    h->ntotal = h->storage->ntotal;
+    hnsw.prepare_level_tab(n, false);
+    const int64_t ntotal = h->ntotal;
+    const size_t had = idx->locks.size();
+    if ((size_t)ntotal > had) {
+        idx->locks.resize(ntotal);
+        for (size_t i = had; i < (size_t)ntotal; i++) omp_init_lock(&idx->locks[i]);
+    }
+    std::vector<int64_t> order(n);
+    for (int64_t i = 0; i < n; i++) order[i] = n0 + i;
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return hnsw.levels[a] > hnsw.levels[b]; });
+    NegatedIpDistance dis(storage_of(idx), h->d);
+    faiss::VisitedTable vt(ntotal);
+    for (int64_t pt_id : order) {
+        dis.set_query(x + (pt_id - n0) * h->d);
+        hnsw.add_with_locks(dis, hnsw.levels[pt_id] - 1, (int)pt_id, idx->locks, vt);
+    }
+}
+
+// Below this many vectors an add goes through incremental_hnsw_add; larger
+// ones (graph builds, compaction) use FAISS's parallel add.
+// CTXV_FAISS_ADD=1 forces FAISS's own add everywhere (A/B runs of examples/hnsw_insert).
+const int64_t INCREMENTAL_ADD_MAX = std::getenv("CTXV_FAISS_ADD") ? 0 : 1024;
+
 }  // namespace
 
 extern "C" {
@@ -232,8 +290,14 @@ int ctxv_add(ctxv_index* idx, int64_t n, const float* x, int32_t nthreads,
         if (n < 0 || (n > 0 && !x)) throw ArgError("invalid add arguments");
         if (idx->index->ntotal + n > (int64_t)std::numeric_limits<int32_t>::max())
             throw ArgError("index is limited to 2^31-1 vectors");
+        if (idx->kind == CTXV_KIND_HNSW && n > 0 && n <= INCREMENTAL_ADD_MAX && storage_of(idx)) {
+            incremental_hnsw_add(idx, n, x);
+            return;
+        }
         omp_set_num_threads(threads_or_all(nthreads));
         idx->index->add(n, x);
+        // FAISS's add left the graph with vertices this index has no lock for yet: they get one
+        // on the next incremental add (the table only ever grows to ntotal).
     });
 }
 
