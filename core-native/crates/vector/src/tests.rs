@@ -608,3 +608,36 @@ fn bm25_top_k_prunes_common_terms_without_changing_the_result() {
         }
     }
 }
+
+/// Small adds to a graph go through the shim's incremental path (persistent per-vertex locks, SIMD
+/// distances); large ones through FAISS's parallel add. A graph grown both ways, and again after a
+/// save/load (which starts with no lock table), finds what an exact scan finds.
+#[test]
+fn small_graph_adds_build_the_same_quality_of_graph_as_faiss_add() {
+    use crate::ffi::{shim_dot, FaissIndex};
+    let d = 32;
+    let v = random_vectors(4000, d, 11);
+    let mut g = FaissIndex::new_hnsw(d, 16, 64, 128).unwrap();
+    g.add(&v[..2000 * d], 1).unwrap(); // FAISS's add (more than the incremental limit)
+    for chunk in v[2000 * d..3000 * d].chunks(16 * d) {
+        g.add(chunk, 1).unwrap();
+    }
+    let mut bytes = Vec::new();
+    g.write_to(&mut bytes).unwrap();
+    let mut g = FaissIndex::read_from(&mut bytes.as_slice()).unwrap();
+    for chunk in v[3000 * d..].chunks(7 * d) {
+        g.add(chunk, 1).unwrap();
+    }
+    assert_eq!(g.len(), 4000);
+    let (mut found, mut total) = (0, 0);
+    for qi in (0..4000).step_by(50) {
+        let q = &v[qi * d..(qi + 1) * d];
+        let got = g.hnsw_search_one(q, 10, 128, None, 0).unwrap();
+        assert_eq!(got[0].1, qi as i64, "a stored vector is its own nearest neighbour");
+        let mut exact: Vec<(f32, i64)> = v.chunks(d).enumerate().map(|(i, x)| (shim_dot(q, x), i as i64)).collect();
+        exact.sort_by(|a, b| b.0.total_cmp(&a.0));
+        found += got.iter().filter(|(_, l)| exact[..10].iter().any(|e| e.1 == *l)).count();
+        total += 10;
+    }
+    assert!(found as f64 / total as f64 > 0.95, "recall {found}/{total}");
+}
