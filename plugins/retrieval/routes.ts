@@ -9,7 +9,7 @@ import { recordId } from 'ctx/plugin';
 import { splitHeader } from 'ctx/plugin';
 import { SIDECARS } from 'ctx/plugin';
 import { statusTable as table, type ComponentStatus } from 'ctx/plugin';
-import { hierarchicalFind, matchReason, queryTermMatcher, round4, type Candidate, type Provenance } from './find.js';
+import { hierarchicalFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
 import { compileGlob, grepFiles, splitAbsoluteGlob } from './grep-glob.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
@@ -135,24 +135,23 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   // Namespace and per-entry rules, from the host: with no rules installed nothing is readable.
   const readable = (identity: Identity, uri: string): Promise<boolean> => host.access.canReadPath(identity, uri.slice('ctx://'.length));
 
-  /** Candidates → the spec's grouped result. */
-  async function present(identity: Identity, cands: Candidate[], body: FindBody, query: string, limit: number) {
+  /**
+   * Ranked hits → the spec's grouped result. Records are read a window at a time, as far down the
+   * ranking as it takes to fill `limit`: one entry per node (a directory's L0 and L1 records
+   * collapse into its best match, the first met in score order), unreadable ones skipped.
+   */
+  async function present(identity: Identity, ranked: Array<Hit | Candidate>, body: FindBody, query: string, limit: number) {
     const threshold = body.score_threshold ?? 0;
-    // One entry per node: a directory's L0 and L1 records collapse into its best match.
-    const byUri = new Map<string, Candidate>();
-    for (const c of cands) {
-      if (c.score < threshold) continue;
-      const prev = byUri.get(c.doc.attrs.uri);
-      if (!prev || c.score > prev.score) byUri.set(c.doc.attrs.uri, c);
-    }
     const out = { memories: [] as unknown[], resources: [] as unknown[], skills: [] as unknown[], total: 0 };
     const chosen: Candidate[] = [];
-    const ranked = [...byUri.values()].sort((a, b) => b.score - a.score);
-    // Access checks run for a window of hits at once; denied ones are skipped, order kept.
-    for (let i = 0; i < ranked.length && chosen.length < limit; i += limit) {
-      const window = ranked.slice(i, i + limit);
-      const ok = await Promise.all(window.map((c) => readable(identity, c.doc.attrs.uri)));
-      window.forEach((c, j) => ok[j] && chosen.length < limit && chosen.push(c));
+    const seen = new Set<string>();
+    const window = limit + 4;
+    for (let i = 0; i < ranked.length && chosen.length < limit; i += window) {
+      const slice = ranked.slice(i, i + window).filter((h) => h.score >= threshold);
+      if (!slice.length) break; // ranked by score: nothing further passes the threshold
+      const fresh = (await loadCandidates(store, identity.accountId, slice)).filter((c) => !seen.has(c.doc.attrs.uri) && seen.add(c.doc.attrs.uri));
+      const ok = await Promise.all(fresh.map((c) => readable(identity, c.doc.attrs.uri)));
+      fresh.forEach((c, j) => ok[j] && chosen.length < limit && chosen.push(c));
     }
     const otherIds = chosen.map((c) => (c.doc.kind === 'dir' ? store.id(identity.accountId, c.doc.path, c.doc.level === 0 ? 1 : 0) : ''));
     const others = await store.getMany(identity.accountId, otherIds.filter(Boolean));
@@ -197,19 +196,21 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     const vecs = await store.embedder.embed(queries, 'query');
     // A zero limit still searches (scope and provenance stay real); `present` then keeps nothing.
     const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit))));
-    const merged = new Map<string, Candidate>();
+    const merged = new Map<string, Hit>();
     runs.forEach((r, i) => {
-      for (const c of r.candidates) {
-        const prev = merged.get(c.doc.id);
-        if (!prev || c.score > prev.score) merged.set(c.doc.id, { ...c, query: queries[i] });
+      for (const h of r.hits) {
+        const prev = merged.get(h.id);
+        if (!prev || h.score > prev.score) merged.set(h.id, { ...h, query: queries[i] });
       }
     });
-    let candidates = [...merged.values()].sort((a, b) => b.score - a.score);
+    let candidates: Array<Hit | Candidate> = [...merged.values()].sort((a, b) => b.score - a.score);
     let reranked = false;
     if (reranker && candidates.length > 1) {
       // The reranker reads each candidate's content (L1 overview for directories, the embedded
       // L2 text for files); on failure the retrieval order stands.
-      const head = candidates.slice(0, Math.max(limit * 2, 20));
+      const head = await loadCandidates(store, identity.accountId, candidates.slice(0, Math.max(limit * 2, 20)));
+      const rest = candidates.slice(Math.max(limit * 2, 20));
+      candidates = [...head, ...rest];
       try {
         const scores = await reranker.rerank(queries[0]!, head.map((c) => (c.doc.kind === 'dir' ? c.doc.overview || c.doc.abstract : c.doc.text)));
         for (const r of scores) {
@@ -217,7 +218,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
           if (c) c.rerank = r.score;
         }
         for (const c of head) if (c.rerank !== undefined) c.score = RERANK_WEIGHT * c.rerank + (1 - RERANK_WEIGHT) * c.score;
-        candidates = [...head.sort((a, b) => b.score - a.score), ...candidates.slice(head.length)];
+        candidates = [...head.sort((a, b) => b.score - a.score), ...rest];
         reranked = true;
       } catch (err) {
         host.log.warn('reranker failed; keeping the retrieval order', { error: err });

@@ -295,6 +295,22 @@ describe('isolation', () => {
     expect(gl.body.result.matches).toEqual([]);
   });
 
+  it('hits beyond the first window of records read fill the limit when the best ones are unreadable', async () => {
+    // Records are read a window (limit + 4) at a time: eight better hits alice may not read push the
+    // readable ones into the second and third windows.
+    for (let i = 0; i < 8; i++) await write(c.t, c.admin, `ctx://resources/narwhals/n${i}.md`, `Narwhal ledger ${i}: narwhal ledger narwhal ledger tusk count.`);
+    for (let i = 0; i < 3; i++) await write(c.t, c.admin, `ctx://resources/open-ledgers/l${i}.md`, `Ledger ${i} mentions a narwhal once among shipping notes and harbour fees.`);
+    const acl = await c.t.req({ method: 'POST', url: '/api/v1/fs/access', headers: c.admin, body: { uri: 'ctx://resources/narwhals', readers: ['bob'] } });
+    expect(acl.status, acl.text).toBe(200);
+    await wait(c.t);
+    const q = { query: 'narwhal ledger', target_uri: 'ctx://resources', limit: 2 };
+    const seen = uris((await post(c.t, c.bob, FIND, { ...q, limit: 20 })).body.result);
+    expect(seen.filter((u) => u.startsWith('ctx://resources/narwhals/')).length).toBe(8);
+    const got = uris((await post(c.t, c.alice, FIND, q)).body.result);
+    expect(got).toHaveLength(2);
+    for (const u of got) expect(u.startsWith('ctx://resources/open-ledgers/')).toBe(true);
+  });
+
   it('another account is never returned, even to its ROOT-less admin with the same paths', async () => {
     const r = await post(c.t, c.admin, FIND, { query: 'globex secret autovacuum postgres', limit: 50 });
     expect(JSON.stringify(r.body.result)).not.toContain('globex');

@@ -13,7 +13,7 @@ import { Kv } from '../../runtime/storage/kv.js';
 import { MemoryBackend } from '../../runtime/storage/memory.js';
 import { recordId } from '../../runtime/vfs/record-id.js';
 import { loadBackends, type RecordAttrs, type VectorFilter } from '../../plugins/retrieval/backends.js';
-import { hierarchicalFind } from '../../plugins/retrieval/find.js';
+import { hierarchicalFind, loadCandidates } from '../../plugins/retrieval/find.js';
 import { RecordStore, type RecordDoc } from '../../plugins/retrieval/store.js';
 
 const TOPICS = [
@@ -67,7 +67,9 @@ describe('hierarchical find: known answers', () => {
     it(`finds topic ${topic} for "${query}"`, async () => {
       const [vec] = await store.embedder.embed([query], 'query');
       const scope = { filters: filters as VectorFilter[], navs: [{ account: 'acme', uriPrefixes: filters[0]!.uriPrefixes }] as VectorFilter[] };
-      const { candidates, provenance } = await hierarchicalFind(store, vec!, query, scope, 5);
+      const { hits, provenance } = await hierarchicalFind(store, vec!, query, scope, 5);
+      const candidates = await loadCandidates(store, 'acme', hits);
+      expect(candidates.length).toBe(hits.length);
       expect(candidates.length).toBeGreaterThan(0);
       const dir = `ctx://resources/kb/t${topic}`;
       expect(candidates[0]!.doc.attrs.uri.startsWith(dir)).toBe(true);
@@ -88,7 +90,8 @@ describe('hierarchical find: known answers', () => {
   it('without query text the scores are the dense similarities alone', async () => {
     const query = 'sourdough starter hydration';
     const [vec] = await store.embedder.embed([query], 'query');
-    const { candidates } = await hierarchicalFind(store, vec!, '', { filters: [{ account: 'acme', levels: [2] }], navs: [{ account: 'acme' }] }, 3);
+    const { hits } = await hierarchicalFind(store, vec!, '', { filters: [{ account: 'acme', levels: [2] }], navs: [{ account: 'acme' }] }, 3);
+    const candidates = await loadCandidates(store, 'acme', hits);
     expect(candidates[0]!.doc.attrs.uri.startsWith('ctx://resources/kb/t2/')).toBe(true);
     const [own] = await store.embedder.embed([candidates[0]!.doc.text], 'document');
     let dot = 0;
