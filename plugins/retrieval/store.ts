@@ -94,13 +94,22 @@ export const LISTING_TAG = '\u0000ctx:listing';
 
 /**
  * The range of the adaptive dense weight of the fusion (docs/retrieval.md, "Scores and fusion"),
- * per embedder provider, each chosen on the tuned set (bench/retrieval-quality/tune-fusion.ts):
- * the lexical embedder is about as good as BM25 and gets 0.3..0.7; the neural one is much better
- * than BM25 and gets 0.7..0.95 (0.3..0.7 put its fusion 2.7 points of recall@10 below dense alone).
- * A remote (openai) model is unmeasured and assumed to be a transformer like the neural one.
+ * per embedder provider, each chosen on the tuned set (bench/retrieval-quality/tune-fusion.ts,
+ * bench/retrieval-heldout/run.ts --sets tuned --ranges).
+ * The lexical embedder gets 0..0.2: BM25 leads and its dense score only reorders near-ties. Its
+ * vectors are hashed character n-grams of the same words BM25 sees, without idf, so where the
+ * query's words are missing (low lexical confidence, where the range gives dense the most weight)
+ * its cosines are near zero (-0.1..0.3) and carry no meaning BM25 lacks; with 0.3..0.7 they pushed
+ * BM25's rank 6-9 hits out of the top 10 and find fell below ctx's own BM25 (0.882 vs 0.886
+ * recall@10). 0..0.2 is at or above BM25 at every embedding size tried (128..1536). On the
+ * held-out sets it keeps find at about its own BM25, which is 0.7-2.3 points of recall@10 fewer
+ * than 0.3..0.7 gave there (bench/RESULTS.md, "Lexical fusion vs its own BM25").
+ * The neural model is much better than BM25 and gets 0.7..0.95 (0.3..0.7 put its fusion 2.7 points
+ * of recall@10 below dense alone). A remote (openai) model is unmeasured and assumed to be a
+ * transformer like the neural one.
  */
 export function denseWeight(provider: string): { alphaMin: number; alphaMax: number } {
-  return provider === 'local' ? { alphaMin: 0.3, alphaMax: 0.7 } : { alphaMin: 0.7, alphaMax: 0.95 };
+  return provider === 'local' ? { alphaMin: 0, alphaMax: 0.2 } : { alphaMin: 0.7, alphaMax: 0.95 };
 }
 
 /** The attributes the index holds for a record: its own, plus LISTING_TAG for listings. */

@@ -9,9 +9,9 @@ use crate::{kernels, parse_id, Error, Filter, Result, SearchOpts, VectorIndex, N
 
 /// Dense weight of the fusion when the caller gives no range: `DENSE_WEIGHT.1` when no document
 /// matches the query's words, down to `DENSE_WEIGHT.0` when one matches all of them (see
-/// `adaptive_alpha`). Chosen for the local lexical embedder on bench/retrieval-quality
-/// (bench/retrieval-quality/tune-fusion.ts): equal recall@10 to the fixed 0.6 with a better MRR,
-/// also with a weakened dense signal. A stronger embedder needs a higher range (the caller's).
+/// `adaptive_alpha`). The index's own default, a middle ground; retrieval always passes the
+/// running embedder's range (`denseWeight` in plugins/retrieval/store.ts: 0..0.2 for the lexical
+/// embedder, whose dense score is a weaker view of the same words, 0.7..0.95 for a transformer).
 pub const DENSE_WEIGHT: (f32, f32) = (0.3, 0.7);
 
 /// How a hybrid search weighs the dense score against BM25.

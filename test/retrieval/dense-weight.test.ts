@@ -1,0 +1,76 @@
+/**
+ * The fusion's dense-weight range per embedder (plugins/retrieval/store.ts `denseWeight`,
+ * docs/retrieval.md "Scores and fusion"): with the lexical embedder BM25 leads and the dense score
+ * only reorders near-ties, because that embedder's cosines carry no meaning BM25 lacks; the neural
+ * range is unchanged.
+ */
+import { describe, expect, it } from 'vitest';
+import { VectorIndex, type RecordAttrs } from '../../runtime/native.js';
+import { denseWeight } from '../../plugins/retrieval/store.js';
+
+const id = (i: number) => (i + 1).toString(16).padStart(32, '0');
+const attrs = (i: number): RecordAttrs => ({
+  account: 'a',
+  ownerSpace: '',
+  uri: `ctx://resources/notes/n${i}.md`,
+  parentUri: 'ctx://resources/notes',
+  contextType: 'resource',
+  level: 2,
+  tags: [],
+  createdAt: 0,
+  updatedAt: 0,
+});
+
+/**
+ * The query vector is [1, 0, 0, 0]. n0 holds one of the query's words, its vector unrelated; n1's
+ * vector is the query's but none of its words; n2 has n0's words (same BM25) and a vector halfway
+ * to the query's; n3..n9 are filler.
+ */
+function build(): VectorIndex {
+  const idx = new VectorIndex({ dim: 4 });
+  const n = 10;
+  const v = new Float32Array(n * 4);
+  v.set([0, 1, 0, 0], 0);
+  v.set([1, 0, 0, 0], 4);
+  v.set([Math.SQRT1_2, Math.SQRT1_2, 0, 0], 8);
+  for (let i = 3; i < n; i++) v.set([0, 0, 1, 0], i * 4);
+  const ids = Array.from({ length: n }, (_, i) => id(i));
+  idx.upsert(ids, v, ids.map((_, i) => attrs(i)));
+  idx.upsertText(ids, [
+    'the failover checklist',
+    'notes about the team lunch order',
+    'the failover handbook',
+    ...Array.from({ length: n - 3 }, (_, i) => `weekly notes number ${i} for the team`),
+  ]);
+  return idx;
+}
+const q = new Float32Array([1, 0, 0, 0]);
+const filter = { account: 'a' };
+// One word of four is in the collection: a low lexical confidence, where the range weighs dense most.
+const partial = 'postgres failover replica promotion';
+
+describe('denseWeight', () => {
+  it('gives the lexical embedder 0..0.2 and leaves the neural and remote ranges at 0.7..0.95', () => {
+    expect(denseWeight('local')).toEqual({ alphaMin: 0, alphaMax: 0.2 });
+    expect(denseWeight('neural')).toEqual({ alphaMin: 0.7, alphaMax: 0.95 });
+    expect(denseWeight('openai')).toEqual({ alphaMin: 0.7, alphaMax: 0.95 });
+  });
+
+  it('with the lexical range a dense neighbour without the query words cannot displace the documents BM25 found', () => {
+    const idx = build();
+    const lexical = idx.hybridSearch(q, partial, 3, filter, denseWeight('local')).map((h) => h.id);
+    expect(lexical.slice(0, 2).sort()).toEqual([id(0), id(2)]);
+    // The former lexical range (0.3..0.7) put the word-less dense neighbour above a BM25 hit.
+    expect(idx.hybridSearch(q, partial, 3, filter, { alphaMin: 0.3, alphaMax: 0.7 }).map((h) => h.id).slice(0, 2)).toEqual([id(2), id(1)]);
+    // find resolves the same weight over its scope.
+    const found = idx.hierarchicalSearch(q, partial, 3, [filter], [filter], denseWeight('local')).hits.map((h) => h.id);
+    expect(found.slice(0, 2).sort()).toEqual([id(0), id(2)]);
+  });
+
+  it('with the lexical range the dense score still orders BM25 ties and decides when no word matches', () => {
+    const idx = build();
+    // n0 and n2 have the same BM25; n2's vector is nearer the query's.
+    expect(idx.hybridSearch(q, partial, 3, filter, denseWeight('local'))[0]!.id).toBe(id(2));
+    expect(idx.hybridSearch(q, 'zebra giraffe savanna', 3, filter, denseWeight('local'))[0]!.id).toBe(id(1));
+  });
+});
