@@ -10,22 +10,29 @@ import path from 'node:path';
 import { createApp } from '../../runtime/app.js';
 import { builtinPlugins } from '../../plugins/index.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-'));
+// BENCH_DATA_DIR: serve a data dir bench/find-profile.ts ingested (kept at exit; its key is in
+// ingested.json) instead of a fresh one.
+const kept = process.env.BENCH_DATA_DIR;
+const dir = kept ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-'));
 const app = await createApp({
   env: {},
   plugins: builtinPlugins,
   config: { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: process.env.BENCH_LOG === '1' ? 'info' : 'silent', accessLog: process.env.BENCH_LOG === '1' },
 });
-const created = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': 'bench-root-key-0123456789' }, body: { account_id: 'bench', admin_user_id: 'alice' } });
-const key = created.json().result.user_key as string;
-await app.vfs.writeFile('bench', 'resources/docs/readme.md', Buffer.from('# bench\n'.repeat(64)));
+let key: string;
+if (kept) key = JSON.parse(fs.readFileSync(path.join(kept, 'ingested.json'), 'utf8')).key as string;
+else {
+  const created = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': 'bench-root-key-0123456789' }, body: { account_id: 'bench', admin_user_id: 'alice' } });
+  key = created.json().result.user_key as string;
+  await app.vfs.writeFile('bench', 'resources/docs/readme.md', Buffer.from('# bench\n'.repeat(64)));
+}
 const server = await app.listen(0, '127.0.0.1');
 const info = JSON.stringify({ port: server.port, key }) + '\n';
 if (process.env.BENCH_INFO_FD) fs.writeSync(Number(process.env.BENCH_INFO_FD), info);
 else process.stdout.write(info);
 const stop = async () => {
   await app.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (!kept) fs.rmSync(dir, { recursive: true, force: true });
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());
