@@ -87,13 +87,14 @@ impl VectorIndex {
             f.levels = Some(vec![0, 1]);
             nav |= self.candidates(&f);
         }
-        let qterms = self.bm25.query_terms(text);
-        // BM25 once for the whole find: every search below is over a subset of scope ∪ nav.
-        let bm = self.bm25_all(&qterms, &(&scope | &nav));
+        // BM25 once for the whole find, by the account's own statistics: every search below is
+        // over a subset of scope ∪ nav.
+        let qs = self.bm25.stats(&self.bm25.query_terms(text), account);
+        let bm = self.bm25_all(&qs, &(&scope | &nav));
         let alpha = match p.alpha {
             crate::hybrid::DenseWeight::Fixed(a) => a,
             // bm is zero outside scope ∪ nav: a flat pass, cheaper than walking the bitmap.
-            w => self.adaptive_alpha(text, bm.iter().fold(0f32, |m, &b| m.max(b)), w),
+            w => self.adaptive_alpha(text, account, bm.iter().fold(0f32, |m, &b| m.max(b)), w),
         };
         let global_k = (limit * 2).max(p.global_k_min);
         let global = self.hybrid_pre(q, global_k, &scope, &bm, alpha)?;

@@ -3,7 +3,7 @@ use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 
-use crate::bm25::tokenize;
+use crate::bm25::{tokenize, QueryStats};
 use crate::search::TopK;
 use crate::{kernels, parse_id, Error, Filter, Result, SearchOpts, VectorIndex, NONE};
 
@@ -47,25 +47,36 @@ impl VectorIndex {
             if old != NONE {
                 self.bm25.kill(old);
             }
-            let doc = if t.is_empty() { NONE } else { self.bm25.add(r, t) };
+            let account = self.rec(r)?.account;
+            let doc = if t.is_empty() { NONE } else { self.bm25.add(r, account, t) };
             self.rec_mut(r)?.doc = doc;
         }
         Ok(())
     }
 
-    /// The `k` best BM25 records among the candidates (score, record; unordered).
-    pub(crate) fn text_top(&self, qterms: &[u32], k: usize, cand: &RoaringBitmap) -> Vec<(f32, u32)> {
-        if qterms.is_empty() || cand.is_empty() {
+    /// The query's statistics in the account named `account` (none when the index has no such
+    /// account: then no candidate either).
+    pub(crate) fn query_stats(&self, text: &str, account: &str) -> QueryStats {
+        match self.strings.get(account) {
+            Some(a) => self.bm25.stats(&self.bm25.query_terms(text), a),
+            None => QueryStats::default(),
+        }
+    }
+
+    /// The `k` best BM25 records among the candidates (score, record; unordered); `qs` is for the
+    /// candidates' account.
+    pub(crate) fn text_top(&self, qs: &QueryStats, k: usize, cand: &RoaringBitmap) -> Vec<(f32, u32)> {
+        if qs.is_empty() || cand.is_empty() {
             return Vec::new();
         }
         // Walking the postings costs their length; scoring the candidates one by one costs a
         // binary search per term and candidate. A subtree of a few hundred records in a large
         // account is the common case of the second.
-        let per_candidate = cand.len() as usize * qterms.len() * 12;
-        let top = if per_candidate < self.bm25.postings_len(qterms) {
+        let per_candidate = cand.len() as usize * qs.terms.len() * 12;
+        let top = if per_candidate < self.bm25.postings_len(qs) {
             let mut docs: Vec<u32> = cand.iter().filter_map(|r| self.recs[r as usize].as_ref().map(|x| x.doc)).filter(|d| *d != NONE).collect();
             docs.sort_unstable();
-            let mut v = self.bm25.score_docs(qterms, &docs);
+            let mut v = self.bm25.score_docs(qs, &docs);
             if v.len() > k {
                 v.select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1));
                 v.truncate(k);
@@ -78,9 +89,9 @@ impl VectorIndex {
             for r in cand.iter() {
                 bits[r as usize >> 6] |= 1 << (r & 63);
             }
-            self.bm25.top_k(qterms, k, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1 << (r & 63)) != 0), cand.len() as usize)
+            self.bm25.top_k(qs, k, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1 << (r & 63)) != 0), cand.len() as usize)
         } else {
-            self.bm25.top_k(qterms, k, &|r| cand.contains(r), cand.len() as usize)
+            self.bm25.top_k(qs, k, &|r| cand.contains(r), cand.len() as usize)
         };
         top.into_iter().map(|(r, s)| (s, r)).collect()
     }
@@ -91,7 +102,7 @@ impl VectorIndex {
         }
         let cand = self.candidates(f);
         let mut top = TopK::new(k);
-        for (s, r) in self.text_top(&self.bm25.query_terms(query), k, &cand) {
+        for (s, r) in self.text_top(&self.query_stats(query, &f.account), k, &cand) {
             top.push(s, r);
         }
         self.named(top.into_sorted())
@@ -105,27 +116,23 @@ impl VectorIndex {
     pub fn hybrid_search(&self, q: &[f32], text: &str, k: usize, f: &Filter, alpha: DenseWeight) -> Result<Vec<(String, f32)>> {
         self.check_query(q, k)?;
         check_alpha(alpha)?;
+        let Some(account) = self.strings.get(&f.account) else {
+            return Ok(Vec::new());
+        };
         let cand = self.candidates(f);
-        let qterms = self.bm25.query_terms(text);
-        let top = self.hybrid_cand(q, &qterms, text, k, &cand, alpha)?;
+        let qs = self.bm25.stats(&self.bm25.query_terms(text), account);
+        let top = self.hybrid_cand(q, &qs, text, account, k, &cand, alpha)?;
         self.named(top)
     }
 
-    /// Σ idf over the query's distinct words, unknown words at the idf of a term no document has:
-    /// about what a document matching each word once, at average length, scores in BM25.
-    pub(crate) fn query_idf_mass(&self, text: &str) -> f32 {
+    /// Σ idf over the query's distinct words in `account` (its own statistics, as its BM25
+    /// scores), words it lacks at the idf of a term no document has: about what a document
+    /// matching each word once, at average length, scores in BM25.
+    pub(crate) fn query_idf_mass(&self, text: &str, account: u32) -> f32 {
         let mut words = tokenize(text);
         words.sort_unstable();
         words.dedup();
-        let n = self.bm25.live_docs as f32;
-        words
-            .iter()
-            .map(|w| {
-                // The index's own df (dead postings count until compaction, as in its idf).
-                let df = self.bm25.terms.get(w.as_str()).map_or(0, |&t| self.bm25.postings[t as usize].len()) as f32;
-                (1.0 + (n - df + 0.5).max(0.0) / (df + 0.5)).ln()
-            })
-            .sum()
+        self.bm25.idf_mass(&words, account)
     }
 
     /// The dense weight for one query: a linear fusion with a fixed weight let the weaker signal
@@ -133,26 +140,26 @@ impl VectorIndex {
     /// conversations). The lexical confidence `max_bm25 / idf mass` (≈1 when some document holds
     /// every query word, near 0 for a paraphrase whose words appear nowhere) moves the weight from
     /// `DENSE_WEIGHT.1` towards `DENSE_WEIGHT.0`.
-    pub fn adaptive_alpha(&self, text: &str, max_bm25: f32, w: DenseWeight) -> f32 {
+    pub fn adaptive_alpha(&self, text: &str, account: u32, max_bm25: f32, w: DenseWeight) -> f32 {
         let (lo, hi) = match w {
             DenseWeight::Fixed(a) => return a,
             DenseWeight::Adaptive(lo, hi) => (lo, hi),
         };
-        let mass = self.query_idf_mass(text);
+        let mass = self.query_idf_mass(text, account);
         let conf = if mass > 0.0 { (max_bm25 / mass).clamp(0.0, 1.0) } else { 0.0 };
         hi - (hi - lo) * conf
     }
 
     /// BM25 of every record of `cand`, by record number (0 where no term matches): one walk that
     /// serves every search of a hierarchical find, whose subtrees are subsets of its scope.
-    pub(crate) fn bm25_all(&self, qterms: &[u32], cand: &RoaringBitmap) -> Vec<f32> {
+    pub(crate) fn bm25_all(&self, qs: &QueryStats, cand: &RoaringBitmap) -> Vec<f32> {
         let mut acc = vec![0f32; self.recs.len()];
-        if qterms.is_empty() || cand.is_empty() {
+        if qs.is_empty() || cand.is_empty() {
             return acc;
         }
         if cand.len() as usize * 2 > self.recs.len() {
             // Most records are admitted: walk without a filter, then clear the few others.
-            self.bm25.accumulate_all(qterms, &mut acc);
+            self.bm25.accumulate_all(qs, &mut acc);
             let mut others = RoaringBitmap::new();
             others.insert_range(0..self.recs.len() as u32);
             others -= cand;
@@ -165,7 +172,7 @@ impl VectorIndex {
         for r in cand.iter() {
             bits[r as usize >> 6] |= 1 << (r & 63);
         }
-        self.bm25.accumulate(qterms, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1 << (r & 63)) != 0), &mut acc);
+        self.bm25.accumulate(qs, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1 << (r & 63)) != 0), &mut acc);
         acc
     }
 
@@ -197,7 +204,8 @@ impl VectorIndex {
     }
 
     /// `hybrid_search` over a candidate bitmap with the query terms already looked up.
-    pub(crate) fn hybrid_cand(&self, q: &[f32], qterms: &[u32], text: &str, k: usize, cand: &RoaringBitmap, alpha: DenseWeight) -> Result<Vec<(f32, u32)>> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn hybrid_cand(&self, q: &[f32], qs: &QueryStats, text: &str, account: u32, k: usize, cand: &RoaringBitmap, alpha: DenseWeight) -> Result<Vec<(f32, u32)>> {
         if cand.is_empty() {
             return Ok(Vec::new());
         }
@@ -205,7 +213,7 @@ impl VectorIndex {
         let (dense, _) = self.search_cand(q, pool_k, cand, SearchOpts::default())?;
         // The best pool_k BM25 records (their maximum is the best of all the candidates); the
         // dense pool members outside them get their BM25 score computed directly.
-        let sparse = self.text_top(qterms, pool_k, cand);
+        let sparse = self.text_top(qs, pool_k, cand);
         let max_b = sparse.iter().fold(0f32, |m, (s, _)| m.max(*s));
         let bm: HashMap<u32, f32> = sparse.iter().map(|(s, r)| (*r, *s)).collect();
         let mut pool: Vec<u32> = dense.iter().map(|x| x.1).chain(sparse.iter().map(|x| x.1)).collect();
@@ -219,8 +227,8 @@ impl VectorIndex {
             .collect();
         missing.sort_unstable();
         let docs: Vec<u32> = missing.iter().map(|x| x.0).collect();
-        let extra: HashMap<u32, f32> = if max_b > 0.0 { self.bm25.score_docs(qterms, &docs).into_iter().collect() } else { HashMap::new() };
-        let alpha = self.adaptive_alpha(text, max_b, alpha);
+        let extra: HashMap<u32, f32> = if max_b > 0.0 { self.bm25.score_docs(qs, &docs).into_iter().collect() } else { HashMap::new() };
+        let alpha = self.adaptive_alpha(text, account, max_b, alpha);
         self.fuse(q, k, pool, alpha, max_b, |r| bm.get(&r).or_else(|| extra.get(&r)).copied().unwrap_or(0.0))
     }
 }
@@ -270,22 +278,23 @@ mod fusion_tests {
     #[test]
     fn the_dense_weight_follows_how_well_the_words_match() {
         let idx = index();
-        let mass = idx.query_idf_mass("postgres failover");
+        let a = idx.strings.get("a").unwrap();
+        let mass = idx.query_idf_mass("postgres failover", a);
         assert!(mass > 0.0);
         // Nothing matches: all dense; a document scoring the whole idf mass: mostly lexical.
         let d = super::DenseWeight::default();
-        assert!((idx.adaptive_alpha("postgres failover", 0.0, d) - super::DENSE_WEIGHT.1).abs() < 1e-6);
-        assert!((idx.adaptive_alpha("postgres failover", mass, d) - super::DENSE_WEIGHT.0).abs() < 1e-6);
-        assert!((idx.adaptive_alpha("postgres failover", 10.0 * mass, d) - super::DENSE_WEIGHT.0).abs() < 1e-6);
-        let mid = idx.adaptive_alpha("postgres failover", mass / 2.0, d);
+        assert!((idx.adaptive_alpha("postgres failover", a, 0.0, d) - super::DENSE_WEIGHT.1).abs() < 1e-6);
+        assert!((idx.adaptive_alpha("postgres failover", a, mass, d) - super::DENSE_WEIGHT.0).abs() < 1e-6);
+        assert!((idx.adaptive_alpha("postgres failover", a, 10.0 * mass, d) - super::DENSE_WEIGHT.0).abs() < 1e-6);
+        let mid = idx.adaptive_alpha("postgres failover", a, mass / 2.0, d);
         assert!(mid > super::DENSE_WEIGHT.0 && mid < super::DENSE_WEIGHT.1);
         // The caller's range (a stronger embedder) and a fixed weight.
-        assert!((idx.adaptive_alpha("postgres failover", mass, Adaptive(0.7, 0.95)) - 0.7).abs() < 1e-6);
-        assert!((idx.adaptive_alpha("postgres failover", 0.0, Adaptive(0.7, 0.95)) - 0.95).abs() < 1e-6);
-        assert_eq!(idx.adaptive_alpha("postgres failover", 0.0, Fixed(0.4)), 0.4);
+        assert!((idx.adaptive_alpha("postgres failover", a, mass, Adaptive(0.7, 0.95)) - 0.7).abs() < 1e-6);
+        assert!((idx.adaptive_alpha("postgres failover", a, 0.0, Adaptive(0.7, 0.95)) - 0.95).abs() < 1e-6);
+        assert_eq!(idx.adaptive_alpha("postgres failover", a, 0.0, Fixed(0.4)), 0.4);
         // Words no document has add idf mass: the same best score is less convincing.
-        assert!(idx.query_idf_mass("postgres failover zebra") > mass);
-        assert_eq!(idx.query_idf_mass(""), 0.0);
+        assert!(idx.query_idf_mass("postgres failover zebra", a) > mass);
+        assert_eq!(idx.query_idf_mass("", a), 0.0);
     }
 
     #[test]

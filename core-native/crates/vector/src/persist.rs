@@ -362,6 +362,10 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
             return Err(corrupt("slot table refers to a missing record"));
         }
     }
+    // The file keeps no per-account BM25 statistics: they follow from each document's record.
+    // (A live document no record owns, which saving never writes, counts in no searchable account.)
+    bm.rebuild_accounts(|r| recs.get(r as usize).and_then(|x| x.as_ref()).map_or(NONE, |x| x.account));
+    mark("bm25 accounts");
     idx.strings = strings;
     idx.live = live;
     idx.by_id = recs.iter().enumerate().filter_map(|(i, r)| r.as_ref().map(|r| (r.id, i as u32))).collect();

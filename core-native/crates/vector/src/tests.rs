@@ -449,9 +449,9 @@ fn bm25_candidate_scoring_matches_the_posting_walk() {
     let cand = idx.candidates(&f);
     assert_eq!(cand.len(), 30);
     for q in ["common w3", "w5 w8 everywhere", "w3", "nothing"] {
-        let qterms = idx.bm25.query_terms(q);
+        let qterms = idx.query_stats(q, "a");
         // The index picks the per-candidate path for 30 candidates against thousands of postings.
-        assert!(cand.len() as usize * qterms.len() * 12 < idx.bm25.postings_len(&qterms) || qterms.is_empty());
+        assert!(cand.len() as usize * qterms.terms.len() * 12 < idx.bm25.postings_len(&qterms) || qterms.is_empty());
         let mut walked = idx.bm25.search_terms(&qterms, &|r| cand.contains(r), usize::MAX);
         let mut docs: Vec<u32> = cand.iter().map(|r| idx.recs[r as usize].as_ref().unwrap().doc).collect();
         docs.sort_unstable();
@@ -577,7 +577,7 @@ fn bm25_top_k_prunes_common_terms_without_changing_the_result() {
     idx.upsert_text(&idr, &tr).unwrap();
     let everything = |_: u32| true;
     for q in ["everywhere often r5", "r5 r6 everywhere", "everywhere", "often everywhere", "r1 r2 r3 r4 often"] {
-        let qterms = idx.bm25.query_terms(q);
+        let qterms = idx.query_stats(q, "a");
         for k in [1usize, 10, 80] {
             let mut full = idx.bm25.search_terms(&qterms, &everything, usize::MAX);
             full.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));

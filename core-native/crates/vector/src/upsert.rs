@@ -78,6 +78,9 @@ impl VectorIndex {
                     let old = self.recs.get_mut(r as usize).and_then(|x| x.take()).ok_or_else(|| Error::Internal(format!("record {r} of an id is absent")))?;
                     self.unindex_rec(r, &old);
                     rec.doc = old.doc;
+                    if old.doc != NONE && old.account != rec.account {
+                        self.bm25.set_account(old.doc, rec.account);
+                    }
                     let same = old.slot != NONE && self.vector(old.slot) == v;
                     if same {
                         rec.slot = old.slot;
