@@ -5,7 +5,7 @@
  * BENCH_DATA_DIR), autocannon here, queries as bench/retrieval.bench.ts draws them (4 consecutive
  * words of a corpus document). Baseline in the same run: authenticated GET /api/v1/system/status.
  *   npx tsx bench/find-profile.ts --files 100000 --finds 100   # once, builds /tmp/ctx-find-100000
- *   npx tsx bench/find-http.ts [--dir /tmp/ctx-find-100000] [--duration 10] [--cpu-prof-dir d]
+ *   npx tsx bench/find-http.ts [--dir /tmp/ctx-find-100000] [--duration 10] [--cpu-prof-dir d] [--no-status]
  * --cpu-prof-dir d: the server writes a V8 CPU profile of its whole run into d at exit.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -45,7 +45,10 @@ try {
     if (/\(hnsw\)/.test(st) || files < 20_000) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  const status = await autocannon({ url: `${base}/api/v1/system/status`, connections: 16, duration, headers: { 'x-api-key': server.key } });
+  // --no-status: skip the baseline (a CPU profile of the server then shows the find phase alone).
+  const status = process.argv.includes('--no-status')
+    ? { requests: { average: NaN } }
+    : await autocannon({ url: `${base}/api/v1/system/status`, connections: 16, duration, headers: { 'x-api-key': server.key } });
   let q = 0;
   const finds = await autocannon({
     url: base,
