@@ -8,11 +8,10 @@
  *   npx tsx bench/find-http.ts [--dir /tmp/ctx-find-100000] [--duration 10] [--cpu-prof-dir d] [--no-status]
  * --cpu-prof-dir d: the server writes a V8 CPU profile of its whole run into d at exit.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import readline from 'node:readline';
 import autocannon from 'autocannon';
 import { doc } from './synthetic-corpus.js';
+import { findLoad, startServer } from './find-load.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,18 +22,8 @@ const duration = Number(arg('duration', '10'));
 const profDir = arg('cpu-prof-dir', '');
 const { files } = JSON.parse(fs.readFileSync(`${DIR}/ingested.json`, 'utf8')) as { files: number };
 
-async function startServer(): Promise<{ child: ChildProcess; port: number; key: string }> {
-  const flags = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'bench/servers/ctx-server.ts'], { env: { ...process.env, BENCH_LOG: '0', BENCH_DATA_DIR: DIR }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, ...(JSON.parse(line) as { port: number; key: string }) };
-}
-
 const words = Array.from({ length: files }, (_, i) => doc(i).words);
-const server = await startServer();
+const server = await startServer({ BENCH_DATA_DIR: DIR }, profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
 const base = `http://127.0.0.1:${server.port}`;
 const headers = { 'x-api-key': server.key, 'content-type': 'application/json' };
 try {
@@ -49,24 +38,7 @@ try {
   const status = process.argv.includes('--no-status')
     ? { requests: { average: NaN } }
     : await autocannon({ url: `${base}/api/v1/system/status`, connections: 16, duration, headers: { 'x-api-key': server.key } });
-  let q = 0;
-  const finds = await autocannon({
-    url: base,
-    connections: 16,
-    duration,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/v1/search/find',
-        headers,
-        setupRequest: (req: Record<string, unknown>) => {
-          const w = words[(q++ * 7919) % files]!;
-          const o = (q * 13) % Math.max(1, w.length - 4);
-          return { ...req, body: JSON.stringify({ query: w.slice(o, o + 4).join(' '), limit: 10 }) };
-        },
-      },
-    ],
-  });
+  const finds = await findLoad(base, server.key, (i) => words[i]!, files, duration);
   console.log(
     `| find over ${files} files, 16 clients (kept data dir) | p50 ${finds.latency.p50} ms, p99 ${finds.latency.p99} ms, ${Math.round(finds.requests.average)} req/s (non-2xx ${finds.non2xx}) | status ${Math.round(status.requests.average)} req/s | ${(finds.requests.average / status.requests.average).toFixed(3)} |`,
   );

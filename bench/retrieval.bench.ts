@@ -10,10 +10,9 @@
  * have lexical and topical neighbours.
  *   npx tsx bench/retrieval.bench.ts [--files 10000] [--duration 10]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import readline from 'node:readline';
 import autocannon from 'autocannon';
 import { doc } from './synthetic-corpus.js';
+import { findLoad, startServer } from './find-load.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,15 +21,6 @@ const arg = (name: string, dflt: number) => {
 const FILES = arg('files', 10_000);
 const duration = arg('duration', 10);
 
-
-async function startServer(): Promise<{ child: ChildProcess; port: number; key: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/ctx-server.ts'], { env: { ...process.env, BENCH_LOG: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, ...(JSON.parse(line) as { port: number; key: string }) };
-}
 
 async function call(base: string, key: string, method: string, path: string, body?: unknown) {
   const r = await fetch(base + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -88,24 +78,7 @@ async function main() {
     console.log(rows.at(-1));
 
     const status = await autocannon({ url: `${base}/api/v1/system/status`, connections: 16, duration, headers: { 'x-api-key': key } });
-    let q = 0;
-    const finds = await autocannon({
-      url: base,
-      connections: 16,
-      duration,
-      requests: [
-        {
-          method: 'POST',
-          path: '/api/v1/search/find',
-          headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          setupRequest: (req: Record<string, unknown>) => {
-            const d = docs[(q++ * 7919) % docs.length]!;
-            const o = (q * 13) % Math.max(1, d.words.length - 4);
-            return { ...req, body: JSON.stringify({ query: d.words.slice(o, o + 4).join(' '), limit: 10 }) };
-          },
-        },
-      ],
-    });
+    const finds = await findLoad(base, key, (i) => docs[i]!.words, docs.length, duration);
     rows.push(
       `| find over ${FILES} files (+ directory records), 16 clients | p50 ${finds.latency.p50} ms, p99 ${finds.latency.p99} ms, ${Math.round(finds.requests.average)} req/s (non-2xx ${finds.non2xx}) | authenticated GET status ${Math.round(status.requests.average)} req/s, p50 ${status.latency.p50} ms | ${(finds.requests.average / status.requests.average).toFixed(3)} | p50 ≤ 10 ms: ${finds.latency.p50 <= 10 ? 'met' : 'NOT met'}; p99 ≤ 30 ms: ${finds.latency.p99 <= 30 ? 'met' : 'NOT met'} |`,
     );
