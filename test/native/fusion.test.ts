@@ -3,36 +3,21 @@
  * dense weight follows how well the query's words match, so neither signal drags the other down.
  */
 import { describe, expect, it } from 'vitest';
-import { VectorIndex, type RecordAttrs } from '../../runtime/native.js';
+import type { VectorIndex } from '../../runtime/native.js';
+import { noteAttrs, noteId, noteIndex } from '../helpers/note-records.js';
 
-const id = (i: number) => (i + 1).toString(16).padStart(32, '0');
-const attrs = (i: number): RecordAttrs => ({
-  account: 'a',
-  ownerSpace: '',
-  uri: `ctx://resources/notes/n${i}.md`,
-  parentUri: 'ctx://resources/notes',
-  contextType: 'resource',
-  level: 2,
-  tags: [],
-  createdAt: 0,
-  updatedAt: 0,
-});
+const id = noteId;
 
 /**
  * n0 holds the words "postgres failover"; n1's vector is the query vector but its words are
  * unrelated; n2..n9 are filler that share common words with everything.
  */
 function build(): VectorIndex {
-  const idx = new VectorIndex({ dim: 4 });
-  const n = 10;
-  const v = new Float32Array(n * 4);
-  v.set([0, 1, 0, 0], 0);
-  v.set([1, 0, 0, 0], 4);
-  for (let i = 2; i < n; i++) v.set([0.2, 0.2, 0.9, Math.sqrt(1 - 0.04 - 0.04 - 0.81)], i * 4);
-  const ids = Array.from({ length: n }, (_, i) => id(i));
-  idx.upsert(ids, v, ids.map((_, i) => attrs(i)));
-  idx.upsertText(ids, ['postgres failover runbook for the primary', 'notes about the team lunch order', ...Array.from({ length: n - 2 }, (_, i) => `weekly notes number ${i} for the team`)]);
-  return idx;
+  const filler = Array.from({ length: 8 }, (_, i) => `weekly notes number ${i} for the team`);
+  return noteIndex(
+    [[0, 1, 0, 0], [1, 0, 0, 0], ...filler.map(() => [0.2, 0.2, 0.9, Math.sqrt(1 - 0.04 - 0.04 - 0.81)])],
+    ['postgres failover runbook for the primary', 'notes about the team lunch order', ...filler],
+  );
 }
 const q = new Float32Array([1, 0, 0, 0]);
 const filter = { account: 'a' };
@@ -77,7 +62,7 @@ describe('adaptive fusion', () => {
 
   it('excludeTags leaves tagged records out of every search', () => {
     const idx = build();
-    idx.upsert([id(0)], new Float32Array([0, 1, 0, 0]), [{ ...attrs(0), tags: ['\u0000ctx:listing'] }]);
+    idx.upsert([id(0)], new Float32Array([0, 1, 0, 0]), [{ ...noteAttrs(0), tags: ['\u0000ctx:listing'] }]);
     const f = { account: 'a', excludeTags: ['\u0000ctx:listing'] };
     expect(idx.hybridSearch(q, 'postgres failover', 10, f).map((h) => h.id)).not.toContain(id(0));
     expect(idx.searchText('postgres failover', 10, f)).toEqual([]);

@@ -5,21 +5,11 @@
  * range is unchanged.
  */
 import { describe, expect, it } from 'vitest';
-import { VectorIndex, type RecordAttrs } from '../../runtime/native.js';
+import type { VectorIndex } from '../../runtime/native.js';
+import { noteId, noteIndex } from '../helpers/note-records.js';
 import { denseWeight } from '../../plugins/retrieval/store.js';
 
-const id = (i: number) => (i + 1).toString(16).padStart(32, '0');
-const attrs = (i: number): RecordAttrs => ({
-  account: 'a',
-  ownerSpace: '',
-  uri: `ctx://resources/notes/n${i}.md`,
-  parentUri: 'ctx://resources/notes',
-  contextType: 'resource',
-  level: 2,
-  tags: [],
-  createdAt: 0,
-  updatedAt: 0,
-});
+const id = noteId;
 
 /**
  * The query vector is [1, 0, 0, 0]. n0 holds one of the query's words, its vector unrelated; n1's
@@ -27,22 +17,11 @@ const attrs = (i: number): RecordAttrs => ({
  * to the query's; n3..n9 are filler.
  */
 function build(): VectorIndex {
-  const idx = new VectorIndex({ dim: 4 });
-  const n = 10;
-  const v = new Float32Array(n * 4);
-  v.set([0, 1, 0, 0], 0);
-  v.set([1, 0, 0, 0], 4);
-  v.set([Math.SQRT1_2, Math.SQRT1_2, 0, 0], 8);
-  for (let i = 3; i < n; i++) v.set([0, 0, 1, 0], i * 4);
-  const ids = Array.from({ length: n }, (_, i) => id(i));
-  idx.upsert(ids, v, ids.map((_, i) => attrs(i)));
-  idx.upsertText(ids, [
-    'the failover checklist',
-    'notes about the team lunch order',
-    'the failover handbook',
-    ...Array.from({ length: n - 3 }, (_, i) => `weekly notes number ${i} for the team`),
-  ]);
-  return idx;
+  const filler = Array.from({ length: 7 }, (_, i) => `weekly notes number ${i} for the team`);
+  return noteIndex(
+    [[0, 1, 0, 0], [1, 0, 0, 0], [Math.SQRT1_2, Math.SQRT1_2, 0, 0], ...filler.map(() => [0, 0, 1, 0])],
+    ['the failover checklist', 'notes about the team lunch order', 'the failover handbook', ...filler],
+  );
 }
 const q = new Float32Array([1, 0, 0, 0]);
 const filter = { account: 'a' };
