@@ -13,8 +13,8 @@
  * Methods, recall@10 and MRR@10 per set and per question kind:
  *   find        — the product's default find (hierarchical, directories included);
  *   find: bm25 only / find: dense only — find with the dense weight fixed at 0 / 1: the two inputs
- *                 find fuses, as find computes them (BM25 statistics of the whole index, every
- *                 account's records included; the flat columns below see one set's leaves only);
+ *                 find fuses, as find computes them (BM25 statistics of the set's account, its
+ *                 directory records included; the flat columns below see its leaves only);
  *   dense       — ctx's embedder + VectorIndex.search over the same leaf records (L2) in scope;
  *   bm25 (ctx)  — VectorIndex.searchText over those records (the BM25 inside ctx);
  *   fusion      — VectorIndex.hybridSearch over them, weighted as find weighs it for this embedder;

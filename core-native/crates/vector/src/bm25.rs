@@ -316,11 +316,12 @@ impl Bm25 {
     /// Calls `f(doc, record, term score)` for every posting of the terms whose live document
     /// `allow` admits.
     fn walk(&self, qs: &QueryStats, allow: &dyn Fn(u32) -> bool, mut f: impl FnMut(u32, u32, f32)) {
+        let avgdl = qs.avgdl;
         for &(t, idf) in &qs.terms {
             for &(doc, tf) in &self.postings[t as usize] {
                 let rec = self.doc_rec[doc as usize];
                 if rec != DEAD && allow(rec) {
-                    f(doc, rec, self.term_score(idf, tf, doc, qs.avgdl));
+                    f(doc, rec, self.term_score(idf, tf, doc, avgdl));
                 }
             }
         }
@@ -428,12 +429,13 @@ impl Bm25 {
     /// this account's statistics: the caller clears every record outside its candidates.
     pub fn accumulate_all(&self, qs: &QueryStats, acc: &mut [f32]) {
         let doc_rec = &self.doc_rec[..];
+        let avgdl = qs.avgdl;
         for &(t, idf) in &qs.terms {
             for &(doc, tf) in &self.postings[t as usize] {
                 let rec = doc_rec[doc as usize];
                 if rec != DEAD {
                     // The very expression of every other path, so scores agree to the bit.
-                    acc[rec as usize] += self.term_score(idf, tf, doc, qs.avgdl);
+                    acc[rec as usize] += self.term_score(idf, tf, doc, avgdl);
                 }
             }
         }
