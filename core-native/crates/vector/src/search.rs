@@ -63,15 +63,39 @@ impl TopK {
 /// of iterating the bitmap (an iterator step and a random read per record: ~0.5 ms at 100k). Both
 /// ways visit records in ascending order and apply the same comparisons: identical results, ties
 /// included.
+/// The largest value of a short slice, 0 for none; independent lanes so it vectorizes.
+#[inline]
+fn chunk_max(xs: &[f32]) -> f32 {
+    let mut m = [0f32; 8];
+    for (i, &x) in xs.iter().enumerate() {
+        let l = i & 7;
+        m[l] = if x > m[l] { x } else { m[l] };
+    }
+    m.iter().fold(0f32, |a, &b| if b > a { b } else { a })
+}
+
 pub(crate) fn sparse_top(scores: &[f32], cand: &RoaringBitmap, k: usize) -> (Vec<(f32, u32)>, f32) {
     let mut top = TopK::new(k);
     let mut max_b = 0f32;
     if cand.len() as usize * 4 > scores.len() {
-        for (r, &b) in scores.iter().enumerate() {
-            if b > 0.0 && (b > max_b || b > top.threshold()) && cand.contains(r as u32) {
-                max_b = max_b.max(b);
-                if b > top.threshold() {
-                    top.push(b, r as u32);
+        // A record matters only above bar = max(0, the k-th best so far): once the top is full its
+        // k-th score is at most max_b. Chunks of 16 whose largest score is not above the bar are
+        // skipped after one vectorized max; the others are checked one by one as before, in index
+        // order, so the result (ties included) is the one-by-one pass's. The per-element pass was
+        // ~20% of all CPU of a find at 100k files.
+        const CHUNK: usize = 16;
+        for (c, chunk) in scores.chunks(CHUNK).enumerate() {
+            let bar = top.threshold().max(0.0);
+            if chunk_max(chunk) <= bar {
+                continue;
+            }
+            for (i, &b) in chunk.iter().enumerate() {
+                let r = c * CHUNK + i;
+                if b > 0.0 && (b > max_b || b > top.threshold()) && cand.contains(r as u32) {
+                    max_b = max_b.max(b);
+                    if b > top.threshold() {
+                        top.push(b, r as u32);
+                    }
                 }
             }
         }
