@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeFileSet } from './file-set.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -33,11 +34,6 @@ const now = () => performance.now();
 const mib = (b: number) => (b / 2 ** 20).toFixed(0) + ' MiB';
 const s = (ms: number) => (ms / 1000).toFixed(2) + ' s';
 
-/** Text-like content: compressible like real documents, different per file. */
-function content(i: number, size: number): Buffer {
-  const line = `line of file ${i}: the quick brown fox jumps over the lazy dog ${i * 7919}\n`;
-  return Buffer.from(line.repeat(Math.ceil(size / line.length)).slice(0, size));
-}
 
 /**
  * `indexer: false` (the measured steps): the built-in plugins without semantic (and what depends
@@ -59,21 +55,7 @@ async function prepare(dir: string): Promise<void> {
   try {
     const acct = await a.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': ROOT_KEY }, body: { account_id: 'bench', admin_user_id: 'admin' } });
     if (acct.status !== 201) throw new Error(acct.text);
-    const pad = (i: number) => String(i).padStart(6, '0');
-    const rel = (i: number) => `d${pad(i % 100)}/f${pad(i)}.md`;
-    const disk = path.join(dir, 'disk');
-    const lock = await a.vfs.locks.acquire('bench', 'resources', 'tree');
-    for (let i = 0; i < FILES; i += 500) {
-      const batch = [];
-      for (let j = i; j < Math.min(FILES, i + 500); j++) {
-        const c = content(j, SIZE);
-        batch.push({ path: `resources/set/${rel(j)}`, content: c });
-        fs.mkdirSync(path.join(disk, 'set', path.dirname(rel(j))), { recursive: true });
-        fs.writeFileSync(path.join(disk, 'set', rel(j)), c);
-      }
-      await a.vfs.writeFiles('bench', batch, { lock });
-    }
-    lock.release();
+    await writeFileSet(a.vfs, 'bench', path.join(dir, 'disk'), FILES, SIZE);
     const t0 = now();
     const w = await a.inject({ method: 'POST', url: '/api/v1/system/wait', headers: rootHeaders, body: { timeout: 3600 } });
     if (w.status !== 200) throw new Error(w.text);

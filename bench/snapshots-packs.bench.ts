@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { builtinPlugins } from '../plugins/index.js';
 import { createApp } from '../runtime/app.js';
+import { pad, writeFileSet } from './file-set.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,11 +25,6 @@ const ROOT_KEY = 'bench-root-key-0123456789abcdef0123';
 const now = () => performance.now();
 const s = (ms: number) => (ms / 1000).toFixed(2) + ' s';
 
-/** Text-like content: compressible like real documents, different per file. */
-function content(i: number, size: number): Buffer {
-  const line = `line of file ${i}: the quick brown fox jumps over the lazy dog ${i * 7919}\n`;
-  return Buffer.from(line.repeat(Math.ceil(size / line.length)).slice(0, size));
-}
 
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
@@ -42,20 +38,7 @@ async function main(): Promise<void> {
     const headers = { 'x-api-key': acct.json().result.user_key as string };
     const vfs = app.vfs;
     const disk = path.join(dir, 'disk');
-    const pad = (i: number) => String(i).padStart(6, '0');
-    const rel = (i: number) => `d${pad(i % 100)}/f${pad(i)}.md`;
-    const lock = await vfs.locks.acquire('bench', 'resources', 'tree');
-    for (let i = 0; i < FILES; i += 500) {
-      const batch = [];
-      for (let j = i; j < Math.min(FILES, i + 500); j++) {
-        const c = content(j, SIZE);
-        batch.push({ path: `resources/set/${rel(j)}`, content: c });
-        fs.mkdirSync(path.join(disk, 'set', path.dirname(rel(j))), { recursive: true });
-        fs.writeFileSync(path.join(disk, 'set', rel(j)), c);
-      }
-      await vfs.writeFiles('bench', batch, { lock });
-    }
-    lock.release();
+    await writeFileSet(vfs, 'bench', disk, FILES, SIZE);
     console.log(`data: ${FILES} files of ${SIZE} bytes (${((FILES * SIZE) / 2 ** 20).toFixed(0)} MiB)`);
 
     // 1. whole-tree commit vs git CLI
