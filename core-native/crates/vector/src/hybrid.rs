@@ -183,8 +183,12 @@ impl VectorIndex {
             return Ok(Vec::new());
         }
         let pool_k = (k * 4).max(40);
-        let (dense, _) = self.search_cand(q, pool_k, cand, SearchOpts::default())?;
         let (sparse, max_b) = crate::search::sparse_top(bm, cand, pool_k);
+        // With no dense weight (the lexical embedder's range ends at 0 when some record holds every
+        // query word) the fused score is BM25's alone: once k records have a positive one, a dense
+        // neighbour outside the BM25 top pool_k cannot reach the top k (short of a tie with 3k
+        // others), so the graph walk, a third of a find's CPU at 100k files, is skipped.
+        let dense = if alpha > 0.0 || sparse.len() < k { self.search_cand(q, pool_k, cand, SearchOpts::default())?.0 } else { Vec::new() };
         let mut pool: Vec<u32> = dense.iter().map(|x| x.1).chain(sparse.into_iter().map(|x| x.1)).collect();
         pool.sort_unstable();
         pool.dedup();
@@ -210,11 +214,13 @@ impl VectorIndex {
             return Ok(Vec::new());
         }
         let pool_k = (k * 4).max(40);
-        let (dense, _) = self.search_cand(q, pool_k, cand, SearchOpts::default())?;
         // The best pool_k BM25 records (their maximum is the best of all the candidates); the
         // dense pool members outside them get their BM25 score computed directly.
         let sparse = self.text_top(qs, pool_k, cand);
         let max_b = sparse.iter().fold(0f32, |m, (s, _)| m.max(*s));
+        let alpha = self.adaptive_alpha(text, account, max_b, alpha);
+        // No dense weight: as in `hybrid_pre`, the dense search cannot change the top k.
+        let dense = if alpha > 0.0 || sparse.len() < k { self.search_cand(q, pool_k, cand, SearchOpts::default())?.0 } else { Vec::new() };
         let bm: HashMap<u32, f32> = sparse.iter().map(|(s, r)| (*r, *s)).collect();
         let mut pool: Vec<u32> = dense.iter().map(|x| x.1).chain(sparse.iter().map(|x| x.1)).collect();
         pool.sort_unstable();
@@ -228,7 +234,6 @@ impl VectorIndex {
         missing.sort_unstable();
         let docs: Vec<u32> = missing.iter().map(|x| x.0).collect();
         let extra: HashMap<u32, f32> = if max_b > 0.0 { self.bm25.score_docs(qs, &docs).into_iter().collect() } else { HashMap::new() };
-        let alpha = self.adaptive_alpha(text, account, max_b, alpha);
         self.fuse(q, k, pool, alpha, max_b, |r| bm.get(&r).or_else(|| extra.get(&r)).copied().unwrap_or(0.0))
     }
 }

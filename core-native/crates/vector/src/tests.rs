@@ -609,6 +609,52 @@ fn bm25_top_k_prunes_common_terms_without_changing_the_result() {
     }
 }
 
+/// With no dense weight the fused ranking is BM25's alone, whether or not the dense search runs;
+/// when fewer than k records match any query word, the dense side still fills the rest (at score 0).
+#[test]
+fn a_zero_dense_weight_ranks_by_bm25_and_still_fills_from_the_dense_side() {
+    let (d, n) = (8, 3000);
+    let mut idx = VectorIndex::with_config(d, small_hnsw_cfg()).unwrap();
+    let v = random_vectors(n, d, 5);
+    let ids: Vec<String> = (0..n).map(id).collect();
+    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+    let at: Vec<RecordAttrs> = (0..n).map(|i| attrs("a", &format!("ctx://resources/d{}/f{i}", i % 10), 2)).collect();
+    idx.upsert(&idr, &v, &at).unwrap();
+    let texts: Vec<String> = (0..n)
+        .map(|i| {
+            let mut t = format!("common {} ", if i % 3 == 0 { "third" } else { "other" });
+            (0..i % 13).for_each(|_| t.push_str("pad "));
+            if i % 1000 == 7 {
+                t.push_str("scarce ");
+            }
+            t
+        })
+        .collect();
+    let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+    idx.upsert_text(&idr, &tr).unwrap();
+    let scope = Filter::account("a");
+    let p = HierParams { alpha: DenseWeight::Fixed(0.0), ..hier_params() };
+    let q = v[..d].to_vec();
+    for text in ["third common", "common"] {
+        let r = idx.hierarchical_search(&q, text, 10, &[scope.clone()], &[], &p).unwrap();
+        let lexical = idx.search_text(text, 10, &scope).unwrap();
+        let max = lexical[0].1;
+        for (h, (lid, ls)) in r.hits.iter().zip(&lexical) {
+            assert!((h.score - ls / max).abs() < 1e-6, "{text}: {} vs {}", h.score, ls / max);
+            // Records tied on BM25 may come in either order; a different score may not.
+            if h.id != *lid {
+                assert!((idx.search_text(text, 3000, &scope).unwrap().iter().find(|x| x.0 == h.id).unwrap().1 - ls).abs() < 1e-6);
+            }
+        }
+    }
+    // Three records hold "scarce": they lead, and the dense neighbours still fill the top.
+    let r = idx.hierarchical_search(&q, "scarce", 10, &[scope.clone()], &[], &p).unwrap();
+    assert!(r.hits.len() >= 10, "{} hits", r.hits.len());
+    let scarce: Vec<String> = [7, 1007, 2007].iter().map(|&i| id(i)).collect();
+    assert!(r.hits[..3].iter().all(|h| scarce.contains(&h.id) && h.score > 0.0));
+    assert!(r.hits[3..].iter().all(|h| h.score == 0.0));
+}
+
 /// Small adds to a graph go through the shim's incremental path (persistent per-vertex locks, SIMD
 /// distances); large ones through FAISS's parallel add. A graph grown both ways, and again after a
 /// save/load (which starts with no lock table), finds what an exact scan finds.
