@@ -293,12 +293,8 @@ export class Indexer {
       if (this.debouncing < Indexer.MAX_DEBOUNCING) {
         this.debouncing++;
         try {
-          const child = (p: unknown) => {
-            const m = p as SemanticMessage;
-            return m.account === account && m.path !== path && this.store.parentPath(m.path) === path;
-          };
           const deadline = Date.now() + Indexer.DEBOUNCE_MS;
-          while (Date.now() < deadline && this.host.queues.countPending(child, [SEMANTIC_QUEUE]) > (this.childrenInFlight.get(key) ?? 0))
+          while (Date.now() < deadline && this.host.queues.countPendingChildren(account, path, [SEMANTIC_QUEUE]) > (this.childrenInFlight.get(key) ?? 0))
             await new Promise((r) => setTimeout(r, 20));
         } finally {
           this.debouncing--;

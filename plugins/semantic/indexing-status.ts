@@ -30,7 +30,7 @@ export interface IndexingService {
 export function createIndexingService(queues: QueueManager): IndexingService {
   return {
     report: (account, path, opts) =>
-      indexingReport(queues, concerns(account, path), { wait: opts.wait, timeoutMs: opts.timeoutMs, signal: opts.signal, file: opts.kind === 'file' ? { account, path } : undefined }),
+      indexingReport(queues, concerns(account, path), { wait: opts.wait, timeoutMs: opts.timeoutMs, signal: opts.signal, at: { account, path, file: opts.kind === 'file' } }),
     running: () => queues.hasConsumer(SEMANTIC_QUEUE) && queues.hasConsumer(EMBEDDING_QUEUE),
     compact(report) {
       const q = report.queue_status;
@@ -99,11 +99,22 @@ const MAX_ERRORS = 20;
 export async function indexingReport(
   queues: QueueManager,
   pred: (payload: unknown) => boolean,
-  opts: { wait: boolean; timeoutMs?: number; signal?: AbortSignal; /** A file: count by exact paths (O(depth)) instead of scanning the queues. */ file?: { account: string; path: string } },
+  opts: {
+    wait: boolean;
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    /**
+     * The path `pred` is `concerns` of: counted through the queues' path indexes, O(depth), instead
+     * of a scan of every pending message (O(backlog) per write while a large import is indexed).
+     * A file has nothing below it.
+     */
+    at?: { account: string; path: string; file?: boolean };
+  },
 ): Promise<IndexingReport> {
-  // Work that concerns a file is keyed by the file and its ancestors only: look those up.
-  const lineage = opts.file ? [opts.file.path, ...ancestorsOf(opts.file.path)] : null;
-  const pendingIn = (names: string[]) => (lineage ? queues.countPendingAt(opts.file!.account, lineage, names) : queues.countPending(pred, names));
+  const at = opts.at;
+  const lineage = at ? [at.path, ...ancestorsOf(at.path)] : null;
+  const pendingIn = (names: string[]) =>
+    at ? queues.countPendingAt(at.account, lineage!, names) + (at.file ? 0 : queues.countPendingBelow(at.account, at.path, names)) : queues.countPending(pred, names);
   const counters = { [SEMANTIC_QUEUE]: fresh(), [EMBEDDING_QUEUE]: fresh() } as Record<string, QueueCounters>;
   const active = [SEMANTIC_QUEUE, EMBEDDING_QUEUE].filter((q) => queues.hasConsumer(q));
   if (opts.wait && active.length > 0) {

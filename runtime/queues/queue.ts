@@ -54,6 +54,10 @@ interface QueueState {
   dedupe: Map<string, number>;
   /** Pending (or in-flight) messages per `account\0path` of their payload, for `countPendingAt`. */
   byPath: Map<string, number>;
+  /** Per `account\0dir`: those strictly below the directory (`countPendingBelow`). */
+  below: Map<string, number>;
+  /** Per `account\0dir`: those whose parent is the directory (`countPendingChildren`). */
+  byParent: Map<string, number>;
   stats: { processed: number; requeue_count: number; error_count: number; errors: string[]; dead_letter: number };
   timer?: NodeJS.Timeout;
 }
@@ -69,14 +73,29 @@ export function sanitizeError(err: unknown): string {
     .slice(0, 500);
 }
 
-/** Keeps `byPath` in step with `pending` (payloads without a string account and path are not indexed). */
+function bump(counts: Map<string, number>, key: string, delta: number): void {
+  const n = (counts.get(key) ?? 0) + delta;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
+/**
+ * Keeps the path indexes (`byPath`, `below`, `byParent`) in step with `pending`, O(depth) per
+ * message; payloads without a string account and path are not indexed. Writers and directory
+ * refreshes ask "what is pending under this directory" after every request: a scan of the pending
+ * messages was O(backlog) per question, 14% of the JS thread while 100k files were being indexed.
+ */
 function track(q: QueueState, msg: QueueMessage, delta: 1 | -1): void {
   const p = msg.payload as { account?: unknown; path?: unknown } | null;
   if (!p || typeof p.account !== 'string' || typeof p.path !== 'string') return;
-  const key = `${p.account}${S}${p.path}`;
-  const n = (q.byPath.get(key) ?? 0) + delta;
-  if (n > 0) q.byPath.set(key, n);
-  else q.byPath.delete(key);
+  const prefix = `${p.account}${S}`;
+  const path = p.path;
+  bump(q.byPath, prefix + path, delta);
+  if (path === '') return;
+  let i = path.lastIndexOf('/');
+  bump(q.byParent, prefix + (i > 0 ? path.slice(0, i) : ''), delta);
+  for (; i > 0; i = path.lastIndexOf('/', i - 1)) bump(q.below, prefix + path.slice(0, i), delta);
+  bump(q.below, prefix, delta);
 }
 
 export class QueueManager {
@@ -144,6 +163,8 @@ export class QueueManager {
         opts: { concurrency: 1, maxAttempts: 5, backoffMs: 200 },
         pending: new Map(),
         byPath: new Map(),
+        below: new Map(),
+        byParent: new Map(),
         inFlight: new Set(),
         dedupe: new Map(),
         stats: { processed: 0, requeue_count: 0, error_count: 0, errors: [], dead_letter: 0 },
@@ -352,6 +373,25 @@ export class QueueManager {
       if (queues && !queues.includes(q.name)) continue;
       for (const p of paths) n += q.byPath.get(`${account}${S}${p}`) ?? 0;
     }
+    return n;
+  }
+
+  /**
+   * Pending or in-flight messages whose payload names `account` and a path strictly below `dir`
+   * (`''` is the account's root): a map lookup per queue.
+   */
+  countPendingBelow(account: string, dir: string, queues?: string[]): number {
+    return this.countIn(queues, (q) => q.below.get(`${account}${S}${dir}`) ?? 0);
+  }
+
+  /** Pending or in-flight messages whose payload names `account` and a child of `dir` (not `dir` itself). */
+  countPendingChildren(account: string, dir: string, queues?: string[]): number {
+    return this.countIn(queues, (q) => q.byParent.get(`${account}${S}${dir}`) ?? 0);
+  }
+
+  private countIn(queues: string[] | undefined, count: (q: QueueState) => number): number {
+    let n = 0;
+    for (const q of this.queues.values()) if (!queues || queues.includes(q.name)) n += count(q);
     return n;
   }
 
