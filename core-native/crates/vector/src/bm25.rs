@@ -428,16 +428,71 @@ impl Bm25 {
     /// Same scores, summed in the same term order. Documents of other accounts get scores by
     /// this account's statistics: the caller clears every record outside its candidates.
     pub fn accumulate_all(&self, qs: &QueryStats, acc: &mut [f32]) {
-        let doc_rec = &self.doc_rec[..];
-        let avgdl = qs.avgdl;
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            unsafe { self.accumulate_all_avx2(qs, acc) };
+            return;
+        }
         for &(t, idf) in &qs.terms {
-            for &(doc, tf) in &self.postings[t as usize] {
-                let rec = doc_rec[doc as usize];
-                if rec != DEAD {
-                    // The very expression of every other path, so scores agree to the bit.
-                    acc[rec as usize] += self.term_score(idf, tf, doc, avgdl);
+            self.accumulate_postings(&self.postings[t as usize], idf, qs.avgdl, acc);
+        }
+    }
+
+    /// One term's share of `accumulate_all`, a posting at a time.
+    fn accumulate_postings(&self, postings: &[(u32, u32)], idf: f32, avgdl: f32, acc: &mut [f32]) {
+        for &(doc, tf) in postings {
+            let rec = self.doc_rec[doc as usize];
+            if rec != DEAD {
+                // The very expression of every other path, so scores agree to the bit.
+                acc[rec as usize] += self.term_score(idf, tf, doc, avgdl);
+            }
+        }
+    }
+
+    /// `accumulate_all` scoring 8 postings per step: the two divisions of `term_score` were most of
+    /// its cost (a quarter of all CPU of a find at 100k files, where a query's common terms have
+    /// ~140,000 postings). The lanes compute `term_score`'s very operations in its order (IEEE
+    /// single precision, no fused multiply-add), so every score is the scalar one to the bit;
+    /// the sums run in the same posting order.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn accumulate_all_avx2(&self, qs: &QueryStats, acc: &mut [f32]) {
+        use std::arch::x86_64::*;
+        let avgdl = _mm256_set1_ps(qs.avgdl);
+        let k1_plus_1 = _mm256_set1_ps(K1 + 1.0);
+        let one_minus_b = _mm256_set1_ps(1.0 - B);
+        let (k1, b) = (_mm256_set1_ps(K1), _mm256_set1_ps(B));
+        // (doc, tf) pairs → docs in the low half, tfs in the high half.
+        let split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+        let doc_len = self.doc_len.as_ptr() as *const i32;
+        let mut scores = [0f32; 8];
+        let mut docs = [0u32; 8];
+        for &(t, idf) in &qs.terms {
+            let postings = &self.postings[t as usize][..];
+            let idf_v = _mm256_set1_ps(idf);
+            let whole = postings.len() / 8 * 8;
+            for chunk in postings[..whole].chunks_exact(8) {
+                let p = chunk.as_ptr() as *const __m256i;
+                let lo = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(p), split);
+                let hi = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(p.add(1)), split);
+                let doc = _mm256_permute2x128_si256(lo, hi, 0x20);
+                // Term frequencies and lengths are far below 2^24: exact in f32, signed or not.
+                let tf = _mm256_cvtepi32_ps(_mm256_permute2x128_si256(lo, hi, 0x31));
+                let dl = _mm256_cvtepi32_ps(_mm256_i32gather_epi32::<4>(doc_len, doc));
+                let num = _mm256_mul_ps(_mm256_mul_ps(idf_v, tf), k1_plus_1);
+                let norm = _mm256_add_ps(one_minus_b, _mm256_div_ps(_mm256_mul_ps(b, dl), avgdl));
+                let score = _mm256_div_ps(num, _mm256_add_ps(tf, _mm256_mul_ps(k1, norm)));
+                _mm256_storeu_ps(scores.as_mut_ptr(), score);
+                _mm256_storeu_si256(docs.as_mut_ptr() as *mut __m256i, doc);
+                for i in 0..8 {
+                    let rec = self.doc_rec[docs[i] as usize];
+                    if rec != DEAD {
+                        acc[rec as usize] += scores[i];
+                    }
                 }
             }
+            self.accumulate_postings(&postings[whole..], idf, qs.avgdl, acc);
         }
     }
 
