@@ -109,7 +109,7 @@ export const LISTING_TAG = '\u0000ctx:listing';
  * transformer like the neural one.
  */
 export function denseWeight(provider: string): { alphaMin: number; alphaMax: number } {
-  return provider === 'local' ? { alphaMin: 0, alphaMax: 0.2 } : { alphaMin: 0.7, alphaMax: 0.95 };
+  return provider === 'local' ? { alphaMin: 0, alphaMax: 0.2 } : { alphaMin: 0.8, alphaMax: 0.95 };
 }
 
 /** The attributes the index holds for a record: its own, plus LISTING_TAG for listings. */

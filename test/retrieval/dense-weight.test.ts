@@ -29,10 +29,10 @@ const filter = { account: 'a' };
 const partial = 'postgres failover replica promotion';
 
 describe('denseWeight', () => {
-  it('gives the lexical embedder 0..0.2 and leaves the neural and remote ranges at 0.7..0.95', () => {
+  it('gives the lexical embedder 0..0.2 and the neural and remote ones 0.8..0.95', () => {
     expect(denseWeight('local')).toEqual({ alphaMin: 0, alphaMax: 0.2 });
-    expect(denseWeight('neural')).toEqual({ alphaMin: 0.7, alphaMax: 0.95 });
-    expect(denseWeight('openai')).toEqual({ alphaMin: 0.7, alphaMax: 0.95 });
+    expect(denseWeight('neural')).toEqual({ alphaMin: 0.8, alphaMax: 0.95 });
+    expect(denseWeight('openai')).toEqual({ alphaMin: 0.8, alphaMax: 0.95 });
   });
 
   it('with the lexical range a dense neighbour without the query words cannot displace the documents BM25 found', () => {

@@ -11,7 +11,7 @@ use crate::{kernels, parse_id, Error, Filter, Result, SearchOpts, VectorIndex, N
 /// matches the query's words, down to `DENSE_WEIGHT.0` when one matches all of them (see
 /// `adaptive_alpha`). The index's own default, a middle ground; retrieval always passes the
 /// running embedder's range (`denseWeight` in plugins/retrieval/store.ts: 0..0.2 for the lexical
-/// embedder, whose dense score is a weaker view of the same words, 0.7..0.95 for a transformer).
+/// embedder, whose dense score is a weaker view of the same words, 0.8..0.95 for a transformer).
 pub const DENSE_WEIGHT: (f32, f32) = (0.3, 0.7);
 
 /// How a hybrid search weighs the dense score against BM25.
