@@ -10,7 +10,8 @@
  *    peak RSS (the model's weights are part of it).
  * Wall-clock figures suffer from other work on a shared machine; the per-CPU-second figures (this
  * process's user + system time) much less.
- *   npx tsx bench/embed-neural.bench.ts [--files 2000] [--seconds 4] [--only throughput|ingest]
+ * 3. find under load on those files: 16 concurrent clients for --find-seconds, p50 / p99 and finds/s.
+ *   npx tsx bench/embed-neural.bench.ts [--files 2000] [--seconds 4] [--find-seconds 10] [--only throughput|ingest]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +24,7 @@ const arg = (name: string, dflt: number) => {
 };
 const FILES = arg('files', 2000);
 const SECONDS = arg('seconds', 4);
+const FIND_SECONDS = arg('find-seconds', 10);
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
 
@@ -76,14 +78,33 @@ async function child(provider: 'local' | 'neural'): Promise<void> {
     const hits = [...r.json().result.resources].map((m: { uri: string }) => m.uri);
     if (hits.includes(docs[i]!.uri)) found++;
   }
-  const out = { provider, files: FILES, cpuSec, storedMs: stored, findableMs: findable, found, probes, rssBeforeMb: rssBefore / 2 ** 20, rssStartedMb: rssStarted / 2 ** 20, rssEndMb: process.memoryUsage().rss / 2 ** 20, maxRssMb: process.resourceUsage().maxRSS / 1024 };
+  // find under load: 16 concurrent clients in-process for FIND_SECONDS, each query 6 words of a
+  // stored file; the query's embedding is most of a neural find's cost.
+  const latencies: number[] = [];
+  const findStart = performance.now();
+  let q = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (performance.now() - findStart < FIND_SECONDS * 1000) {
+        const d = docs[(q++ * 7919) % docs.length]!;
+        const t = performance.now();
+        const r = await app.inject({ method: 'POST', url: '/api/v1/search/find', headers: key, body: { query: d.content.split(/\s+/).slice(8, 14).join(' '), limit: 10 } });
+        if (r.status !== 200) throw new Error(`find: ${r.status}`);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+  const finds = { findsPerSec: latencies.length / ((performance.now() - findStart) / 1000), findP50: pct(0.5), findP99: pct(0.99) };
+  const out = { provider, files: FILES, cpuSec, storedMs: stored, findableMs: findable, found, probes, ...finds, rssBeforeMb: rssBefore / 2 ** 20, rssStartedMb: rssStarted / 2 ** 20, rssEndMb: process.memoryUsage().rss / 2 ** 20, maxRssMb: process.resourceUsage().maxRSS / 1024 };
   await app.close();
   fs.rmSync(dir, { recursive: true, force: true });
   process.stdout.write(JSON.stringify(out) + '\n');
 }
 
 async function runChild(provider: 'local' | 'neural'): Promise<Record<string, number | string>> {
-  const p = spawn(process.execPath, ['--import', 'tsx', 'bench/embed-neural.bench.ts', '--child', provider, '--files', String(FILES)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const p = spawn(process.execPath, ['--import', 'tsx', 'bench/embed-neural.bench.ts', '--child', provider, '--files', String(FILES), '--find-seconds', String(FIND_SECONDS)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   p.stdout!.on('data', (b) => (out += b));
   const code = await new Promise<number | null>((r) => p.once('exit', r));
@@ -153,6 +174,8 @@ if (childAt > 0) {
   console.log(
     `| ${FILES} × ~1 KB files, batch-write 256/request, until system/wait | ${fps(neural).toFixed(1)} files/s (${(Number(neural.findableMs) / 1000).toFixed(1)} s, ${(FILES / Number(neural.cpuSec)).toFixed(1)} files per CPU-second; probes found ${neural.found}/${neural.probes}) | ${fps(local).toFixed(1)} files/s (${(Number(local.findableMs) / 1000).toFixed(1)} s, ${(FILES / Number(local.cpuSec)).toFixed(1)} per CPU-second; probes ${local.found}/${local.probes}) | ${(fps(neural) / fps(local)).toFixed(3)} |`,
   );
+  const findRow = (r: Record<string, number | string>) => `p50 ${Number(r.findP50).toFixed(1)} ms, p99 ${Number(r.findP99).toFixed(1)} ms, ${Number(r.findsPerSec).toFixed(0)} finds/s`;
+  console.log(`| find over the ${FILES} files, 16 concurrent, in-process, ${FIND_SECONDS} s | ${findRow(neural)} | ${findRow(local)} | ${(Number(neural.findsPerSec) / Number(local.findsPerSec)).toFixed(3)} |`);
   console.log(`load average at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log(
     `| process RSS: after start / peak | ${Number(neural.rssStartedMb).toFixed(0)} / ${Number(neural.maxRssMb).toFixed(0)} MiB | ${Number(local.rssStartedMb).toFixed(0)} / ${Number(local.maxRssMb).toFixed(0)} MiB | +${(Number(neural.maxRssMb) - Number(local.maxRssMb)).toFixed(0)} MiB peak |`,
