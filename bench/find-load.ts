@@ -16,8 +16,12 @@ export async function startServer(env: Record<string, string> = {}, nodeFlags: s
   return { child, ...(JSON.parse(line) as { port: number; key: string }) };
 }
 
-/** `find` at 16 clients for `duration` seconds; `words[i]` are document i's words. */
-export function findLoad(base: string, key: string, words: (i: number) => string[], files: number, duration: number) {
+/**
+ * `find` at 16 clients for `duration` seconds; `words[i]` are document i's words. `oov`: append a
+ * word no document has, so no record holds every query word and the fusion keeps a dense weight
+ * (the dense search runs, as for a paraphrase or a typo).
+ */
+export function findLoad(base: string, key: string, words: (i: number) => string[], files: number, duration: number, oov = false) {
   let q = 0;
   return autocannon({
     url: base,
@@ -31,7 +35,8 @@ export function findLoad(base: string, key: string, words: (i: number) => string
         setupRequest: (req: Record<string, unknown>) => {
           const w = words((q++ * 7919) % files);
           const o = (q * 13) % Math.max(1, w.length - 4);
-          return { ...req, body: JSON.stringify({ query: w.slice(o, o + 4).join(' '), limit: 10 }) };
+          const query = w.slice(o, o + 4).join(' ') + (oov ? ` qzxj${String.fromCharCode(97 + (q % 26))}` : '');
+          return { ...req, body: JSON.stringify({ query, limit: 10 }) };
         },
       },
     ],

@@ -655,6 +655,75 @@ fn a_zero_dense_weight_ranks_by_bm25_and_still_fills_from_the_dense_side() {
     assert!(r.hits[3..].iter().all(|h| h.score == 0.0));
 }
 
+/// Whether or not the dense search runs (it is skipped when no record outside the BM25 top can
+/// reach the top k), the fused top k is that of the union of the dense and BM25 top `pool_k`, every
+/// member scored `alpha · clamp(cos) + (1 − alpha) · bm25 / max_bm25`, at weights from 0 to 0.9.
+#[test]
+fn the_fused_top_k_is_the_pools_whether_or_not_the_dense_search_runs() {
+    let (d, n) = (16, 2000);
+    let mut idx = VectorIndex::new(d).unwrap();
+    let v = random_vectors(n, d, 77);
+    let ids: Vec<String> = (0..n).map(id).collect();
+    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+    let at: Vec<RecordAttrs> = (0..n).map(|i| attrs("a", &format!("ctx://resources/d{}/f{i}", i % 10), 2)).collect();
+    idx.upsert(&idr, &v, &at).unwrap();
+    let texts: Vec<String> = (0..n)
+        .map(|i| {
+            let mut t = String::from("common ");
+            (0..i % 4).for_each(|_| t.push_str(if i % 3 == 0 { "alpha " } else { "pad " }));
+            if i % 7 == 0 {
+                t.push_str("beta beta ");
+            }
+            (0..i % 11).for_each(|_| t.push_str("filler "));
+            t
+        })
+        .collect();
+    let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
+    idx.upsert_text(&idr, &tr).unwrap();
+    let scope = Filter::account("a");
+    let row = |s: &str| ids.iter().position(|x| x == s).unwrap();
+    // The reference: the union of the exact dense top and the BM25 top, fused exhaustively.
+    let pools = |q: &[f32], text: &str, alpha: f32, pool_k: usize| -> Vec<f32> {
+        let bm: HashMap<String, f32> = idx.search_text(text, n, &scope).unwrap().into_iter().collect();
+        let max_b = bm.values().fold(0f32, |m, &b| m.max(b));
+        let mut pool: Vec<String> = idx.search_text(text, pool_k, &scope).unwrap().into_iter().map(|x| x.0).collect();
+        pool.extend(brute(&idx, q, pool_k, &scope));
+        pool.sort();
+        pool.dedup();
+        let mut fused: Vec<f32> = pool
+            .iter()
+            .map(|r| {
+                let i = row(r);
+                let dn = crate::kernels::dot(q, &v[i * d..(i + 1) * d]).clamp(0.0, 1.0);
+                (alpha * dn + (1.0 - alpha) * bm.get(r).map_or(0.0, |b| b / max_b)).clamp(0.0, 1.0)
+            })
+            .collect();
+        fused.sort_by(|a, b| b.total_cmp(a));
+        fused
+    };
+    // Queries near records without the query words (1: no "alpha", no "beta"), so dense-only
+    // records belong in the top k once the dense weight is large enough.
+    for (target, text) in [(1usize, "alpha beta"), (2, "common alpha"), (4, "beta"), (3, "alpha")] {
+        let q = v[target * d..(target + 1) * d].to_vec();
+        for alpha in [0.0f32, 0.05, 0.15, 0.3, 0.6, 0.9] {
+            // find: global k = max(2 · 10, 20), pools of 4k.
+            let expected = pools(&q, text, alpha, 80);
+            let p = HierParams { alpha: DenseWeight::Fixed(alpha), ..hier_params() };
+            let got = idx.hierarchical_search(&q, text, 10, &[scope.clone()], &[], &p).unwrap();
+            assert!(got.hits.len() >= 10);
+            for (i, h) in got.hits.iter().take(10).enumerate() {
+                assert!((h.score - expected[i]).abs() < 1e-6, "{text} alpha {alpha} rank {i}: {} vs {}", h.score, expected[i]);
+            }
+            let expected = pools(&q, text, alpha, 40);
+            let flat = idx.hybrid_search(&q, text, 10, &scope, DenseWeight::Fixed(alpha)).unwrap();
+            assert_eq!(flat.len(), 10);
+            for (i, (_, s)) in flat.iter().enumerate() {
+                assert!((s - expected[i]).abs() < 1e-6, "flat {text} alpha {alpha} rank {i}: {s} vs {}", expected[i]);
+            }
+        }
+    }
+}
+
 /// Small adds to a graph go through the shim's incremental path (persistent per-vertex locks, SIMD
 /// distances); large ones through FAISS's parallel add. A graph grown both ways, and again after a
 /// save/load (which starts with no lock table), finds what an exact scan finds.
