@@ -429,21 +429,27 @@ fn aborted_background_compaction_leaves_the_index_as_it_was() {
     assert_eq!(hits[0].0, id(5));
 }
 
-#[test]
-fn bm25_candidate_scoring_matches_the_posting_walk() {
-    let d = 4;
-    let n = 3000;
-    let mut idx = VectorIndex::new(d).unwrap();
-    let v = random_vectors(n, d, 5);
+/// `n` records of account "a" with random `d`-dim vectors (seed), spread over `dirs` directories
+/// (`ctx://resources/d{i % dirs}/f{i}`), record i's text `text(i)`. Returns the index, the vectors and the ids.
+fn text_index(idx: VectorIndex, n: usize, seed: u64, dirs: usize, text: impl Fn(usize) -> String) -> (VectorIndex, Vec<f32>, Vec<String>) {
+    let mut idx = idx;
+    let v = random_vectors(n, idx.dim, seed);
     let ids: Vec<String> = (0..n).map(id).collect();
     let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
-    let at: Vec<RecordAttrs> = (0..n).map(|i| attrs("a", &format!("ctx://resources/d{}/f{i}", i % 100), 2)).collect();
+    let at: Vec<RecordAttrs> = (0..n).map(|i| attrs("a", &format!("ctx://resources/d{}/f{i}", i % dirs), 2)).collect();
     idx.upsert(&idr, &v, &at).unwrap();
-    let texts: Vec<String> = (0..n).map(|i| format!("common words everywhere w{} w{} common", i % 7, i % 11)).collect();
+    let texts: Vec<String> = (0..n).map(text).collect();
     let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
     idx.upsert_text(&idr, &tr).unwrap();
+    (idx, v, ids)
+}
+
+#[test]
+fn bm25_candidate_scoring_matches_the_posting_walk() {
+    let n = 3000;
+    let (mut idx, _, ids) = text_index(VectorIndex::new(4).unwrap(), n, 5, 100, |i| format!("common words everywhere w{} w{} common", i % 7, i % 11));
     // Churn: a re-written text leaves a dead document behind.
-    idx.upsert_text(&[idr[3]], &["w3 only now"]).unwrap();
+    idx.upsert_text(&[ids[3].as_str()], &["w3 only now"]).unwrap();
     let mut f = Filter::account("a");
     f.uri_prefixes = Some(vec!["ctx://resources/d3".into()]);
     let cand = idx.candidates(&f);
@@ -551,30 +557,18 @@ fn hierarchical_search_expands_directories_and_stays_in_scope() {
 
 #[test]
 fn bm25_top_k_prunes_common_terms_without_changing_the_result() {
-    let d = 4;
-    let n = 5000;
-    let mut idx = VectorIndex::new(d).unwrap();
-    let v = random_vectors(n, d, 9);
-    let ids: Vec<String> = (0..n).map(id).collect();
-    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
-    let at: Vec<RecordAttrs> = (0..n).map(|i| attrs("a", &format!("ctx://resources/d{}/f{i}", i % 20), 2)).collect();
-    idx.upsert(&idr, &v, &at).unwrap();
     // "everywhere" is in every document, "often" in half, rare words in a few, with varying tf
     // and lengths so scores differ.
-    let texts: Vec<String> = (0..n)
-        .map(|i| {
-            let mut t = format!("everywhere {} r{} ", if i % 2 == 0 { "often often" } else { "" }, i % 97);
-            for _ in 0..(i % 7) {
-                t.push_str("filler ");
-            }
-            if i % 11 == 0 {
-                t.push_str("everywhere ");
-            }
-            t
-        })
-        .collect();
-    let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
-    idx.upsert_text(&idr, &tr).unwrap();
+    let (idx, _, _) = text_index(VectorIndex::new(4).unwrap(), 5000, 9, 20, |i| {
+        let mut t = format!("everywhere {} r{} ", if i % 2 == 0 { "often often" } else { "" }, i % 97);
+        for _ in 0..(i % 7) {
+            t.push_str("filler ");
+        }
+        if i % 11 == 0 {
+            t.push_str("everywhere ");
+        }
+        t
+    });
     let everything = |_: u32| true;
     for q in ["everywhere often r5", "r5 r6 everywhere", "everywhere", "often everywhere", "r1 r2 r3 r4 often"] {
         let qterms = idx.query_stats(q, "a");
@@ -613,25 +607,15 @@ fn bm25_top_k_prunes_common_terms_without_changing_the_result() {
 /// when fewer than k records match any query word, the dense side still fills the rest (at score 0).
 #[test]
 fn a_zero_dense_weight_ranks_by_bm25_and_still_fills_from_the_dense_side() {
-    let (d, n) = (8, 3000);
-    let mut idx = VectorIndex::with_config(d, small_hnsw_cfg()).unwrap();
-    let v = random_vectors(n, d, 5);
-    let ids: Vec<String> = (0..n).map(id).collect();
-    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
-    let at: Vec<RecordAttrs> = (0..n).map(|i| attrs("a", &format!("ctx://resources/d{}/f{i}", i % 10), 2)).collect();
-    idx.upsert(&idr, &v, &at).unwrap();
-    let texts: Vec<String> = (0..n)
-        .map(|i| {
-            let mut t = format!("common {} ", if i % 3 == 0 { "third" } else { "other" });
-            (0..i % 13).for_each(|_| t.push_str("pad "));
-            if i % 1000 == 7 {
-                t.push_str("scarce ");
-            }
-            t
-        })
-        .collect();
-    let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
-    idx.upsert_text(&idr, &tr).unwrap();
+    let d = 8;
+    let (idx, v, _) = text_index(VectorIndex::with_config(d, small_hnsw_cfg()).unwrap(), 3000, 5, 10, |i| {
+        let mut t = format!("common {} ", if i % 3 == 0 { "third" } else { "other" });
+        (0..i % 13).for_each(|_| t.push_str("pad "));
+        if i % 1000 == 7 {
+            t.push_str("scarce ");
+        }
+        t
+    });
     let scope = Filter::account("a");
     let p = HierParams { alpha: DenseWeight::Fixed(0.0), ..hier_params() };
     let q = v[..d].to_vec();
@@ -661,25 +645,15 @@ fn a_zero_dense_weight_ranks_by_bm25_and_still_fills_from_the_dense_side() {
 #[test]
 fn the_fused_top_k_is_the_pools_whether_or_not_the_dense_search_runs() {
     let (d, n) = (16, 2000);
-    let mut idx = VectorIndex::new(d).unwrap();
-    let v = random_vectors(n, d, 77);
-    let ids: Vec<String> = (0..n).map(id).collect();
-    let idr: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
-    let at: Vec<RecordAttrs> = (0..n).map(|i| attrs("a", &format!("ctx://resources/d{}/f{i}", i % 10), 2)).collect();
-    idx.upsert(&idr, &v, &at).unwrap();
-    let texts: Vec<String> = (0..n)
-        .map(|i| {
-            let mut t = String::from("common ");
-            (0..i % 4).for_each(|_| t.push_str(if i % 3 == 0 { "alpha " } else { "pad " }));
-            if i % 7 == 0 {
-                t.push_str("beta beta ");
-            }
-            (0..i % 11).for_each(|_| t.push_str("filler "));
-            t
-        })
-        .collect();
-    let tr: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
-    idx.upsert_text(&idr, &tr).unwrap();
+    let (idx, v, ids) = text_index(VectorIndex::new(d).unwrap(), n, 77, 10, |i| {
+        let mut t = String::from("common ");
+        (0..i % 4).for_each(|_| t.push_str(if i % 3 == 0 { "alpha " } else { "pad " }));
+        if i % 7 == 0 {
+            t.push_str("beta beta ");
+        }
+        (0..i % 11).for_each(|_| t.push_str("filler "));
+        t
+    });
     let scope = Filter::account("a");
     let row = |s: &str| ids.iter().position(|x| x == s).unwrap();
     // The reference: the union of the exact dense top and the BM25 top, fused exhaustively.
