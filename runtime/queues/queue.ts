@@ -368,12 +368,7 @@ export class QueueManager {
    * backlog is queued (`countPending` is O(pending)).
    */
   countPendingAt(account: string, paths: readonly string[], queues?: string[]): number {
-    let n = 0;
-    for (const q of this.queues.values()) {
-      if (queues && !queues.includes(q.name)) continue;
-      for (const p of paths) n += q.byPath.get(`${account}${S}${p}`) ?? 0;
-    }
-    return n;
+    return this.countIn(queues, (q) => paths.reduce((n, p) => n + (q.byPath.get(`${account}${S}${p}`) ?? 0), 0));
   }
 
   /**
