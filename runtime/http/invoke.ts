@@ -17,6 +17,8 @@ export interface InvokeRequest {
   query?: Record<string, string | number | boolean | Array<string | number | boolean> | undefined>;
   /** A JSON body. */
   body?: unknown;
+  /** A body in another form (a multipart upload), sent as is; wins over `body`. */
+  rawBody?: { contentType: string; data: Buffer };
   /** Aborts the handler's `ctx.signal` (the caller went away). */
   signal?: AbortSignal;
 }
@@ -36,7 +38,10 @@ export async function invoke(pipeline: Pipeline, identity: Identity, r: InvokeRe
   const query = r.query ? encodeQuery(r.query) : '';
   const headers: Record<string, string> = {};
   let body: Buffer = Buffer.alloc(0);
-  if (r.body !== undefined) {
+  if (r.rawBody) {
+    body = r.rawBody.data;
+    headers['content-type'] = r.rawBody.contentType;
+  } else if (r.body !== undefined) {
     body = Buffer.from(JSON.stringify(r.body));
     headers['content-type'] = 'application/json';
   }
