@@ -55,7 +55,7 @@ export const edit = defineTool({
       await c.call({
         method: 'POST',
         path: '/api/v1/content/batch-write',
-        body: { root_uri: root, wait: false, operations: [{ uri: a.uri, content: after, mode: 'replace', precondition: { kind: 'replace_if_hash', base_hash: base } }] },
+        body: { root_uri: root, wait: false, operations: [{ uri: a.uri, content: after, precondition: { kind: 'replace_if_hash', base_hash: base } }] },
       });
     } catch (err) {
       if ((err as { code?: string }).code === 'CONFLICT') throw conflict(`${a.uri} changed since it was read; read it again and retry the edit`, a.uri);
