@@ -98,7 +98,7 @@ export default definePlugin({
 
 async function open(host: PluginHost, sessions: SessionTable, ctx: RouteContext, body: unknown) {
   const identity = ctx.identity;
-  const state: SessionState = { subscriptions: new Map() };
+  const state: SessionState = { subscriptions: new Map(), pending: new Set() };
   const server = createServer(host, state);
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
@@ -129,11 +129,20 @@ function notifySubscribers(host: PluginHost, sessions: SessionTable, ev: { accou
   }
 }
 
+/** Changes arrive in bursts (a file, its parents, then the indexer's sidecars): one notification per URI per burst. */
+const COALESCE_MS = 50;
+
 async function notifyIfReadable(host: PluginHost, s: McpSession, uri: string, path: string): Promise<void> {
   try {
     const identity: Identity = s.identity;
     if (!(await host.access.canReadPath(identity, path))) return;
-    await s.server.sendResourceUpdated({ uri });
+    const pending = s.state.pending;
+    if (pending.has(uri)) return;
+    pending.add(uri);
+    setTimeout(() => {
+      pending.delete(uri);
+      if (s.state.subscriptions.has(uri)) void s.server.sendResourceUpdated({ uri }).catch((err) => host.log.debug('mcp resource notification not sent', { error: err }));
+    }, COALESCE_MS).unref();
   } catch (err) {
     host.log.debug('mcp resource notification not sent', { error: err });
   }

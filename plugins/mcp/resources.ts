@@ -3,7 +3,7 @@
  * (depth-first from ctx://, 100 per page); `ctx://{+path}{?level}` reads any URI at L0/L1/L2 (a
  * directory's abstract, overview, or overview with entries; a file's text).
  */
-import { invalidArgument, parseUri } from 'ctx/plugin';
+import { authorize, invalidArgument, parseUri } from 'ctx/plugin';
 import type { ToolContext } from './tool.js';
 import { readAt, type Entry } from './tools/files.js';
 
@@ -65,11 +65,16 @@ export async function readResource(c: ToolContext, resourceUri: string) {
   return { contents: [{ uri: resourceUri, mimeType: r.kind === 'dir' ? 'text/markdown' : mimeOf(uri), text: r.content }] };
 }
 
-/** The internal path a subscription watches, once the caller is known to be able to read it. */
+/**
+ * The internal path a subscription watches, once the caller is known to be allowed to read it (by
+ * the namespace and entry rules a read applies). It need not exist yet: a client may wait for it.
+ */
 export async function subscriptionTarget(c: ToolContext, resourceUri: string): Promise<string> {
   const { uri } = splitResourceUri(resourceUri);
-  await c.call({ method: 'GET', path: '/api/v1/fs/stat', query: { uri } });
-  return parseUri(uri, c.identity).path;
+  const u = parseUri(uri, c.identity);
+  authorize(u, c.identity, 'read');
+  await c.host.access.assertEntryReadable(c.identity, u.path);
+  return u.path;
 }
 
 function mimeOf(name: string): string {

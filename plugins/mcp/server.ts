@@ -30,6 +30,8 @@ const INSTRUCTIONS =
 /** What a session keeps besides the SDK's state: its resource subscriptions (internal paths by URI). */
 export interface SessionState {
   subscriptions: Map<string, string>;
+  /** Subscribed URIs with a notification about to go out (bursts are coalesced). */
+  pending: Set<string>;
 }
 
 /** The identity the HTTP request carried (the route's auth), handed over by the transport. */
