@@ -10,10 +10,21 @@ export function jsonRpcError(status: number, code: number, message: string): Rep
   return Reply.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
 }
 
+/**
+ * The headers the transport reads. Credentials stay behind: the SDK hands request headers to
+ * handlers (`requestInfo`), and the identity already travels as `authInfo`.
+ */
+const PROTOCOL_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+
 export async function serve(transport: WebStandardStreamableHTTPServerTransport, ctx: RouteContext, identity: Identity, parsedBody?: unknown): Promise<Reply> {
   const headers = new Headers();
-  for (const [k, v] of Object.entries(ctx.req.headers)) headers.set(k, v);
-  const request = new Request(`http://${ctx.req.headers.host ?? 'localhost'}${ctx.req.path}`, { method: ctx.req.method, headers, signal: ctx.signal });
+  for (const k of PROTOCOL_HEADERS) {
+    const v = ctx.req.headers[k];
+    if (v !== undefined) headers.set(k, v);
+  }
+  // No signal: the transport never reads one, and a signal makes undici build and link its own per
+  // request (a fifth of the bridge's cost); a gone client ends SSE streams through `stream` below.
+  const request = new Request(`http://localhost${ctx.req.path}`, { method: ctx.req.method, headers });
   const res = await transport.handleRequest(request, {
     parsedBody,
     // The identity travels with the messages of this request to the handlers that run them.

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, connect, ok, startMcpServer, type McpServerUnderTest } from './helpers.js';
 
@@ -133,7 +134,17 @@ describe('user A\'s data through every reading tool', () => {
     expect(JSON.stringify(listed)).not.toContain('user/alice');
     await expect(c.readResource({ uri: memoryUri })).rejects.toThrow(/PERMISSION_DENIED|NOT_FOUND/);
     await expect(c.readResource({ uri: 'ctx://user/alice/memories?level=1' })).rejects.toThrow(/PERMISSION_DENIED|NOT_FOUND/);
-    await expect(c.subscribeResource({ uri: memoryUri })).rejects.toThrow(/PERMISSION_DENIED|NOT_FOUND/);
+    if (who !== 'evil ADMIN') await expect(c.subscribeResource({ uri: memoryUri })).rejects.toThrow(/PERMISSION_DENIED/);
+    else {
+      // Its own account's ctx://user/alice may be subscribed to; acme's alice is never heard of.
+      const heard: string[] = [];
+      c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.push(n.params.uri));
+      await c.subscribeResource({ uri: 'ctx://user/alice/resources' });
+      await new Promise((r) => setTimeout(r, 200));
+      await ok(a, 'write', { uri: 'ctx://~/resources/private/new.md', content: 'fresh' });
+      await new Promise((r) => setTimeout(r, 400));
+      expect(heard).toEqual([]);
+    }
   });
 
   it('alice\'s data is untouched after all that', async () => {
