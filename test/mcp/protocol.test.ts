@@ -130,6 +130,11 @@ describe('sessions', () => {
     expect(getNoSession.status).toBe(400);
   });
 
+  it('the mcp observer component counts the open sessions', async () => {
+    const r = await srv.t.req({ url: '/api/v1/observer/system', headers: srv.t.root });
+    expect(r.json().result.components.mcp).toMatchObject({ is_healthy: true, status: expect.stringMatching(/^sessions: \d+ of 6$/) });
+  });
+
   it('DELETE ends the session', async () => {
     const opened = await rawInit(alice);
     const del = await fetch(`${srv.base}/mcp`, { method: 'DELETE', headers: { ...alice, 'mcp-session-id': opened.session!, 'mcp-protocol-version': '2025-11-25' } });
