@@ -16,15 +16,46 @@ export function jsonRpcError(status: number, code: number, message: string): Rep
  */
 const PROTOCOL_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
 
-export async function serve(transport: WebStandardStreamableHTTPServerTransport, ctx: RouteContext, identity: Identity, parsedBody?: unknown): Promise<Reply> {
-  const headers = new Headers();
-  for (const k of PROTOCOL_HEADERS) {
-    const v = ctx.req.headers[k];
-    if (v !== undefined) headers.set(k, v);
+/**
+ * What the transport reads of a request: its method, URL and headers (`get`, `entries`); the body
+ * only when no parsed body is given, and this plugin always parses POST bodies itself. A real
+ * undici `Request` built per message (with its own AbortSignal, linked and made transferable) was
+ * most of the bridge's CPU; the SDK version is pinned and the tests drive every path through it.
+ */
+class ProtocolRequest {
+  readonly url: string;
+  readonly headers: ProtocolHeaders;
+  constructor(readonly method: string, path: string, headers: Record<string, string>) {
+    this.url = `http://localhost${path}`;
+    this.headers = new ProtocolHeaders(headers);
   }
-  // No signal: the transport never reads one, and a signal makes undici build and link its own per
-  // request (a fifth of the bridge's cost); a gone client ends SSE streams through `stream` below.
-  const request = new Request(`http://localhost${ctx.req.path}`, { method: ctx.req.method, headers });
+}
+
+class ProtocolHeaders {
+  private readonly map: Map<string, string>;
+  constructor(all: Record<string, string>) {
+    this.map = new Map();
+    for (const k of PROTOCOL_HEADERS) {
+      const v = all[k];
+      if (v !== undefined) this.map.set(k, v);
+    }
+  }
+  get(name: string): string | null {
+    return this.map.get(name.toLowerCase()) ?? null;
+  }
+  has(name: string): boolean {
+    return this.map.has(name.toLowerCase());
+  }
+  entries(): IterableIterator<[string, string]> {
+    return this.map.entries();
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.map.entries();
+  }
+}
+
+export async function serve(transport: WebStandardStreamableHTTPServerTransport, ctx: RouteContext, identity: Identity, parsedBody?: unknown): Promise<Reply> {
+  const request = new ProtocolRequest(ctx.req.method, ctx.req.path, ctx.req.headers) as unknown as Request;
   const res = await transport.handleRequest(request, {
     parsedBody,
     // The identity travels with the messages of this request to the handlers that run them.
