@@ -22,8 +22,9 @@ const REPLY_DOC = {
 export default definePlugin({
   name: 'mcp',
   version: HOST_VERSION,
-  // Everything it does goes through routes of these plugins (host.invoke) as the caller.
-  dependsOn: ['system', 'fs', 'content', 'retrieval', 'sessions', 'skills', 'resources', 'tasks', 'code-nav'],
+  // No dependencies: tools reach other plugins only through their routes (host.invoke) at call
+  // time, so a deployment without one of them answers its tools with NOT_FOUND instead of failing
+  // to start.
   setup(host) {
     const cfg = host.config.mcp;
     const sessions = new SessionTable({ maxSessions: cfg.maxSessions, maxSessionsPerUser: cfg.maxSessionsPerUser, idleMs: cfg.sessionIdleMinutes * 60_000 });
