@@ -65,6 +65,14 @@ function packageEntry(spec: string, dir: string): string {
   return entry;
 }
 
+/**
+ * The specifiers that reach the host's SDK modules: the host package's own entries and those of
+ * ctx-plugin-sdk (a test keeps this in step with that package's `exports`).
+ */
+export function sharedSdkSpecifiers(sdk: string, testing: string): Record<string, string> {
+  return { 'ctx/plugin': sdk, 'ctx-plugin-sdk': sdk, 'ctx/testing': testing, 'ctx-plugin-sdk/testing': testing };
+}
+
 let hooked = false;
 /**
  * Makes `ctx/plugin` and `ctx-plugin-sdk` resolve to this host's SDK for every module loaded from
@@ -76,9 +84,7 @@ function shareSdk(): void {
   hooked = true;
   const sdk = new URL('./sdk/index.js', import.meta.url).href;
   const testing = new URL('./sdk/testing.js', import.meta.url).href;
-  register(new URL('./sdk/resolve-hook.js', import.meta.url), {
-    data: { map: { 'ctx/plugin': sdk, 'ctx-plugin-sdk': sdk, 'ctx/testing': testing, 'ctx-plugin-sdk/testing': testing } },
-  });
+  register(new URL('./sdk/resolve-hook.js', import.meta.url), { data: { map: sharedSdkSpecifiers(sdk, testing) } });
 }
 
 export async function importPlugin(spec: string, opts: ResolveOptions = {}): Promise<PluginDefinition> {
