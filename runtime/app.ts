@@ -113,7 +113,11 @@ async function assemble(
 ): Promise<App> {
   const trusted = opts.plugins ?? [];
   const definitions = [...trusted, ...(opts.extraPlugins ?? [])];
-  for (const spec of config.plugins) definitions.push(await importPlugin(spec, { configDir: config.configDir }));
+  for (const spec of config.plugins) {
+    const def = await importPlugin(spec, { configDir: config.configDir });
+    if (def.hostApi === undefined) log.warn('extra plugin declares no hostApi range: nothing checks it was written for this plugin API', { plugin: def.name, from: spec });
+    definitions.push(def);
+  }
   const ordered = orderPlugins(definitions);
   // The host's own route: the API document of every route the plugins register.
   pipeline.add('host', openApiRoute(() => pipeline.routes()));
