@@ -198,6 +198,23 @@ describe('without the plugin that supplies the entry rules, access is denied', (
   });
 });
 
+/** Every string reachable through own properties (enumerable or not) of `root`. */
+function strings(root: unknown): string[] {
+  const out: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (v: unknown) => {
+    if (typeof v === 'string') out.push(v);
+    if ((typeof v !== 'object' && typeof v !== 'function') || v === null || seen.has(v)) return;
+    seen.add(v);
+    for (const key of Reflect.ownKeys(v)) {
+      const d = Object.getOwnPropertyDescriptor(v, key);
+      if (d && 'value' in d) visit(d.value);
+    }
+  };
+  visit(root);
+  return out;
+}
+
 describe('host.config holds no secret', () => {
   const SECRETS = {
     rootApiKey: 'root-secret-0123456789abcdef',
@@ -238,7 +255,12 @@ describe('host.config holds no secret', () => {
       // The parts that use the secrets still get them: the gateway proxy is configured, the model clients exist.
       const ready = await t4.req({ url: '/ready' });
       expect(JSON.stringify(ready.json())).toMatch(/context_gateway"?:\s*"ok"/);
-      expect(seen.models.llm()).not.toBeNull();
+      // Nor inside the clients it is handed: the keys are in closures and #private fields.
+      const { createEmbedder } = await import('../../runtime/models/embedder.js');
+      const openai = await createEmbedder({ provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: SECRETS.embedding, skipCheck: true });
+      const reachable = strings([seen.models.llm(), seen.models.reranker(), await seen.models.embedder(), openai]);
+      expect(reachable.length).toBeGreaterThan(3);
+      for (const [what, secret] of Object.entries(SECRETS)) expect(reachable.filter((v) => v.includes(secret)), what).toEqual([]);
     } finally {
       await t4.close();
     }
