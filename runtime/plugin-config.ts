@@ -28,6 +28,12 @@ function envOf(plugin: string, loaded: readonly string[], env: Record<string, st
     .map(([k, v]) => [k, k.slice(prefix.length), v]);
 }
 
+/** `CTX_PLUGIN_*` variables no loaded plugin claims (a misspelt plugin name): logged, not fatal. */
+export function unclaimedEnv(config: CtxConfig, loaded: readonly string[]): string[] {
+  const prefixes = loaded.map((n) => `CTX_PLUGIN_${envName(n)}_`);
+  return Object.keys(config.pluginEnv).filter((k) => !prefixes.some((p) => k.startsWith(p)));
+}
+
 const invalid = (plugin: string, message: string, cause?: unknown) =>
   new PluginError('CTX_PLUGIN_CONFIG', `plugin ${plugin}: ${message}`, cause === undefined ? undefined : { cause });
 

@@ -9,7 +9,7 @@ import { isIssuedIdentity, issueIdentity } from './access/issued.js';
 import { ScopedVfs } from './access/scoped-vfs.js';
 import { publicConfig, type CtxConfig } from './config.js';
 import { hostModels } from './models/host-models.js';
-import { pluginSection } from './plugin-config.js';
+import { pluginSection, unclaimedEnv } from './plugin-config.js';
 import type { Identity } from './identity/types.js';
 import type { IdentityRegistry } from './identity/registry.js';
 import type { Logger } from './logger.js';
@@ -76,6 +76,7 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
   const sections = new Map(ordered.map((def) => [def.name, pluginSection(def, config, loadedNames)]));
   for (const name of Object.keys(config.pluginSections))
     if (!sections.has(name)) log.warn('configuration section of a plugin that is not loaded', { section: `plugins.${name}` });
+  for (const variable of unclaimedEnv(config, loadedNames)) log.warn('environment variable of a plugin that is not loaded', { variable });
   const shared = publicConfig(config);
   const models = hostModels(config);
   const services = new Map<string, { plugin: string; api: unknown }>();

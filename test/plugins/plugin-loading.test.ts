@@ -176,6 +176,25 @@ describe('the host plugin API range', () => {
   });
 });
 
+describe('settings for plugins that are not loaded', () => {
+  it('are logged as warnings naming them, and do not stop start-up', async () => {
+    const lines: string[] = [];
+    const t = await startTestApp({
+      env: { CTX_PLUGIN_GRETER_GREETING: 'typo in the plugin name' },
+      config: { pluginSections: { nobody: { x: 1 } }, logLevel: 'warn' },
+      logSink: (line) => void lines.push(line),
+    });
+    await t.close();
+    const warnings = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 'warn');
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ section: 'plugins.nobody' }),
+        expect.objectContaining({ variable: 'CTX_PLUGIN_GRETER_GREETING' }),
+      ]),
+    );
+  });
+});
+
 describe('environment names of sections', () => {
   it('upper-snake the plugin and the field, and a longer plugin name keeps its own variables', async () => {
     expect(envName('reading-stats')).toBe('READING_STATS');
