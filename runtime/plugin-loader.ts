@@ -29,16 +29,19 @@ export function resolvePluginSpec(spec: string, opts: ResolveOptions = {}): stri
     return fs.statSync(target).isDirectory() ? packageEntry(spec, target) : target;
   }
   const bases = [...new Set([opts.configDir, cwd].filter((b): b is string => !!b))];
+  const found: string[] = [];
   for (const base of bases) {
     try {
       const url = resolveModule(spec, pathToFileURL(path.join(base, 'noop.js')).href);
       if (url.startsWith('file:')) return fileURLToPath(url);
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED')
-        throw new PluginError('CTX_PLUGIN_LOAD_FAILED', `cannot resolve plugin ${spec} from ${base}: ${(err as Error).message}`, { cause: err });
+      // Installed, but its exports offer nothing to `import` (a CommonJS-only or mis-built package).
+      if (code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') found.push(`${base}: ${(err as Error).message}`);
+      else if (code !== 'ERR_MODULE_NOT_FOUND') throw new PluginError('CTX_PLUGIN_LOAD_FAILED', `cannot resolve plugin ${spec} from ${base}: ${(err as Error).message}`, { cause: err });
     }
   }
+  if (found.length) throw new PluginError('CTX_PLUGIN_NOT_FOUND', `plugin ${spec} is installed but exports no entry to import (${found.join('; ')})`);
   throw new PluginError('CTX_PLUGIN_NOT_FOUND', `plugin ${spec} not found: no package of that name in node_modules of ${bases.join(' or ')} (install it there, or give a path)`);
 }
 

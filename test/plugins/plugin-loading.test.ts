@@ -37,6 +37,7 @@ describe('resolving a plugin spec', () => {
   write(path.join(root, 'unbuilt/package.json'), JSON.stringify({ name: 'unbuilt', main: './dist/index.js' }));
   write(path.join(root, 'plain/index.js'), 'export default 1;');
   fs.mkdirSync(path.join(root, 'empty'));
+  write(path.join(root, 'work/node_modules/cjs-only/package.json'), JSON.stringify({ name: 'cjs-only', exports: { require: './index.cjs' } }));
   const opts = { configDir: path.join(root, 'conf'), cwd: path.join(root, 'work') };
 
   it('finds a package by name in the config directory, then in the working directory, as `import` would', () => {
@@ -64,6 +65,7 @@ describe('resolving a plugin spec', () => {
     expect(err(path.join(root, 'nothing.js'))).toMatchObject({ code: 'CTX_PLUGIN_NOT_FOUND', message: expect.stringContaining('does not exist') });
     expect(err(path.join(root, 'empty'))).toMatchObject({ code: 'CTX_PLUGIN_NOT_FOUND', message: expect.stringContaining('without package.json') });
     expect(err(path.join(root, 'unbuilt'))).toMatchObject({ code: 'CTX_PLUGIN_NOT_FOUND', message: expect.stringContaining('is the package built?') });
+    expect(err('cjs-only')).toMatchObject({ code: 'CTX_PLUGIN_NOT_FOUND', message: expect.stringContaining('cjs-only is installed but exports no entry to import') });
   });
 });
 
