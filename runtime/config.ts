@@ -69,8 +69,6 @@ export interface CtxConfig {
    */
   pluginPrivileges: Record<string, string[]>;
   shutdownTimeoutMs: number;
-  /** MCP sessions (plugins/mcp): at most `maxSessions` open, `maxSessionsPerUser` per user, closed after `sessionIdleMinutes` idle. */
-  mcp: { maxSessions: number; maxSessionsPerUser: number; sessionIdleMinutes: number };
 }
 
 export const DEFAULTS: CtxConfig = {
@@ -99,7 +97,6 @@ export const DEFAULTS: CtxConfig = {
   pluginEnv: {},
   pluginPrivileges: {},
   shutdownTimeoutMs: 10_000,
-  mcp: { maxSessions: 1000, maxSessionsPerUser: 32, sessionIdleMinutes: 30 },
 };
 
 type Env = Record<string, string | undefined>;
@@ -148,11 +145,6 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     rerank: { baseUrl: env.CTX_RERANK_BASE_URL, model: env.CTX_RERANK_MODEL, apiKey: env.CTX_RERANK_API_KEY },
     llm: { baseUrl: env.CTX_LLM_BASE_URL, model: env.CTX_LLM_MODEL, apiKey: env.CTX_LLM_API_KEY },
     gateway: { url: env.CTX_GATEWAY_URL, adminToken: env.CTX_GATEWAY_ADMIN_TOKEN },
-    mcp: {
-      maxSessions: int('CTX_MCP_MAX_SESSIONS', env.CTX_MCP_MAX_SESSIONS),
-      maxSessionsPerUser: int('CTX_MCP_MAX_SESSIONS_PER_USER', env.CTX_MCP_MAX_SESSIONS_PER_USER),
-      sessionIdleMinutes: int('CTX_MCP_SESSION_IDLE_MINUTES', env.CTX_MCP_SESSION_IDLE_MINUTES),
-    },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
   const pluginEnv: Record<string, string> = {};
@@ -198,8 +190,6 @@ export function validateConfig(c: CtxConfig): CtxConfig {
   if (c.gateway.adminToken !== undefined && c.gateway.adminToken.length < 32) throw new Error('CTX_GATEWAY_ADMIN_TOKEN must be at least 32 characters');
   if (c.executionBackendUrl !== undefined && c.executionBackendUrl !== '' && !/^(https?|grpc):\/\/[^/\s]+/i.test(c.executionBackendUrl))
     throw new Error(`CTX_EXECUTION_BACKEND_URL must be http://, https:// or grpc://host:port; got ${JSON.stringify(c.executionBackendUrl)}`);
-  if (c.mcp.maxSessions < 1 || c.mcp.maxSessionsPerUser < 1 || c.mcp.sessionIdleMinutes < 1)
-    throw new Error('CTX_MCP_MAX_SESSIONS, CTX_MCP_MAX_SESSIONS_PER_USER and CTX_MCP_SESSION_IDLE_MINUTES must be at least 1');
   return c;
 }
 

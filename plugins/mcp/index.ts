@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { definePlugin, HOST_VERSION, isAncestorPath, type Identity, type PluginHost, type RouteContext } from 'ctx/plugin';
+import { definePlugin, HOST_VERSION, isAncestorPath, s, type Identity, type PluginHost, type RouteContext } from 'ctx/plugin';
 import { jsonRpcError, serve } from './bridge.js';
 import { createServer, type SessionState } from './server.js';
 import { ownerOf, SessionTable, type McpSession } from './sessions.js';
@@ -25,8 +25,14 @@ export default definePlugin({
   // No dependencies: tools reach other plugins only through their routes (host.invoke) at call
   // time, so a deployment without one of them answers its tools with NOT_FOUND instead of failing
   // to start.
+  // Its own section: `plugins.mcp` in the config file, CTX_PLUGIN_MCP_<KEY> in the environment.
+  config: s.object({
+    maxSessions: s.int({ min: 1, max: 1_000_000 }).default(1000).describe('MCP sessions open at once; a new one beyond is refused (429)'),
+    maxSessionsPerUser: s.int({ min: 1, max: 100_000 }).default(32).describe('per user; a new one beyond closes that user\'s least recently used'),
+    sessionIdleMinutes: s.int({ min: 1, max: 10_080 }).default(30).describe('a session unused this long is closed'),
+  }),
   setup(host) {
-    const cfg = host.config.mcp;
+    const cfg = host.pluginConfig;
     const sessions = new SessionTable({ maxSessions: cfg.maxSessions, maxSessionsPerUser: cfg.maxSessionsPerUser, idleMs: cfg.sessionIdleMinutes * 60_000 });
     const sweeper = setInterval(() => void sessions.sweep().catch((err) => host.log.warn('mcp session sweep failed', { error: err })), Math.min(60_000, cfg.sessionIdleMinutes * 15_000));
     sweeper.unref();

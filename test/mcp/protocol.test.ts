@@ -10,7 +10,7 @@ let alice: Record<string, string>;
 let bob: Record<string, string>;
 let eve: Record<string, string>;
 beforeAll(async () => {
-  srv = await startMcpServer({ config: { mcp: { maxSessions: 6, maxSessionsPerUser: 3, sessionIdleMinutes: 30 } } });
+  srv = await startMcpServer({ env: { CTX_PLUGIN_MCP_MAX_SESSIONS: '6', CTX_PLUGIN_MCP_MAX_SESSIONS_PER_USER: '3' } });
   const acme = await srv.t.account('acme', ['alice', 'bob']);
   alice = acme.users.alice!;
   bob = acme.users.bob!;
