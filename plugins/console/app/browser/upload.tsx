@@ -110,7 +110,7 @@ export function Upload({ parent, onDone }: { parent: string; onDone: (rootUri: s
         </label>
         <label class="file-pick">
           Folder
-          <input type="file" data-testid="upload-dir" {...{ webkitdirectory: '' }} disabled={busy} onChange={(e) => e.currentTarget.files && send(fromInput(e.currentTarget.files))} />
+          <input type="file" data-testid="upload-dir" {...{ webkitdirectory: true }} disabled={busy} onChange={(e) => e.currentTarget.files && send(fromInput(e.currentTarget.files))} />
         </label>
       </div>
       {progress && (
