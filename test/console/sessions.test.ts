@@ -58,7 +58,8 @@ describe('sessions in Chromium', () => {
     expect(rows.join('\n')).toContain('ctx://user/alice/memories/preferences/green-tea.md');
     expect(rows.join('\n')).toContain('ctx://user/alice/memories/events/tea-festival.md');
     expect(llm.received).toHaveLength(1);
-    // The session's counters follow; the memory opens in the browser.
+    // The archive list says the same (what any later visit shows), and the counters follow.
+    await expect.poll(() => page.getByRole('table', { name: 'Memories from archive_001' }).innerText()).toContain('tea-festival.md');
     await expect.poll(() => page.locator('.meta').first().innerText()).toMatch(/Commits\s*1/);
     await table.getByRole('link', { name: 'ctx://user/alice/memories/preferences/green-tea.md' }).click();
     await page.getByRole('heading', { name: 'ctx://user/alice/memories/preferences/green-tea.md' }).waitFor();

@@ -58,10 +58,10 @@ export function History({ uri, isDir }: { uri: string; isDir: boolean }) {
                       <td><code>{c.oid.slice(0, 8)}</code></td>
                       <td>{c.message.split('\n')[0]}</td>
                       <td>{fmtTime(c.author.time_seconds)}</td>
-                      <td class="row">
+                      <td><div class="row">
                         {!isDir && <button type="button" onClick={() => setOid(c.oid)}>Compare with now</button>}
                         {isDir && <RestoreButton oid={c.oid} dir={pathOf(uri)} />}
-                      </td>
+                      </div></td>
                     </tr>
                   ))}
                 </tbody>

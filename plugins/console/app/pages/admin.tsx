@@ -76,7 +76,7 @@ function Users({ account, me }: { account: string; me: Identity }) {
                         </select>
                       </td>
                       <td>{fmtTime(u.created_at)}</td>
-                      <td class="row">
+                      <td><div class="row">
                         <Confirm
                           label="Regenerate key"
                           danger={false}
@@ -84,7 +84,7 @@ function Users({ account, me }: { account: string; me: Identity }) {
                           action={async () => setShown({ who: `${account}/${u.user_id}`, key: (await api.regenerateKey(account, u.user_id)).user_key })}
                         />
                         <Confirm label="Remove" question={`Remove ${u.user_id} from ${account}?`} action={() => api.deleteUser(account, u.user_id)} onDone={list.reload} />
-                      </td>
+                      </div></td>
                     </tr>
                   ))}
                 </tbody>
@@ -157,7 +157,7 @@ export function AdminPage({ me, query }: PageProps) {
   // An ADMIN manages their own account; ROOT picks any.
   const account = me.role === 'ROOT' ? (query.get('account') ?? undefined) : me.account_id;
   return (
-    <div class="split">
+    <div class={me.role === 'ROOT' ? 'split' : ''}>
       {me.role === 'ROOT' && <Accounts selected={account} />}
       {account ? <Users key={account} account={account} me={me} /> : <p class="state empty">Choose an account to manage its users.</p>}
     </div>

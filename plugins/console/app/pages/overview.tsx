@@ -19,6 +19,8 @@ async function counts(user: string) {
   return Promise.all(
     SCOPES.map(async (s) => {
       const uri = s.uri.replace('ctx://~', `ctx://user/${user}`);
+      // Sessions are counted by the sessions API (a session is a directory, not its files).
+      if (s.label === 'Sessions') return { ...s, count: (await api.sessions()).length };
       if (!exists.has(uri)) return { ...s, count: 0 };
       const st = await api.stat(uri);
       return { ...s, count: st.count ?? 0 };

@@ -15,6 +15,65 @@ async function extracted(task: Task): Promise<MemoryChange[]> {
   return diff.changes ?? [];
 }
 
+/** Every archive of a session (newest first) with the memories its commit wrote; listed before read, so nothing 404s. */
+async function archives(uri: string) {
+  const top = await api.ls(uri, 0, 100);
+  if (!top.some((e) => e.name === 'history' && e.isDir)) return [];
+  const dirs = (await api.ls(`${uri}/history`, 0, 1000)).filter((e) => e.isDir).reverse();
+  return Promise.all(
+    dirs.map(async (a) => {
+      const files = await api.ls(a.uri, 0, 100);
+      const diff = files.some((f) => f.name === 'memory_diff.json') ? (JSON.parse(await api.read(`${a.uri}/memory_diff.json`)) as { changes?: MemoryChange[] }) : null;
+      return { id: a.name, uri: a.uri, abstract: a.abstract ?? '', changes: diff ? (diff.changes ?? []) : null };
+    }),
+  );
+}
+
+function MemoryTable({ changes, caption, testid }: { changes: MemoryChange[]; caption: string; testid?: string }) {
+  return (
+    <table data-testid={testid}>
+      <caption>{caption}</caption>
+      <thead>
+        <tr><th>Category</th><th>Memory</th><th>Change</th></tr>
+      </thead>
+      <tbody>
+        {changes.map((c) => (
+          <tr key={c.uri}>
+            <td>{c.category}</td>
+            <td><a href={href('browser', { uri: c.uri })}>{c.uri}</a></td>
+            <td>{c.action} ({c.count})</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Archives({ uri, version }: { uri: string; version: number }) {
+  const st = useLoad(() => archives(uri), [uri, version]);
+  return (
+    <section aria-labelledby="archives-h">
+      <h3 id="archives-h">Commits and what they became</h3>
+      <Async state={st} empty="Not committed yet.">
+        {(list) => (
+          <Paged items={list} size={5}>
+            {(page) =>
+              page.map((a) => (
+                <div key={a.id} class="archive">
+                  <p>
+                    <a href={href('browser', { uri: a.uri, dir: '1' })}>{a.id}</a> <span class="muted">{a.abstract}</span>
+                  </p>
+                  {a.changes === null ? <p class="muted">Extraction still running.</p> : a.changes.length === 0 ? <p class="muted">No memories extracted.</p> : <MemoryTable changes={a.changes} caption={`Memories from ${a.id}`} />}
+                </div>
+              ))
+            }
+          </Paged>
+        )}
+      </Async>
+    </section>
+  );
+}
+
 function CommitPanel({ id, onDone }: { id: string; onDone: () => void }) {
   const [stage, setStage] = useState<string>();
   const [changes, setChanges] = useState<MemoryChange[]>();
@@ -41,25 +100,7 @@ function CommitPanel({ id, onDone }: { id: string; onDone: () => void }) {
       {stage && <span role="status" class="progress"> {stage}</span>}
       {act.error !== undefined && <ErrorBox error={act.error} />}
       {changes &&
-        (changes.length === 0 ? (
-          <p class="state empty">The commit extracted no memories.</p>
-        ) : (
-          <table data-testid="extracted">
-            <caption>Memories extracted</caption>
-            <thead>
-              <tr><th>Category</th><th>Memory</th><th>Change</th></tr>
-            </thead>
-            <tbody>
-              {changes.map((c) => (
-                <tr key={c.uri}>
-                  <td>{c.category}</td>
-                  <td><a href={href('browser', { uri: c.uri })}>{c.uri}</a></td>
-                  <td>{c.action} ({c.count})</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ))}
+        (changes.length === 0 ? <p class="state empty">The commit extracted no memories.</p> : <MemoryTable changes={changes} caption="Memories extracted by this commit" testid="extracted" />)}
     </section>
   );
 }
@@ -68,6 +109,7 @@ function SessionView({ id }: { id: string }) {
   const info = useLoad(() => api.session(id), [id]);
   const ctx = useLoad(() => api.context(id), [id]);
   const [role, setRole] = useState('user');
+  const [commits, setCommits] = useState(0);
   const [text, setText] = useState('');
   const act = useAction();
   return (
@@ -135,8 +177,11 @@ function SessionView({ id }: { id: string }) {
         onDone={() => {
           info.reload();
           ctx.reload();
+          setCommits((n) => n + 1);
         }}
       />
+      <Async state={info}>{(s) => <Archives uri={s.uri} version={commits} />}</Async>
+      <hr />
       <Confirm label="Delete session" question={`Delete session ${id} with its messages and archives? Extracted memories stay.`} action={() => api.deleteSession(id)} onDone={() => navigate('sessions')} />
     </article>
   );

@@ -1,13 +1,28 @@
 /** System: liveness, readiness, the observer's components, and Prometheus metrics when served. */
+import { useState } from 'preact/hooks';
 import { api } from '../api';
 import type { PageProps } from '../main';
 import { Async, StatusBadge, useLoad } from '../ui';
+
+function Metrics() {
+  const metrics = useLoad(() => api.metrics(), []);
+  return (
+    <Async state={metrics} isEmpty={(m) => m === null} empty="This server does not serve /metrics to this client.">
+      {(m) => (
+        <details open>
+          <summary>Prometheus text ({m!.split('\n').filter((l) => l && !l.startsWith('#')).length} samples)</summary>
+          <pre class="status">{m}</pre>
+        </details>
+      )}
+    </Async>
+  );
+}
 
 export function SystemPage(_: PageProps) {
   const health = useLoad(() => api.health(), [], { every: 5000 });
   const ready = useLoad(() => api.ready(), [], { every: 5000 });
   const observer = useLoad(() => api.observer(), [], { every: 5000 });
-  const metrics = useLoad(() => api.metrics(), []);
+  const [showMetrics, setShowMetrics] = useState(false);
   return (
     <div class="grid">
       <section class="card" aria-labelledby="sys-health">
@@ -58,14 +73,10 @@ export function SystemPage(_: PageProps) {
       </section>
       <section class="card wide-card" aria-labelledby="sys-metrics">
         <h2 id="sys-metrics">Metrics</h2>
-        <Async state={metrics} isEmpty={(m) => m === null} empty="This server does not serve /metrics to this client.">
-          {(m) => (
-            <details>
-              <summary>Prometheus text ({m!.split('\n').filter((l) => l && !l.startsWith('#')).length} samples)</summary>
-              <pre class="status">{m}</pre>
-            </details>
-          )}
-        </Async>
+        {/* On request: a server without the operations plugin answers 404, which is no error of the page. */}
+        {showMetrics ? <Metrics /> : (
+          <button type="button" onClick={() => setShowMetrics(true)}>Load metrics</button>
+        )}
       </section>
     </div>
   );

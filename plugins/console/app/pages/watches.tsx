@@ -25,7 +25,7 @@ export function WatchesPage(_: PageProps) {
                       <td>{w.watch_interval} min</td>
                       <td>{w.last_status ? <StatusBadge status={w.last_status} /> : '—'} {w.last_error ?? ''}</td>
                       <td>{w.is_active ? fmtTime(w.next_execution_time) : 'paused'}</td>
-                      <td class="row">
+                      <td><div class="row">
                         <button type="button" disabled={act.busy} onClick={async () => (await act.run(() => api.setWatchActive(w.task_id, !w.is_active))) !== undefined && list.reload()}>
                           {w.is_active ? 'Pause' : 'Resume'}
                         </button>
@@ -33,7 +33,7 @@ export function WatchesPage(_: PageProps) {
                           Run now
                         </button>
                         <Confirm label="Delete" question={`Stop watching ${w.to_uri}? The imported resource stays.`} action={() => api.deleteWatch(w.task_id)} onDone={list.reload} />
-                      </td>
+                      </div></td>
                     </tr>
                   ))}
                 </tbody>
