@@ -52,9 +52,13 @@ export class ConsoleAssets {
     }
   }
 
-  async index(): Promise<Reply> {
+  /**
+   * The app page. Whether the server runs in dev mode (no keys, loopback only) is written into it, so
+   * the app starts without a round trip; that one bit is all it says about the server.
+   */
+  async index(devMode: boolean): Promise<Reply> {
     await this.manifest();
-    const html = await fs.readFile(path.join(this.dir, 'index.html'));
+    const html = Buffer.from((await fs.readFile(path.join(this.dir, 'index.html'), 'utf8')).replace('%DEV_MODE%', devMode ? 'true' : 'false'));
     return Reply.raw(html, { contentType: TYPES['.html'], size: html.length, headers: { ...SECURITY_HEADERS, 'cache-control': 'no-cache' } });
   }
 

@@ -1,10 +1,10 @@
 /**
  * Console plugin: the web console (a Preact single-page app built from app/ by build.ts) at
- * `/console`. It serves static files and two small JSON routes; everything the console shows comes
+ * `/console`. It serves static files and whoami (the caller's identity); everything the console shows comes
  * from the public API with the signed-in user's own key, so it never sees more than that user may.
  */
-import { HOST_VERSION, Reply, definePlugin, notFound, resultObject, s } from 'ctx/plugin';
-import { ConsoleAssets, SECURITY_HEADERS } from './assets.js';
+import { HOST_VERSION, definePlugin, notFound, resultObject, s } from 'ctx/plugin';
+import { ConsoleAssets } from './assets.js';
 import { defaultOutDir } from './build.js';
 
 export default definePlugin({
@@ -22,17 +22,7 @@ export default definePlugin({
       auth: 'none',
       summary: 'the web console (single-page app; sign in with an API key)',
       reply: html,
-      handler: () => assets.index(),
-    });
-
-    host.route({
-      method: 'GET',
-      path: '/console/config.json',
-      auth: 'none',
-      summary: "what the console needs before sign-in: whether the server runs in dev mode (no keys, loopback only)",
-      reply: { contentType: 'application/json', schema: resultObject({ dev_mode: s.bool(), version: s.string() }), description: 'console configuration (no envelope)' },
-      // Only the auth mode's one bit: dev mode already serves every loopback caller without a key.
-      handler: () => Reply.json({ dev_mode: host.authMode === 'dev', version: HOST_VERSION }, 200, { 'cache-control': 'no-store', ...SECURITY_HEADERS }),
+      handler: () => assets.index(host.authMode === 'dev'),
     });
 
     host.route({
@@ -56,7 +46,7 @@ export default definePlugin({
           const reply = await assets.asset(p.slice(7));
           if (reply) return reply;
         } else if (!p.includes('.')) {
-          return assets.index();
+          return assets.index(host.authMode === 'dev');
         }
         throw notFound(`no console file ${JSON.stringify(p)}`, { resource: `/console/${p}` });
       },

@@ -85,6 +85,24 @@ describe('admin pages in Chromium', () => {
     expect(g.problems).toEqual([]);
   });
 
+  it('dev mode signs in at once on loopback, as the dev identity, with no key and no sign-out', async () => {
+    const dev = await startConsoleServer({ authMode: 'dev', rootApiKey: undefined });
+    try {
+      const g = await guardedPage(browser, dev.base);
+      await g.page.goto(`${dev.base}/console`);
+      const who = g.page.getByTestId('identity');
+      await who.waitFor();
+      expect(await who.innerText()).toMatch(/default\s*\/\s*default\s*ADMIN\s*dev mode/);
+      expect(await g.page.getByLabel('API key').count()).toBe(0);
+      expect(await g.page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+      expect(await g.page.evaluate(() => sessionStorage.length)).toBe(0);
+      expect(g.problems).toEqual([]);
+      await g.page.context().close();
+    } finally {
+      await dev.close();
+    }
+  });
+
   it('a wrong key is refused at sign-in and nothing is stored', async () => {
     const g = await guardedPage(browser, s.base);
     const { page } = g;

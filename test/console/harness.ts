@@ -26,7 +26,8 @@ export async function startConsoleServer(config: Partial<CtxConfig> = {}): Promi
   const t = await startTestApp({ config });
   const server: UwsServer = await t.app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${server.port}`;
-  const acme = await t.account('acme', ['alice']);
+  // Dev mode has no keys and no ROOT to create accounts: everyone is the default ADMIN.
+  const acme = config.authMode === 'dev' ? { admin: { 'x-api-key': '' }, users: { alice: { 'x-api-key': '' } } } : await t.account('acme', ['alice']);
   const api = async (method: string, path: string, key: string, body?: unknown) => {
     const res = await fetch(base + path, { method, headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();

@@ -1,6 +1,6 @@
 /**
  * The console plugin over the real pipeline: the app page with its CSP, hashed immutable assets
- * with the right types, the pre-sign-in config (dev mode only), whoami, every error path, and the
+ * with the right types, the dev-mode bit written into the page, whoami, every error path, and the
  * bundle-size budget of the issue (≤ 250 KB gzipped JS+CSS on first load).
  */
 import fs from 'node:fs';
@@ -71,12 +71,11 @@ describe('GET /console', () => {
   });
 });
 
-describe('GET /console/config.json and /console/whoami', () => {
-  it('config tells only whether the server is in dev mode', async () => {
-    const res = await get('/console/config.json');
-    expect(res.status).toBe(200);
-    expect(Object.keys(res.json()).sort()).toEqual(['dev_mode', 'version']);
-    expect(res.json().dev_mode).toBe(false);
+describe('GET /console/whoami', () => {
+  it('the page says only whether the server is in dev mode (here: no)', async () => {
+    const res = await get('/console');
+    expect(res.text).toContain('<meta name="ctx-dev-mode" content="false">');
+    expect(res.text).not.toContain('%DEV_MODE%');
   });
 
   it('whoami needs a valid key and returns the caller', async () => {
@@ -96,10 +95,10 @@ describe('GET /console/config.json and /console/whoami', () => {
 });
 
 describe('dev mode', () => {
-  it('config says dev_mode and whoami answers without a key', async () => {
+  it('the page says dev mode and whoami answers without a key', async () => {
     const dev = await startTestApp({ config: { authMode: 'dev', rootApiKey: undefined } });
     try {
-      expect((await dev.req({ method: 'GET', url: '/console/config.json' })).json().dev_mode).toBe(true);
+      expect((await dev.req({ method: 'GET', url: '/console' })).text).toContain('<meta name="ctx-dev-mode" content="true">');
       const me = await dev.req({ method: 'GET', url: '/console/whoami' });
       expect(me.status).toBe(200);
       expect(me.json().result).toMatchObject({ account_id: 'default', user_id: 'default' });
@@ -113,7 +112,7 @@ describe('not built', () => {
   it('the page answers 503 UNAVAILABLE saying how to build it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-console-'));
     const assets = new ConsoleAssets(path.join(dir, 'missing'));
-    await expect(assets.index()).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('npm run setup') });
+    await expect(assets.index(false)).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('npm run setup') });
     await expect(assets.asset('app.js')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     fs.rmSync(dir, { recursive: true, force: true });
   });

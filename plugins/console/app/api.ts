@@ -76,11 +76,8 @@ export interface User { account_id: string; user_id: string; role: string; creat
 
 // ---- configuration and identity -------------------------------------------------------------------
 export const api = {
-  config: async (): Promise<{ dev_mode: boolean; version: string }> => {
-    const res = await fetch('/console/config.json');
-    if (!res.ok) return fail(res);
-    return res.json();
-  },
+  /** Written into the page by the server: dev mode serves loopback callers without a key. */
+  devMode: () => document.querySelector('meta[name="ctx-dev-mode"]')?.getAttribute('content') === 'true',
   whoami: () => get<Identity>('/console/whoami'),
 
   // file system and content

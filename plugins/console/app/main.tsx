@@ -152,16 +152,16 @@ function App() {
   useEffect(() => {
     (async () => {
       try {
-        const cfg = await api.config();
+        const dev = api.devMode();
         // Dev mode serves loopback callers without a key: sign in as the dev identity at once.
-        if (cfg.dev_mode || session.key()) {
+        if (dev || session.key()) {
           try {
             const me = await api.whoami();
-            return setState({ me, dev: cfg.dev_mode, ready: true });
+            return setState({ me, dev, ready: true });
           } catch (e) {
             session.clear();
             if (!(e instanceof ApiError && e.status === 401)) throw e;
-            return setState({ dev: cfg.dev_mode, ready: true, notice: 'Your session ended: sign in again.' });
+            return setState({ dev, ready: true, notice: 'Your session ended: sign in again.' });
           }
         }
         setState({ dev: false, ready: true });
