@@ -28,7 +28,7 @@ function NewFile({ dir, onDone }: { dir: string; onDone: (uri: string) => void }
       <h3 id="write-h">Write a file in {dir}</h3>
       <label for="new-name">File name</label>
       <input id="new-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="notes.md" />
-      <label for="new-text">Content</label>
+      <label for="new-text">File content</label>
       <textarea id="new-text" rows={5} value={text} onInput={(e) => setText(e.currentTarget.value)} />
       <button type="submit" disabled={act.busy || !name.trim()}>Write</button>
       {act.error !== undefined && <ErrorBox error={act.error} />}

@@ -1,0 +1,112 @@
+/**
+ * Changing things from the console in Chromium: write a file, edit its tags, move it, delete it with
+ * confirmation; commit a snapshot, see what a restore would change and restore; export a pack (a real
+ * download) and import it elsewhere. Each step is checked against the API, not only the page.
+ */
+import fs from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureConsoleBuilt } from '../../plugins/console/build.js';
+import { guardedPage, launch, signIn, startConsoleServer, type ConsoleServer } from './harness.js';
+
+let s: ConsoleServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  await ensureConsoleBuilt();
+  s = await startConsoleServer();
+  browser = await launch();
+  await s.api('POST', '/api/v1/fs/mkdir', s.adminKey, { uri: 'ctx://resources/notes' });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+const read = async (uri: string) => (await s.api('GET', `/api/v1/content/read?uri=${encodeURIComponent(uri)}`, s.adminKey)).json.result;
+
+describe('managing the store from the console', () => {
+  it('writes a file, edits its tags, moves it and deletes it after confirming', async () => {
+    const g = await guardedPage(browser, s.base);
+    const { page } = g;
+    await signIn(page, s.base, s.adminKey);
+    await page.goto(`${s.base}/console#/browser?uri=${encodeURIComponent('ctx://resources/notes')}&dir=1`);
+    await page.getByRole('button', { name: 'New file' }).click();
+    await page.getByLabel('File name').fill('todo.md');
+    await page.getByLabel('File content').fill('- water the plants');
+    await page.getByRole('button', { name: 'Write', exact: true }).click();
+    await page.getByRole('heading', { name: 'ctx://resources/notes/todo.md' }).waitFor();
+    expect(await read('ctx://resources/notes/todo.md')).toBe('- water the plants');
+
+    await page.getByRole('tab', { name: 'Metadata' }).click();
+    await page.getByLabel('Tags (k=v, comma-separated)').fill('kind=todo, owner=admin');
+    await page.getByRole('button', { name: 'Save tags' }).click();
+    await expect
+      .poll(async () => (await s.api('GET', `/api/v1/fs/attrs?uri=${encodeURIComponent('ctx://resources/notes/todo.md')}`, s.adminKey)).json.result.attrs.tags)
+      .toEqual(expect.arrayContaining(['kind=todo', 'owner=admin']));
+
+    await page.getByLabel('Move to').fill('ctx://resources/notes/done.md');
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.getByRole('heading', { name: 'ctx://resources/notes/done.md' }).waitFor();
+    expect(await read('ctx://resources/notes/done.md')).toBe('- water the plants');
+    await page.getByRole('tree').getByRole('treeitem', { name: 'done.md' }).waitFor();
+
+    await page.getByRole('tab', { name: 'Metadata' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    // Cancel first: nothing happens.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await s.api('GET', `/api/v1/fs/stat?uri=${encodeURIComponent('ctx://resources/notes/done.md')}`, s.adminKey)).status).toBe(200);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'ctx://resources/notes', exact: true }).waitFor();
+    expect((await s.api('GET', `/api/v1/fs/ls?uri=${encodeURIComponent('ctx://resources/notes')}&simple=true`, s.adminKey)).json.result).toEqual([]);
+    expect(g.problems).toEqual([]);
+  });
+
+  it('commits a snapshot, shows what a restore would change, and restores', async () => {
+    await s.api('POST', '/api/v1/content/write', s.adminKey, { uri: 'ctx://resources/notes/plan.md', content: 'v1' });
+    const g = await guardedPage(browser, s.base);
+    const { page } = g;
+    await signIn(page, s.base, s.adminKey);
+    await page.getByRole('link', { name: 'Snapshots' }).click();
+    await page.getByText('No commits yet.').waitFor();
+    await page.getByLabel('Message').fill('first plan');
+    await page.getByRole('button', { name: 'Commit now' }).click();
+    await page.getByRole('cell', { name: 'first plan' }).waitFor();
+    await s.api('POST', '/api/v1/content/write', s.adminKey, { uri: 'ctx://resources/notes/plan.md', content: 'v2' });
+
+    await page.getByRole('button', { name: 'Diff / restore' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('.diff-list').waitFor();
+    expect(await dialog.locator('.diff-list').innerText()).toContain('resources/notes/plan.md');
+    await dialog.getByRole('button', { name: 'Restore' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Restored' }).waitFor();
+    expect(await read('ctx://resources/notes/plan.md')).toBe('v1');
+    expect(g.problems).toEqual([]);
+  });
+
+  it('exports a pack as a download and imports it below another directory', async () => {
+    const g = await guardedPage(browser, s.base);
+    const { page } = g;
+    await signIn(page, s.base, s.adminKey);
+    await page.getByRole('link', { name: 'Packs' }).click();
+    await page.getByLabel('Directory').fill('ctx://resources/notes');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export and download' }).click()]);
+    const file = await download.path();
+    const bytes = fs.readFileSync(file);
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    expect(download.suggestedFilename()).toBe('resources_notes.ctxpack.zip');
+
+    await s.api('POST', '/api/v1/fs/mkdir', s.adminKey, { uri: 'ctx://resources/copy' });
+    await page.getByLabel('Pack (.zip)').setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: bytes });
+    await page.getByLabel('Below').fill('ctx://resources/copy');
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('status').filter({ hasText: 'Imported' }).waitFor({ timeout: 30_000 });
+    const uri = await page.getByRole('status').filter({ hasText: 'Imported' }).getByRole('link').innerText();
+    expect(uri.startsWith('ctx://resources/copy/')).toBe(true);
+    expect(await read(`${uri}/plan.md`)).toBe('v1');
+    expect(g.problems).toEqual([]);
+  });
+});
