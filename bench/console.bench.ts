@@ -17,7 +17,8 @@ const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] || 10) || 1
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))]!;
 
-await ensureConsoleBuilt();
+const manifest = await ensureConsoleBuilt();
+const firstLoad = ['index.html', manifest.entry, manifest.stylesheet].map((f) => manifest.files[f]!);
 const s = await startConsoleServer();
 const browser: Browser = await launch();
 
@@ -32,7 +33,6 @@ const shell: number[] = [];
 const inPage: number[] = [];
 const data: number[] = [];
 const base: number[] = [];
-let bytes = 0;
 for (let i = 0; i < runs + 1; i++) {
   const p0 = await coldPage();
   const t0 = performance.now();
@@ -41,10 +41,6 @@ for (let i = 0; i < runs + 1; i++) {
   await p0.context().close();
 
   const page = await coldPage(s.adminKey);
-  let got = 0;
-  page.on('response', async (r) => {
-    if (r.url().includes('/console')) got += Number((await r.headerValue('content-length')) ?? 0);
-  });
   const t1 = performance.now();
   await page.goto(`${s.base}/console#/overview`);
   await page.getByTestId('identity').waitFor();
@@ -60,9 +56,9 @@ for (let i = 0; i < runs + 1; i++) {
   shell.push(ts);
   inPage.push(mark);
   data.push(td);
-  bytes = got;
 }
-console.log(`first load, cold cache, ${runs} runs (bytes over the wire for /console*: ${(bytes / 1024).toFixed(1)} KiB, uncompressed):`);
+const kib = (n: number) => (n / 1024).toFixed(1);
+console.log(`first load, cold cache, ${runs} runs (page + JS + CSS: ${kib(firstLoad.reduce((n, f) => n + f.bytes, 0))} KiB, ${kib(firstLoad.reduce((n, f) => n + f.gzip, 0))} KiB gzipped; served uncompressed on loopback):`);
 console.log(`  baseline cold GET /health        median ${ms(pct(base, 0.5))}  p90 ${ms(pct(base, 0.9))}`);
 console.log(`  console shell with identity      median ${ms(pct(shell, 0.5))}  p90 ${ms(pct(shell, 0.9))}  (${(pct(shell, 0.5) / pct(base, 0.5)).toFixed(2)}x baseline)`);
 console.log(`  console interactive, page clock  median ${ms(pct(inPage, 0.5))}  p90 ${ms(pct(inPage, 0.9))}  (navigation start to the signed-in shell's first effect)`);

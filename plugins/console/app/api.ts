@@ -59,7 +59,7 @@ const post = <T>(path: string, body: unknown = {}) => call<T>('POST', path, { bo
 
 // ---- types (the parts of the results the console shows) ------------------------------------------
 export interface Identity { account_id: string; user_id: string; role: 'ROOT' | 'ADMIN' | 'USER' }
-export interface Entry { name: string; uri: string; isDir: boolean; size?: number; modTime?: string; abstract?: string; access?: string; tags?: string[] }
+export interface Entry { name: string; uri: string; isDir: boolean; size?: number; modTime?: string; abstract?: string; access?: string }
 export interface Stat { name: string; uri: string; isDir: boolean; size: number; modTime: string; isLocked: boolean; id?: string; count?: number }
 export interface Hit { uri: string; context_type: string; level: number; abstract: string; overview?: string | null; score: number; match_reason: string; category?: string }
 export interface FindResult { memories: Hit[]; resources: Hit[]; skills: Hit[]; total: number; query_plan?: unknown; provenance?: unknown }
@@ -81,7 +81,8 @@ export const api = {
   whoami: () => get<Identity>('/console/whoami'),
 
   // file system and content
-  ls: (uri: string, offset = 0, limit = 500) => get<Entry[]>('/api/v1/fs/ls', { uri, offset, limit, node_limit: limit, abs_limit: 160, include_tags: true }),
+  /** A directory's entries; directories carry their L0 (cut to 160 characters). */
+  ls: (uri: string, offset = 0, limit = 500) => get<Entry[]>('/api/v1/fs/ls', { uri, offset, limit, node_limit: limit, abs_limit: 160 }),
   stat: (uri: string) => get<Stat>('/api/v1/fs/stat', { uri }),
   attrs: (uri: string) => get<{ context_type: string; attrs: { tags: string[]; memory?: Record<string, unknown> } }>('/api/v1/fs/attrs', { uri }),
   abstract: (uri: string) => get<string>('/api/v1/content/abstract', { uri }),
