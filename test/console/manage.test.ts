@@ -62,6 +62,14 @@ describe('managing the store from the console', () => {
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('heading', { name: 'ctx://resources/notes', exact: true }).waitFor();
     expect((await s.api('GET', `/api/v1/fs/ls?uri=${encodeURIComponent('ctx://resources/notes')}&simple=true`, s.adminKey)).json.result).toEqual([]);
+
+    // The directory itself, open in the tree: gone from the tree, and the tree never asks for it again.
+    await page.getByRole('tab', { name: 'Metadata' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'ctx://resources', exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('tree').getByRole('treeitem', { name: 'notes' }).count()).toBe(0);
+    expect((await s.api('GET', `/api/v1/fs/stat?uri=${encodeURIComponent('ctx://resources/notes')}`, s.adminKey)).status).toBe(404);
     expect(g.problems).toEqual([]);
   });
 

@@ -66,9 +66,10 @@ export function Tree({ roots, initiallyOpen, selected, onSelect, version }: { ro
     }
   };
 
-  // A change elsewhere (upload, write, move, delete) bumps `version`: reload what is open.
+  // A change elsewhere (upload, write, move, delete) bumps `version`: forget every listing; what is
+  // open and still listed loads again (a directory that was just removed is not asked for).
   useEffect(() => {
-    if (version) for (const uri of open) if (dirsRef.current.has(uri)) load(uri, true);
+    if (version) setDirs(new Map());
   }, [version]);
 
   // Open the ancestors of a URI selected from elsewhere (a find hit, a link).
