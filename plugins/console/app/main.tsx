@@ -149,6 +149,10 @@ function Shell({ me, dev, onSignOut }: { me: Identity; dev: boolean; onSignOut: 
   );
 }
 
+// Asked before the first render, so the identity is on its way while Preact mounts.
+const early = api.devMode() || session.key() ? api.whoami() : null;
+early?.catch(() => undefined);
+
 function App() {
   const [state, setState] = useState<{ me?: Identity; dev: boolean; ready: boolean; error?: unknown; notice?: string }>({ dev: false, ready: false });
   useEffect(() => {
@@ -158,7 +162,7 @@ function App() {
         // Dev mode serves loopback callers without a key: sign in as the dev identity at once.
         if (dev || session.key()) {
           try {
-            const me = await api.whoami();
+            const me = await (early ?? api.whoami());
             return setState({ me, dev, ready: true });
           } catch (e) {
             session.clear();
