@@ -62,13 +62,20 @@ export class ConsoleAssets {
     return Reply.raw(html, { contentType: TYPES['.html'], size: html.length, headers: { ...SECURITY_HEADERS, 'cache-control': 'no-cache' } });
   }
 
-  /** A hashed asset by its file name, or null when the build has no such file. */
-  async asset(name: string): Promise<Reply | null> {
+  /** A hashed asset by its file name (gzipped when the client accepts it), or null when the build has no such file. */
+  async asset(name: string, acceptEncoding = ''): Promise<Reply | null> {
     const m = await this.manifest();
     if (name === 'index.html' || name === 'manifest.json' || !Object.hasOwn(m.files, name)) return null;
     const type = TYPES[path.extname(name)];
     if (!type) return null;
-    const body = await fs.readFile(path.join(this.dir, name));
-    return Reply.raw(body, { contentType: type, size: body.length, headers: { ...SECURITY_HEADERS, 'cache-control': 'public, max-age=31536000, immutable' } });
+    const headers: Record<string, string> = { ...SECURITY_HEADERS, 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept-encoding' };
+    let body: Buffer;
+    if (/\bgzip\b/.test(acceptEncoding)) {
+      body = await fs.readFile(path.join(this.dir, `${name}.gz`));
+      headers['content-encoding'] = 'gzip';
+    } else {
+      body = await fs.readFile(path.join(this.dir, name));
+    }
+    return Reply.raw(body, { contentType: type, size: body.length, headers });
   }
 }

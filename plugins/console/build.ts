@@ -62,7 +62,10 @@ export async function buildConsole(outDir = defaultOutDir()): Promise<ConsoleMan
   const files: ConsoleManifest['files'] = {};
   for (const f of [...outputs, 'index.html']) {
     const bytes = fs.readFileSync(path.join(tmp, f));
-    files[f] = { bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+    const gz = gzipSync(bytes, { level: 9 });
+    files[f] = { bytes: bytes.length, gzip: gz.length };
+    // Served to browsers that accept gzip (the console across a network, not only on loopback).
+    if (f !== 'index.html') fs.writeFileSync(path.join(tmp, `${f}.gz`), gz);
   }
   const manifest: ConsoleManifest = { entry, stylesheet, files };
   fs.writeFileSync(path.join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

@@ -43,7 +43,7 @@ export default definePlugin({
       async handler(ctx) {
         const p = ctx.params.path ?? '';
         if (p.startsWith('assets/') && !p.slice(7).includes('/')) {
-          const reply = await assets.asset(p.slice(7));
+          const reply = await assets.asset(p.slice(7), ctx.req.headers['accept-encoding']);
           if (reply) return reply;
         } else if (!p.includes('.')) {
           return assets.index(host.authMode === 'dev');

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleAssets } from '../../plugins/console/assets.js';
 import { ensureConsoleBuilt, type ConsoleManifest } from '../../plugins/console/build.js';
@@ -53,12 +54,19 @@ describe('GET /console', () => {
     expect(js.body.length).toBe(manifest.files[manifest.entry]!.bytes);
     const css = await get(`/console/assets/${manifest.stylesheet}`);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    // Gzipped for clients that accept it: the same bytes once inflated.
+    const gz = await get(`/console/assets/${manifest.entry}`, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['vary']).toBe('accept-encoding');
+    expect(gz.body.length).toBe(manifest.files[manifest.entry]!.gzip);
+    expect(gunzipSync(gz.body).equals(js.body)).toBe(true);
+    expect(js.headers['content-encoding']).toBeUndefined();
     // The bundle makes no request of its own to another origin.
     expect(js.text).not.toMatch(/https?:\/\/(?!www\.w3\.org)[a-z]/i);
   });
 
   it('answers 404 with the error envelope for unknown files, the manifest and traversal attempts', async () => {
-    for (const url of ['/console/assets/app-XXXX.js', '/console/assets/manifest.json', '/console/assets/index.html', '/console/assets/..%2Fmanifest.json', '/console/assets/../../package.json', '/console/favicon.ico', '/console/a/b.js']) {
+    for (const url of ['/console/assets/app-XXXX.js', `/console/assets/${manifest.entry}.gz`, '/console/assets/manifest.json', '/console/assets/index.html', '/console/assets/..%2Fmanifest.json', '/console/assets/../../package.json', '/console/favicon.ico', '/console/a/b.js']) {
       const res = await get(url);
       expect(res.status, url).toBe(404);
       expect(res.json(), url).toMatchObject({ status: 'error', error: { code: 'NOT_FOUND' } });
