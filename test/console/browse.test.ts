@@ -97,7 +97,7 @@ describe('console in Chromium', () => {
     // Imported, indexed and shown: the new root is selected and listed in the tree.
     const ls = await s.api('GET', `/api/v1/fs/ls?uri=${encodeURIComponent('ctx://resources/garden-notes')}&recursive=true&simple=true`, s.aliceKey);
     expect(ls.json.result.map((u: string) => u.replace(/\/$/, '')).sort()).toEqual(expect.arrayContaining(['ctx://resources/garden-notes/README.md', 'ctx://resources/garden-notes/beds/north.md']));
-    await page.getByRole('heading', { name: 'ctx://resources/garden-notes' }).waitFor();
+    await page.getByRole('heading', { name: 'ctx://resources/garden-notes', exact: true }).waitFor();
     await page.getByRole('tree').getByRole('treeitem', { name: 'garden-notes' }).waitFor();
     fs.rmSync(dir, { recursive: true, force: true });
   });
