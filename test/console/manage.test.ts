@@ -117,4 +117,23 @@ describe('managing the store from the console', () => {
     expect(await read(`${uri}/plan.md`)).toBe('v1');
     expect(g.problems).toEqual([]);
   });
+
+  it('lists tasks, filters them, and shows one with its events', async () => {
+    const started = await s.api('POST', '/api/v1/content/reindex', s.adminKey, { uri: 'ctx://resources', wait: true });
+    expect(started.status).toBe(200);
+    const g = await guardedPage(browser, s.base);
+    const { page } = g;
+    await signIn(page, s.base, s.adminKey);
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByText('No tasks match.').waitFor();
+    await page.getByLabel('Status').selectOption('completed');
+    const link = page.getByRole('link', { name: 'admin_reindex' }).first();
+    await link.click();
+    await page.getByRole('heading', { name: /^admin_reindex / }).waitFor();
+    const events = page.locator('.events li');
+    await events.first().waitFor();
+    expect(await events.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('completed')]));
+    expect(g.problems).toEqual([]);
+  });
 });

@@ -63,6 +63,7 @@ export interface Entry { name: string; uri: string; isDir: boolean; size?: numbe
 export interface Stat { name: string; uri: string; isDir: boolean; size: number; modTime: string; isLocked: boolean; id?: string; count?: number }
 export interface Hit { uri: string; context_type: string; level: number; abstract: string; overview?: string | null; score: number; match_reason: string; category?: string }
 export interface FindResult { memories: Hit[]; resources: Hit[]; skills: Hit[]; total: number; query_plan?: unknown; provenance?: unknown }
+export interface TaskEvent { seq: number; recorded_at: string; kind: string; status: string; stage: string | null; operation: string | null; error: string | null }
 export interface Task { task_id: string; task_type: string; status: string; stage: string | null; resource_id?: string | null; created_at: number; updated_at: number; result: unknown; error: unknown }
 export interface SessionRef { session_id: string; uri: string }
 export interface SessionInfo { session_id: string; uri: string; created_at: string; updated_at: string; message_count: number; total_message_count: number; commit_count: number; memories_extracted: Record<string, number>; last_commit_at: string | null }
@@ -140,6 +141,12 @@ export const api = {
   // tasks
   tasks: (query: Query = {}) => get<Task[]>('/api/v1/tasks', { limit: 200, ...query }),
   task: (id: string) => get<Task>(`/api/v1/tasks/${encodeURIComponent(id)}`),
+  /** The record with its execution events, which the API puts in `result.execution_events` (kept out of the result shown). */
+  async taskWithEvents(id: string): Promise<{ task: Task; events: TaskEvent[] }> {
+    const t = await get<Task>(`/api/v1/tasks/${encodeURIComponent(id)}`, { include_events: true });
+    const { execution_events, ...rest } = (t.result ?? {}) as { execution_events?: { items: TaskEvent[] } | null };
+    return { task: { ...t, result: Object.keys(rest).length ? rest : null }, events: execution_events?.items ?? [] };
+  },
   cancelTask: (id: string) => post(`/api/v1/tasks/${encodeURIComponent(id)}/cancel`),
 
   // skills, watches

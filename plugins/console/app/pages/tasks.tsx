@@ -1,13 +1,13 @@
 /** Tasks: the caller's tasks, live (polled while any is running), filterable, cancellable. */
 import { useState } from 'preact/hooks';
-import { api, type Task } from '../api';
+import { api, type Task, type TaskEvent } from '../api';
 import type { PageProps } from '../main';
 import { isTerminal } from '../tasks';
 import { Async, Confirm, Paged, StatusBadge, fmtTime, href, useLoad } from '../ui';
 
 const STATUSES = ['', 'pending', 'running', 'cancelling', 'completed', 'failed', 'cancelled'];
 
-function Detail({ t }: { t: Task }) {
+function Detail({ t, events }: { t: Task; events: TaskEvent[] }) {
   return (
     <article aria-labelledby="task-h" class="card">
       <h2 id="task-h">{t.task_type} <code>{t.task_id}</code></h2>
@@ -18,6 +18,18 @@ function Detail({ t }: { t: Task }) {
         {t.resource_id && (<><dt>Resource</dt><dd>{t.resource_id}</dd></>)}
       </dl>
       {t.error !== null && t.error !== undefined && <pre class="state error">{typeof t.error === 'string' ? t.error : JSON.stringify(t.error, null, 2)}</pre>}
+      {events.length > 0 && (
+        <details open>
+          <summary>Events ({events.length})</summary>
+          <ol class="plain events">
+            {events.map((e) => (
+              <li key={e.seq}>
+                <span class="muted">{fmtTime(e.recorded_at)}</span> {e.kind} <StatusBadge status={e.status} /> {e.stage ?? ''} {e.operation ?? ''} {e.error && <span class="state error">{e.error}</span>}
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
       {t.result !== null && t.result !== undefined && (
         <details open>
           <summary>Result</summary>
@@ -34,10 +46,11 @@ export function TasksPage({ query }: PageProps) {
   const [internal, setInternal] = useState(false);
   const list = useLoad(() => api.tasks({ status: status || undefined, task_type: type || undefined, include_internal: internal || undefined }), [status, type, internal], { every: 2000 });
   const id = query.get('id');
-  const one = useLoad(() => (id ? api.task(id) : Promise.resolve(null)), [id], { every: 2000 });
+  // The open task's record with its events, followed while the page is open (the API has no push).
+  const one = useLoad(() => (id ? api.taskWithEvents(id) : Promise.resolve(null)), [id], { every: 2000 });
   return (
     <>
-      {id && <Async state={one}>{(t) => (t ? <Detail t={t} /> : null)}</Async>}
+      {id && <Async state={one}>{(d) => (d ? <Detail t={d.task} events={d.events} /> : null)}</Async>}
       <form class="row" aria-label="filter tasks" onSubmit={(e) => e.preventDefault()}>
         <label for="t-status">Status</label>
         <select id="t-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
