@@ -66,7 +66,7 @@ const shots: Array<{ name: string; hash: string; prepare?: (p: Page) => Promise<
   { name: 'sessions', hash: 'sessions?id=on-call-planning' },
   { name: 'skills', hash: 'skills?name=summarize-incident' },
   { name: 'watches', hash: 'watches' },
-  { name: 'tasks', hash: 'tasks' },
+  { name: 'tasks', hash: `tasks?id=${commit.task_id}` },
   { name: 'packs', hash: 'packs' },
   { name: 'snapshots', hash: 'snapshots' },
   { name: 'admin', hash: 'admin' },
