@@ -42,6 +42,9 @@ describe('console in Chromium', () => {
     await expect(page.getByRole('heading', { name: 'ctx console' }).isVisible()).resolves.toBe(true);
     await signIn(page, s.base, s.aliceKey);
     expect(await page.getByTestId('identity').innerText()).toMatch(/acme\s*\/\s*alice\s*USER/);
+    // The Overview is the landing page: scope counts and the index's size.
+    await expect.poll(() => page.getByTestId('index-size').innerText()).toMatch(/Vector index: \d+ records, [\d.]+ (B|KiB|MiB)/);
+    expect(await page.getByRole('link', { name: /Resources/ }).innerText()).toMatch(/^[1-9]\d*\s+Resources$/);
     expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([s.aliceKey]);
     expect(await page.evaluate(() => document.cookie)).toBe('');
     expect(page.url()).not.toContain(s.aliceKey);

@@ -23,7 +23,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], opts: { ever
         (error: Error) => id === run.current && setState({ error, loading: false }),
       );
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller's deps decide when `load` is new (it is a fresh closure every render).
     deps,
   );
   useEffect(() => {

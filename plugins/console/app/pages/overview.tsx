@@ -1,7 +1,7 @@
 /** Overview: what is stored per scope, index and queue state, recent tasks and commits; refreshes itself. */
 import { api } from '../api';
 import type { PageProps } from '../main';
-import { Async, StatusBadge, fmtTime, href, useLoad } from '../ui';
+import { Async, StatusBadge, fmtBytes, fmtTime, href, useLoad } from '../ui';
 
 const SCOPES = [
   { label: 'Resources', uri: 'ctx://resources' },
@@ -26,6 +26,15 @@ async function counts(user: string) {
       return { ...s, count: st.count ?? 0 };
     }),
   );
+}
+
+/** The vector index's size, read from the vectordb component's status table (no endpoint reports storage size). */
+function indexSize(status: string | undefined): { records: number; bytes: number } | null {
+  if (!status) return null;
+  const value = (name: string) => Number(status.match(new RegExp(`^${name}\\s+(\\d+)`, 'm'))?.[1] ?? NaN);
+  const records = value('records');
+  const bytes = ['vector_bytes', 'graph_bytes', 'attr_bytes'].map(value).filter((n) => !Number.isNaN(n)).reduce((a, b) => a + b, 0);
+  return Number.isNaN(records) ? null : { records, bytes };
 }
 
 export function OverviewPage({ me }: PageProps) {
@@ -60,6 +69,14 @@ export function OverviewPage({ me }: PageProps) {
               <p>
                 <StatusBadge status={o.is_healthy ? 'healthy' : 'unhealthy'} /> {o.errors.length ? o.errors.join('; ') : 'no errors'}
               </p>
+              {(() => {
+                const size = indexSize(o.components.vectordb?.status);
+                return size && (
+                  <p data-testid="index-size">
+                    Vector index: {size.records.toLocaleString()} records, {fmtBytes(size.bytes)} of vectors, graph and attributes
+                  </p>
+                );
+              })()}
               {['queue', 'vectordb'].filter((n) => o.components[n]).map((n) => (
                 <details key={n} open={n === 'queue'}>
                   <summary>
