@@ -1,7 +1,8 @@
 /**
  * Accessibility basics on every page, in Chromium, light and dark: every form control has a label,
  * every button a name, text keeps 4.5:1 contrast against what is behind it, the first Tab reaches
- * "Skip to content", and nothing overflows a narrow window sideways.
+ * "Skip to content", a new page takes focus to its content, and nothing overflows a narrow window
+ * sideways (where the navigation is behind a Menu button).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,8 +125,17 @@ describe('accessibility basics', () => {
       found.push(...(await audit(g.page)).map((x) => `${p}: ${x}`));
     }
     expect(found).toEqual([]);
+    // A fresh load: the first Tab is the skip link. Moving to another page puts focus on its content.
+    await g.page.reload();
+    await g.page.getByTestId('identity').waitFor();
     await g.page.keyboard.press('Tab');
     expect(await g.page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    // The next Tab reaches the Menu (the focused skip link covers the header's corner until then).
+    await g.page.keyboard.press('Tab');
+    expect(await g.page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
+    await g.page.keyboard.press('Enter');
+    await g.page.getByRole('link', { name: 'Tasks' }).click();
+    await expect.poll(() => g.page.evaluate(() => document.activeElement?.id)).toBe('main');
     expect(g.problems).toEqual([]);
     await g.page.context().close();
   });

@@ -1,6 +1,6 @@
 /** The console: sign-in, the shell (navigation, identity) and the hash router over the pages. */
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, session, type Identity } from './api';
 import { AdminPage } from './pages/admin';
 import { BrowserPage } from './pages/browser';
@@ -96,6 +96,13 @@ function Shell({ me, dev, onSignOut }: { me: Identity; dev: boolean; onSignOut: 
   const visible = PAGES.filter((p) => !p.admin || isAdmin(me));
   const current = PAGES.find((p) => p.path === path);
   useEffect(() => setNavOpen(false), [path]);
+  // A new page moves focus to its content (as a page load would), so keyboard and screen-reader
+  // users start there; a change of the query alone (a tree selection) leaves focus where it is.
+  const mounted = useRef(false);
+  useEffect(() => {
+    if (mounted.current) document.getElementById('main')?.focus({ preventScroll: true });
+    mounted.current = true;
+  }, [path]);
   // The moment the console is usable (the benchmark reads it: bench/console.bench.ts).
   useEffect(() => void performance.mark('ctx-console-interactive'), []);
   useEffect(() => {

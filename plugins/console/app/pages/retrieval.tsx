@@ -88,9 +88,15 @@ function FindForm() {
   return (
     <>
       <form class="find-form" onSubmit={submit} aria-label="find">
-        <Field id="q" label="Query">
-          <input id="q" type="search" required value={f.query} onInput={(e) => set('query', e.currentTarget.value)} placeholder="what are you looking for?" />
-        </Field>
+        <div class="field query">
+          <label for="q">Query</label>
+          <div class="row">
+            <input id="q" class="wide" type="search" required value={f.query} onInput={(e) => set('query', e.currentTarget.value)} placeholder="what are you looking for?" />
+            <button class="primary" type="submit" disabled={act.busy}>
+              {f.mode === 'search' ? 'Search' : 'Find'}
+            </button>
+          </div>
+        </div>
         <Field id="mode" label="Mode">
           <select id="mode" value={f.mode} onChange={(e) => set('mode', e.currentTarget.value)}>
             <option value="find">find (vector + BM25)</option>
@@ -151,9 +157,6 @@ function FindForm() {
         <label class="check">
           <input type="checkbox" checked={f.read_content} onChange={(e) => set('read_content', e.currentTarget.checked)} /> read content
         </label>
-        <button class="primary" type="submit" disabled={act.busy}>
-          {f.mode === 'search' ? 'Search' : 'Find'}
-        </button>
       </form>
       {act.busy && <Spinner label="Searching…" />}
       {act.error !== undefined && <ErrorBox error={act.error} />}
