@@ -58,7 +58,7 @@ for (let i = 0; i < runs + 1; i++) {
   data.push(td);
 }
 const kib = (n: number) => (n / 1024).toFixed(1);
-console.log(`first load, cold cache, ${runs} runs (page + JS + CSS: ${kib(firstLoad.reduce((n, f) => n + f.bytes, 0))} KiB, ${kib(firstLoad.reduce((n, f) => n + f.gzip, 0))} KiB gzipped; served uncompressed on loopback):`);
+console.log(`first load, cold cache, ${runs} runs (page + JS + CSS: ${kib(firstLoad.reduce((n, f) => n + f.bytes, 0))} KiB, ${kib(firstLoad.reduce((n, f) => n + f.gzip, 0))} KiB gzipped, as served to Chromium):`);
 console.log(`  baseline cold GET /health        median ${ms(pct(base, 0.5))}  p90 ${ms(pct(base, 0.9))}`);
 console.log(`  console shell with identity      median ${ms(pct(shell, 0.5))}  p90 ${ms(pct(shell, 0.9))}  (${(pct(shell, 0.5) / pct(base, 0.5)).toFixed(2)}x baseline)`);
 console.log(`  console interactive, page clock  median ${ms(pct(inPage, 0.5))}  p90 ${ms(pct(inPage, 0.9))}  (navigation start to the signed-in shell's first effect)`);
