@@ -134,7 +134,7 @@ describe('accessibility basics', () => {
     await g.page.keyboard.press('Tab');
     expect(await g.page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
     await g.page.keyboard.press('Enter');
-    await g.page.getByRole('link', { name: 'Tasks' }).click();
+    await g.page.getByRole('link', { name: 'Tasks', exact: true }).click();
     await expect.poll(() => g.page.evaluate(() => document.activeElement?.id)).toBe('main');
     expect(g.problems).toEqual([]);
     await g.page.context().close();

@@ -28,7 +28,7 @@ describe('admin pages in Chromium', () => {
     const { page } = g;
     await signIn(page, s.base, s.adminKey);
     expect(await page.getByTestId('identity').innerText()).toContain('ADMIN');
-    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('link', { name: 'Admin', exact: true }).click();
     await page.getByRole('heading', { name: 'Users of acme' }).waitFor();
     const row = page.locator('tr[data-user="alice"]');
     await row.getByRole('button', { name: 'Regenerate key' }).click();

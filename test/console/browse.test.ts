@@ -58,7 +58,7 @@ describe('console in Chromium', () => {
     g = await guardedPage(browser, s.base);
     const { page } = g;
     await signIn(page, s.base, s.aliceKey);
-    await page.getByRole('link', { name: 'Browser' }).click();
+    await page.getByRole('link', { name: 'Browser', exact: true }).click();
     const tree = page.getByRole('tree', { name: 'ctx:// tree' });
     await tree.getByRole('treeitem', { name: 'docs' }).click();
     await tree.getByRole('treeitem', { name: 'guide.md' }).click();
@@ -109,7 +109,7 @@ describe('console in Chromium', () => {
     g = await guardedPage(browser, s.base);
     const { page } = g;
     await signIn(page, s.base, s.aliceKey);
-    await page.getByRole('link', { name: 'Retrieval' }).click();
+    await page.getByRole('link', { name: 'Retrieval', exact: true }).click();
     await page.getByLabel('Query').fill('tomatoes spring');
     await page.getByLabel('Scope (target_uri)').fill('ctx://resources/docs');
     await page.getByRole('button', { name: 'Find' }).click();
@@ -126,7 +126,7 @@ describe('console in Chromium', () => {
     g = await guardedPage(browser, s.base);
     const { page } = g;
     await signIn(page, s.base, s.aliceKey);
-    await page.getByRole('link', { name: 'Retrieval' }).click();
+    await page.getByRole('link', { name: 'Retrieval', exact: true }).click();
     await page.getByLabel('Kind').selectOption('grep');
     await page.getByLabel('Pattern').fill('(unclosed');
     // Chromium logs the 400 as a console error: this test expects exactly that one and nothing else.

@@ -4,6 +4,8 @@
  * download) and import it elsewhere. Each step is checked against the API, not only the page.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../../plugins/console/build.js';
@@ -14,7 +16,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   await ensureConsoleBuilt();
-  s = await startConsoleServer();
+  // Private addresses allowed: the URL import below fetches a page from 127.0.0.1.
+  s = await startConsoleServer({ importAllowPrivate: true });
   browser = await launch();
   await s.api('POST', '/api/v1/fs/mkdir', s.adminKey, { uri: 'ctx://resources/notes' });
 }, 90_000);
@@ -78,7 +81,7 @@ describe('managing the store from the console', () => {
     const g = await guardedPage(browser, s.base);
     const { page } = g;
     await signIn(page, s.base, s.adminKey);
-    await page.getByRole('link', { name: 'Snapshots' }).click();
+    await page.getByRole('link', { name: 'Snapshots', exact: true }).click();
     await page.getByText('No commits yet.').waitFor();
     await page.getByLabel('Message').fill('first plan');
     await page.getByRole('button', { name: 'Commit now' }).click();
@@ -99,7 +102,7 @@ describe('managing the store from the console', () => {
     const g = await guardedPage(browser, s.base);
     const { page } = g;
     await signIn(page, s.base, s.adminKey);
-    await page.getByRole('link', { name: 'Packs' }).click();
+    await page.getByRole('link', { name: 'Packs', exact: true }).click();
     await page.getByLabel('Directory').fill('ctx://resources/notes');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export and download' }).click()]);
     const file = await download.path();
@@ -124,7 +127,7 @@ describe('managing the store from the console', () => {
     const g = await guardedPage(browser, s.base);
     const { page } = g;
     await signIn(page, s.base, s.adminKey);
-    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     await page.getByLabel('Status').selectOption('failed');
     await page.getByText('No tasks match.').waitFor();
     await page.getByLabel('Status').selectOption('completed');
@@ -135,5 +138,57 @@ describe('managing the store from the console', () => {
     await events.first().waitFor();
     expect(await events.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('completed')]));
     expect(g.problems).toEqual([]);
+  });
+
+  it('adds a skill from its SKILL.md, shows it and removes it', async () => {
+    const g = await guardedPage(browser, s.base);
+    const { page } = g;
+    await signIn(page, s.base, s.adminKey);
+    await page.getByRole('link', { name: 'Skills', exact: true }).click();
+    await page.getByText('No skills yet.').waitFor();
+    await page.getByText('Add a skill').click();
+    await page.getByLabel(/^SKILL\.md/).fill('---\nname: brew-tea\ndescription: Brews green tea at 80 degrees\n---\n\n# Brew tea\n\nHeat water to 80 C.\n');
+    await page.getByRole('button', { name: 'Add skill' }).click();
+    await page.getByRole('heading', { name: 'brew-tea' }).waitFor();
+    await page.getByRole('cell', { name: 'Brews green tea at 80 degrees' }).waitFor();
+    expect((await s.api('GET', '/api/v1/skills', s.adminKey)).json.result.skills.map((x: { name: string }) => x.name)).toEqual(['brew-tea']);
+    await page.getByRole('button', { name: 'Remove skill' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove skill' }).click();
+    await page.getByText('No skills yet.').waitFor();
+    expect((await s.api('GET', '/api/v1/skills', s.adminKey)).json.result.skills).toEqual([]);
+    expect(g.problems).toEqual([]);
+  });
+
+  it('adds a resource from a URL with a watch, then pauses the watch', async () => {
+    const site = http.createServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><head><title>Changelog</title></head><body><h1>Changelog</h1><p>Offline sync shipped.</p></body></html>');
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/changelog.html`;
+      const g = await guardedPage(browser, s.base);
+      const { page } = g;
+      await signIn(page, s.base, s.adminKey);
+      await page.goto(`${s.base}/console#/browser?uri=${encodeURIComponent('ctx://resources')}&dir=1`);
+      await page.getByRole('button', { name: 'Upload' }).click();
+      await page.getByLabel(/^Or from a URL/).fill(url);
+      await page.getByLabel(/^Watch every/).fill('30');
+      await page.getByRole('button', { name: 'Add', exact: true }).click();
+      await expect.poll(() => page.getByTestId('upload-progress').innerText(), { timeout: 30_000 }).toMatch(/done → ctx:\/\/resources\/\S+, watched every 30 min/);
+
+      await page.getByRole('link', { name: 'Watches', exact: true }).click();
+      const row = page.locator('tr').filter({ hasText: url });
+      await row.waitFor();
+      expect(await row.innerText()).toContain('30 min');
+      await row.getByRole('button', { name: 'Pause' }).click();
+      await row.getByRole('button', { name: 'Resume' }).waitFor();
+      const w = (await s.api('GET', '/api/v1/watches', s.adminKey)).json.result.tasks;
+      expect(w).toHaveLength(1);
+      expect(w[0]).toMatchObject({ path: url, watch_interval: 30, is_active: false });
+      expect(g.problems).toEqual([]);
+    } finally {
+      site.close();
+    }
   });
 });

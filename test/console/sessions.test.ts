@@ -40,7 +40,7 @@ describe('sessions in Chromium', () => {
     const g = await guardedPage(browser, s.base);
     const { page } = g;
     await signIn(page, s.base, s.aliceKey);
-    await page.getByRole('link', { name: 'Sessions' }).click();
+    await page.getByRole('link', { name: 'Sessions', exact: true }).click();
     await page.getByText('No sessions yet.').waitFor();
     await page.getByRole('button', { name: 'New session' }).click();
     await page.getByRole('heading', { name: /^Session / }).waitFor();
@@ -64,6 +64,14 @@ describe('sessions in Chromium', () => {
     await table.getByRole('link', { name: 'ctx://user/alice/memories/preferences/green-tea.md' }).click();
     await page.getByRole('heading', { name: 'ctx://user/alice/memories/preferences/green-tea.md' }).waitFor();
     await expect.poll(() => page.locator('[data-level="2"]').innerText()).toContain('green tea every morning');
+
+    // Deleting the session (after confirming) empties the list; the memories stay.
+    await page.goBack();
+    await page.getByRole('button', { name: 'Delete session' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete session' }).click();
+    await page.getByText('No sessions yet.').waitFor();
+    expect((await s.api('GET', '/api/v1/sessions', s.aliceKey)).json.result).toEqual([]);
+    expect((await s.api('GET', `/api/v1/content/read?uri=${encodeURIComponent('ctx://user/alice/memories/preferences/green-tea.md')}`, s.aliceKey)).status).toBe(200);
     expect(g.problems).toEqual([]);
   });
 });

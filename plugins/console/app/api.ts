@@ -121,7 +121,7 @@ export const api = {
       xhr.send(form);
     });
   },
-  addResource: (body: { temp_file_id: string; parent?: string; to?: string; reason?: string }) => post<{ root_uri: string; task_id: string; status: string }>('/api/v1/resources', body),
+  addResource: (body: { temp_file_id?: string; path?: string; parent?: string; to?: string; reason?: string; watch_interval?: number }) => post<{ root_uri: string; task_id: string; status: string }>('/api/v1/resources', body),
 
   // retrieval
   find: (body: Record<string, unknown>) => post<FindResult>('/api/v1/search/find', body),
@@ -151,6 +151,7 @@ export const api = {
 
   // skills, watches
   skills: () => get<{ skills: Skill[]; total: number }>('/api/v1/skills'),
+  addSkill: (data: string) => post<{ name: string; uri: string }>('/api/v1/skills', { data, wait: true }),
   skill: (name: string) => get<Record<string, unknown>>(`/api/v1/skills/${encodeURIComponent(name)}`, { include_content: true }),
   deleteSkill: (name: string) => call('DELETE', `/api/v1/skills/${encodeURIComponent(name)}`),
   watches: () => get<{ tasks: Watch[]; total: number }>('/api/v1/watches'),

@@ -62,6 +62,8 @@ export function Upload({ parent, onDone }: { parent: string; onDone: (rootUri: s
   const [progress, setProgress] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const [url, setUrl] = useState('');
+  const [every, setEvery] = useState('');
 
   const send = async (items: Picked[]) => {
     setBusy(true);
@@ -113,6 +115,34 @@ export function Upload({ parent, onDone }: { parent: string; onDone: (rootUri: s
           <input type="file" data-testid="upload-dir" {...{ webkitdirectory: true }} disabled={busy} onChange={(e) => e.currentTarget.files && send(fromInput(e.currentTarget.files))} />
         </label>
       </div>
+      <form
+        class="row"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (busy || !url.trim()) return;
+          setBusy(true);
+          setError(undefined);
+          try {
+            const started = await api.addResource({ path: url.trim(), parent, reason: 'added from the console', watch_interval: every ? Number(every) : undefined });
+            setProgress(`${url}: importing…`);
+            await waitForTask(started.task_id, (t) => setProgress(`${url}: ${t.status}${t.stage ? ` (${t.stage})` : ''}`));
+            setProgress(`${url}: done → ${started.root_uri}${every ? `, watched every ${every} min` : ''}`);
+            setUrl('');
+            onDone(started.root_uri);
+          } catch (err) {
+            setError(err);
+            setProgress(undefined);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label for="add-url">Or from a URL (page, file or git repository)</label>
+        <input id="add-url" type="url" class="wide" value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/docs" />
+        <label for="add-every">Watch every (minutes, optional)</label>
+        <input id="add-every" type="number" min={1} value={every} onInput={(e) => setEvery(e.currentTarget.value)} />
+        <button type="submit" disabled={busy || !url.trim()}>Add</button>
+      </form>
       {progress && (
         <p role="status" aria-live="polite" class="progress" data-testid="upload-progress">
           {progress}

@@ -105,7 +105,7 @@ function CommitPanel({ id, onDone }: { id: string; onDone: () => void }) {
   );
 }
 
-function SessionView({ id }: { id: string }) {
+function SessionView({ id, onDeleted }: { id: string; onDeleted: () => void }) {
   const info = useLoad(() => api.session(id), [id]);
   const ctx = useLoad(() => api.context(id), [id]);
   const [role, setRole] = useState('user');
@@ -182,7 +182,7 @@ function SessionView({ id }: { id: string }) {
       />
       <Async state={info}>{(s) => <Archives uri={s.uri} version={commits} />}</Async>
       <hr />
-      <Confirm label="Delete session" question={`Delete session ${id} with its messages and archives? Extracted memories stay.`} action={() => api.deleteSession(id)} onDone={() => navigate('sessions')} />
+      <Confirm label="Delete session" question={`Delete session ${id} with its messages and archives? Extracted memories stay.`} action={() => api.deleteSession(id)} onDone={onDeleted} />
     </article>
   );
 }
@@ -226,7 +226,16 @@ export function SessionsPage({ query }: PageProps) {
           )}
         </Async>
       </section>
-      <section>{selected ? <SessionView key={selected} id={selected} /> : <p class="state empty">Choose a session.</p>}</section>
+      <section>{selected ? (
+          <SessionView
+            key={selected}
+            id={selected}
+            onDeleted={() => {
+              list.reload();
+              navigate('sessions');
+            }}
+          />
+        ) : <p class="state empty">Choose a session.</p>}</section>
     </div>
   );
 }
