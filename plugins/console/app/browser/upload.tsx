@@ -138,7 +138,7 @@ export function Upload({ parent, onDone }: { parent: string; onDone: (rootUri: s
         }}
       >
         <label for="add-url">Or from a URL (page, file or git repository)</label>
-        <input id="add-url" type="url" class="wide" value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/docs" />
+        <input id="add-url" type="url" class="wide" value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://…" />
         <label for="add-every">Watch every (minutes, optional)</label>
         <input id="add-every" type="number" min={1} value={every} onInput={(e) => setEvery(e.currentTarget.value)} />
         <button type="submit" disabled={busy || !url.trim()}>Add</button>
