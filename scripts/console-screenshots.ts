@@ -58,6 +58,9 @@ const browser = await launch();
 const shots: Array<{ name: string; hash: string; prepare?: (p: Page) => Promise<void> }> = [
   { name: 'overview', hash: 'overview' },
   { name: 'browser', hash: `browser?uri=${encodeURIComponent('ctx://resources/handbook/on-call.md')}` },
+  { name: 'browser-upload', hash: `browser?uri=${encodeURIComponent('ctx://resources/handbook')}&dir=1`, prepare: async (p) => {
+    await p.getByRole('button', { name: 'Upload' }).click();
+  } },
   { name: 'retrieval', hash: 'retrieval', prepare: async (p) => {
     await p.getByLabel('Query').fill('what to do when the database fails');
     await p.getByRole('button', { name: 'Find' }).click();
