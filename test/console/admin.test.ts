@@ -49,7 +49,30 @@ describe('admin pages in Chromium', () => {
     await signIn(g2.page, s.base, newKey);
     expect(await g2.page.getByTestId('identity').innerText()).toMatch(/alice\s*USER/);
     expect(g2.problems).toEqual([]);
+    // A tab still signed in with the old key goes back to the form at its next call.
+    const g3 = await guardedPage(browser, s.base);
+    await g3.page.goto(`${s.base}/console`);
+    await g3.page.evaluate((k) => sessionStorage.setItem('ctx.console.key', k), s.aliceKey);
+    await g3.page.reload();
+    await g3.page.getByRole('alert').filter({ hasText: 'sign in again' }).waitFor();
+    expect(await g3.page.getByLabel('API key').count()).toBe(1);
+    expect(await g3.page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(g3.problems.filter((p) => !(p.includes('status of 401') && p.includes('/console/whoami')))).toEqual([]);
     s.aliceKey = newKey;
+  });
+
+  it('a key revoked while the console is open sends it back to the sign-in form at the next call', async () => {
+    const r = await s.api('POST', '/api/v1/admin/accounts/acme/users', s.adminKey, { user_id: 'carol', role: 'USER' });
+    const carolKey = r.json.result.user_key as string;
+    const g = await guardedPage(browser, s.base);
+    const { page } = g;
+    await signIn(page, s.base, carolKey);
+    await s.api('POST', '/api/v1/admin/accounts/acme/users/carol/key', s.adminKey);
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your key is no longer accepted' }).waitFor();
+    expect(await page.getByLabel('API key').count()).toBe(1);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(g.problems.filter((p) => !p.includes('status of 401'))).toEqual([]);
   });
 
   it('an ADMIN adds a user and changes a role', async () => {

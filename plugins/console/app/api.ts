@@ -5,6 +5,8 @@
  * or a cookie.
  */
 const KEY = 'ctx.console.key';
+/** Fired on window when the API refuses the stored key. */
+export const SIGNED_OUT = 'ctx-console-signed-out';
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly details?: unknown) {
@@ -42,6 +44,8 @@ async function fail(res: Response): Promise<never> {
   } catch {
     /* not an envelope */
   }
+  // A key that stopped working (regenerated, user removed): the shell goes back to the sign-in form.
+  if (res.status === 401 && session.key()) dispatchEvent(new Event(SIGNED_OUT));
   throw new ApiError(res.status, code, message, details);
 }
 

@@ -1,7 +1,7 @@
 /** The console: sign-in, the shell (navigation, identity) and the hash router over the pages. */
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, api, session, type Identity } from './api';
+import { ApiError, SIGNED_OUT, api, session, type Identity } from './api';
 import { AdminPage } from './pages/admin';
 import { BrowserPage } from './pages/browser';
 import { OverviewPage } from './pages/overview';
@@ -182,6 +182,14 @@ function App() {
         setState({ dev: false, ready: true, error });
       }
     })();
+  }, []);
+  useEffect(() => {
+    const out = () => {
+      session.clear();
+      setState({ dev: false, ready: true, notice: 'Your key is no longer accepted: sign in again.' });
+    };
+    addEventListener(SIGNED_OUT, out);
+    return () => removeEventListener(SIGNED_OUT, out);
   }, []);
   if (!state.ready) return <Spinner label="Starting…" />;
   if (state.error) return <ErrorBox error={state.error} retry={() => location.reload()} />;
