@@ -23,7 +23,7 @@ export default definePlugin({
   // out what its author cannot see would record deletions). Access is checked here instead: USER
   // commits and restores only paths whose every entry it may read (host.access), whole-account
   // commits and restores need ADMIN or ROOT.
-  privileges: ['unscoped-vfs'],
+  privileges: ['unscoped-vfs', 'all-account-changes'],
   setup(host) {
     const ignore = new IgnoreStore(host.kv.sub('ignore'));
     const snapshots = new Snapshots(host, host.kv.sub('blobs'), ignore);

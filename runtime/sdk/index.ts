@@ -18,6 +18,7 @@ export {
   definePlugin,
   PluginError,
   PRIVILEGES,
+  PRIVILEGE_INFO,
   type AccessFacility,
   type AuthRequirement,
   type ComponentProbe,
@@ -25,6 +26,8 @@ export {
   type HostEvents,
   type IdentityAdmin,
   type IdentityReader,
+  type LockObserver,
+  type MetadataReader,
   type PluginDefinition,
   type PluginErrorCode,
   type PluginHost,
@@ -97,6 +100,7 @@ export { SIDECAR_META_FIELDS, formatHeader, splitHeader, withHeader, type Header
 export { recordId } from '../vfs/record-id.js';
 export { TASK_STATUSES, publicTask, type TaskContext, type TaskEvent, type TaskRecord, type TaskStatus, type TaskManager } from '../tasks/task-manager.js';
 export type { Consumer, ConsumerOptions, QueueManager, QueueMessage, QueueStats } from '../queues/queue.js';
+export type { PluginQueues } from '../queues/plugin-queues.js';
 
 // Models (OpenAI-compatible LLM, reranker) and the native core.
 export { createLlm, parseJsonAnswer, LlmError, type ChatDelta, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig, type ToolCall, type ToolDef } from '../models/llm.js';
