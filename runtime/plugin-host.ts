@@ -8,6 +8,7 @@ import { AccessGuard } from './access/guard.js';
 import { isIssuedIdentity, issueIdentity } from './access/issued.js';
 import { ScopedVfs } from './access/scoped-vfs.js';
 import type { ChangeFeed } from './access/change-feed.js';
+import { ownFiles } from './access/own-files.js';
 import type { CtxConfig } from './config.js';
 import type { Identity } from './identity/types.js';
 import type { IdentityRegistry } from './identity/registry.js';
@@ -171,6 +172,10 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
               throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: a commit hook may only add ops of its own host.kv and messages its queues prepared`);
           return ops;
         });
+      },
+      ownFiles(account: string) {
+        need('own-files', 'host.ownFiles()');
+        return ownFiles(def.name, def.ownFiles ?? [], vfs, account);
       },
       dropAccountData(account: string) {
         need('identity-admin', 'host.dropAccountData()');

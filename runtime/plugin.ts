@@ -6,6 +6,7 @@
  */
 import type { AccessGuard, EntryRules } from './access/guard.js';
 import type { ScopedVfs } from './access/scoped-vfs.js';
+import type { OwnFiles } from './access/own-files.js';
 import type { CtxConfig } from './config.js';
 import type { Identity, Role } from './identity/types.js';
 import type { IdentityRegistry } from './identity/registry.js';
@@ -34,11 +35,12 @@ export type AuthRequirement = 'none' | 'optional' | 'required';
  * start-up fails naming the plugin and the privilege. `PRIVILEGE_INFO` says what each gives; the
  * table in docs/plugins.md is generated from it and from the built-ins' `privilegeReasons`.
  */
-export type Privilege = 'unscoped-vfs' | 'all-account-changes' | 'access-rules' | 'identity-read' | 'identity-admin' | 'lock-observer';
+export type Privilege = 'unscoped-vfs' | 'all-account-changes' | 'own-files' | 'access-rules' | 'identity-read' | 'identity-admin' | 'lock-observer';
 
 export const PRIVILEGE_INFO: Readonly<Record<Privilege, string>> = {
   'unscoped-vfs': '`host.unscopedVfs`, the raw VFS of every account (`account, path` parameters, content, writes, locks, commit hooks). The escape hatch: the plugin applies access rules itself.',
   'all-account-changes': "`host.on('change')` with every account's changes, and `host.onCommit(hook)`: the plugin's own KV ops in the batch of every account's change. Without it a plugin follows changes per account through a scoped handle (`vfs.onChange`), as someone who may read them.",
+  'own-files': '`host.ownFiles(account)`: read, write, remove and lock the files named in the plugin\'s `ownFiles` in any account, and stat any node (metadata only), for upkeep with no caller.',
   'access-rules': '`host.access.installRules(rules)` (once per host), `host.access.setEntryMeta` (the reader-list metadata the rules read) and `host.access.metadata` (node metadata of every account: never content, never writes).',
   'identity-read': '`host.identities`: `getAccount`, `getUser`, `listAccounts`, `listUsers` (records, never keys).',
   'identity-admin': 'all of the identity registry (create and delete accounts and users, roles, keys) and `host.dropAccountData(account)`.',
@@ -222,6 +224,8 @@ export interface PluginHost {
   readonly unscopedVfs: Vfs;
   /** Identity operations: `identity-read` gives the reader, `identity-admin` everything (throws without). */
   readonly identities: IdentityAdmin;
+  /** This plugin's own files (`ownFiles`) in `account`, for upkeep with no caller (privilege `own-files`). */
+  ownFiles(account: string): OwnFiles;
   /** Account data deletion with the account (privilege `identity-admin`): every VFS node of `account`. */
   dropAccountData(account: string): Promise<number>;
   /** Held locks of every account (privilege `lock-observer`). */
@@ -283,6 +287,8 @@ export interface PluginDefinition {
    * built-in plugin must give one for each; review it like an `unsafe` block).
    */
   privilegeReasons?: Partial<Record<Privilege, string>>;
+  /** File names this plugin owns in every directory (its sidecars), for `host.ownFiles` (privilege `own-files`). */
+  ownFiles?: string[];
   setup(host: PluginHost): Promise<void> | void;
 }
 

@@ -47,6 +47,8 @@ export type { Logger } from '../logger.js';
 // Access: the caller-scoped VFS and the rules it applies.
 export type { ScopedVfs, ScopedEntry, ScopedWriteOptions, ScopedWriteResult } from '../access/scoped-vfs.js';
 export type { EntryRules } from '../access/guard.js';
+export type { OwnFiles } from '../access/own-files.js';
+export type { ScopedChangeEvent, ScopedWriteFilesOptions } from '../access/scoped-vfs.js';
 export { isSessionAlias, legacySessionDirs, sessionReadTarget } from '../access/legacy-session.js';
 
 // Identity, errors, schemas, replies.
