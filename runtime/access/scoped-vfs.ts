@@ -10,8 +10,8 @@
  */
 import { CtxError, conflict, permissionDenied } from '../errors.js';
 import type { Identity } from '../identity/types.js';
-import { authorize, parseUri, uriFromPath, type Access, type CtxUri } from '../uri/index.js';
-import type { ChangeEvent, Entry } from '../vfs/types.js';
+import { SCHEME, authorize, parseUri, uriFromPath, type Access, type CtxUri } from '../uri/index.js';
+import { SIDECARS, type ChangeEvent, type Entry } from '../vfs/types.js';
 import { isAncestorPath, type LockHandle, type LockKind } from '../vfs/locks.js';
 import type { Vfs, WriteOptions } from '../vfs/vfs.js';
 import type { ChangeFeed } from './change-feed.js';
@@ -74,11 +74,31 @@ export class ScopedVfs {
     private readonly opts: ScopedVfsOptions = {},
   ) {}
 
-  /** Parses and authorizes a URI for this caller (400 INVALID_URI, 403 PERMISSION_DENIED). */
+  /**
+   * Parses and authorizes a URI for this caller (400 INVALID_URI, 403 PERMISSION_DENIED). A sidecar
+   * (`.abstract.md`, `.relations.json`...) is addressed below its directory, the account root
+   * included (`ctx://.relations.json`), and authorized as that directory.
+   */
   resolve(uri: string, access: Access = 'read', field = 'uri'): CtxUri {
-    const u = parseUri(uri, this.identity, { field });
+    let u: CtxUri;
+    try {
+      u = parseUri(uri, this.identity, { field });
+    } catch (err) {
+      const sidecar = typeof uri === 'string' ? this.sidecarOf(uri, field) : null;
+      if (!sidecar) throw err;
+      u = sidecar;
+    }
     authorize(u, this.identity, access);
     return u;
+  }
+
+  private sidecarOf(uri: string, field: string): CtxUri | null {
+    const cut = uri.lastIndexOf('/');
+    const name = uri.slice(cut + 1);
+    if (!SIDECARS.has(name) || cut < SCHEME.length - 1) return null;
+    const dir = parseUri(cut === SCHEME.length - 1 ? SCHEME : uri.slice(0, cut), this.identity, { field });
+    const path = dir.path === '' ? name : `${dir.path}/${name}`;
+    return { ...dir, uri: uriFromPath(path), path, segments: [...dir.segments, name], name, parent: dir.uri, aliasOf: undefined };
   }
 
   private get account(): string {
