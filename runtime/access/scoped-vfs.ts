@@ -181,8 +181,8 @@ export class ScopedVfs {
     const { groups, complete } = await this.vfs.listSubtree(this.account, u.path, limit);
     const out = new Map<string, ScopedEntry[]>();
     const hidden: string[] = [];
-    // Parents before children: the groups of a hidden node's subtree are dropped with it.
-    for (const parent of [...groups.keys()].sort()) {
+    // Groups come in key order, parents before their descendants: a hidden node's are dropped with it.
+    for (const parent of groups.keys()) {
       if (hidden.some((h) => isAncestorPath(h, parent))) continue;
       const kept: ScopedEntry[] = [];
       for (const e of groups.get(parent)!) {
@@ -344,10 +344,25 @@ export class ScopedVfs {
       if (key in meta) throw permissionDenied(`metadata key ${key} of ${u.uri} belongs to the access rules; set it through their own route`, { resource: u.uri });
   }
 
-  private async assertSubtreeVisible(u: CtxUri): Promise<void> {
+  /**
+   * The first node below `uri` the caller may not read, or null: what a replace or delete of the
+   * whole subtree would destroy unseen (rm and mv refuse it; a caller may name it in its own 403).
+   */
+  async firstHidden(uri: string): Promise<string | null> {
+    const u = await this.readable(uri);
+    const path = await this.hiddenBelow(u);
+    return path === null ? null : uriFromPath(path);
+  }
+
+  private async hiddenBelow(u: CtxUri): Promise<string | null> {
     const node = await this.vfs.stat(this.account, u.path);
-    if (node?.kind !== 'dir') return;
-    for await (const e of this.vfs.walk(this.account, u.path))
-      if (!this.visible(e)) throw this.guard.denied(this.identity, e.path, e.path);
+    if (node?.kind !== 'dir') return null;
+    for await (const e of this.vfs.walk(this.account, u.path)) if (!this.visible(e)) return e.path;
+    return null;
+  }
+
+  private async assertSubtreeVisible(u: CtxUri): Promise<void> {
+    const hidden = await this.hiddenBelow(u);
+    if (hidden !== null) throw this.guard.denied(this.identity, hidden, hidden);
   }
 }
