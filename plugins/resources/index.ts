@@ -48,11 +48,6 @@ export default definePlugin({
   version: HOST_VERSION,
   // temp-files (uploads by temp_file_id).
   dependsOn: ['system'],
-  // Imports write whole trees: atomic multi-file batches under one tree lock, tags of every node
-  // in one batch, and the resource's metadata on its root, which the scoped VFS does not offer.
-  // Every target is resolved and authorized for the caller first (ctx.vfs.resolve 'write' and
-  // host.access.assertEntryReadable in target.ts; again with the owner's current view in the task).
-  privileges: ['unscoped-vfs'],
   setup(host) {
     const temp = host.use('temp-files');
     // Jobs live in memory only: uploads are parsed already and credentials must never be
@@ -121,11 +116,11 @@ export default definePlugin({
           if (source.kind === 'local') await checkLocalPath(source.file, host.config.importRoots);
           if (reserved.has(account, w.to_path)) throw new CtxError('CONFLICT', `another import into ${w.to_uri} is running`);
           reserved.add(account, w.to_path);
-          const replace = (await host.unscopedVfs.stat(account, w.to_path)) !== null;
           job = {
             identity: { accountId: account, userId: w.user_id, role: w.original_role },
             source,
-            target: { uri: w.to_uri, path: w.to_path, replace },
+            // Whether the run replaces a root is asked by the task, through its owner's view.
+            target: { uri: w.to_uri, path: w.to_path, replace: false },
             filters: { include: kw.include, exclude: kw.exclude, ignore_dirs: kw.ignore_dirs, strict: kw.strict, preserve_structure: kw.preserve_structure, directly_upload_media: kw.directly_upload_media, no_split: kw.parse_mode === 'no_split' },
             processingMode: kw.processing_mode ?? 'semantic_and_vectors',
             tags: kw.tags,
@@ -215,8 +210,8 @@ export default definePlugin({
           const vfs = await task.vfs();
           vfs.resolve(job.target.uri, 'write', 'to');
           await host.access.assertEntryReadable(vfs.identity, job.target.path);
-          const written = await writeResource(host, {
-            account,
+          if (job.watchId) job.target.replace = (await vfs.stat(job.target.uri)) !== null;
+          const written = await writeResource(vfs, {
             root: job.target.path,
             files: loaded.files,
             replace: job.target.replace,
