@@ -127,7 +127,7 @@ export default definePlugin({
             if (b.on_conflict === 'skip') return { uri: target.uri };
             await assertSubtreeReadable(ctx.vfs, target.uri);
           }
-          await writePack(ctx.vfs, target.path, pack, { replace: true, ...denseHooks(host, account, target.path, dense) });
+          await writePack(ctx.vfs, target.path, pack, { replace: true, ...denseHooks(host, ctx.vfs, target.path, dense) });
           return { uri: target.uri };
         } finally {
           await pack.close();
@@ -162,7 +162,7 @@ export default definePlugin({
             if (b.on_conflict === 'skip') return { uri: 'ctx://' };
           }
           await checkShapes(ctx.vfs, pack);
-          await writePack(ctx.vfs, '', pack, { replace: false, ...denseHooks(host, account, '', dense) });
+          await writePack(ctx.vfs, '', pack, { replace: false, ...denseHooks(host, ctx.vfs, '', dense) });
           return { uri: 'ctx://' };
         } finally {
           await pack.close();
@@ -233,7 +233,8 @@ function checkVectors(host: PluginHost, pack: ValidatedPack, mode: 'auto' | 'rec
 }
 
 /** Stores the packed vectors of what was just written, below `target`; nothing without a snapshot. */
-function denseHooks(host: PluginHost, account: string, target: string, dense: DenseSnapshot | null): { hooks?: WriteHooks } {
+function denseHooks(host: PluginHost, vfs: ScopedVfs, target: string, dense: DenseSnapshot | null): { hooks?: WriteHooks } {
+  const account = vfs.identity.accountId;
   const records = host.optional('vector-records');
   if (!dense || !records) return {};
   let written = 0;
@@ -262,7 +263,8 @@ function denseHooks(host: PluginHost, account: string, target: string, dense: De
   };
   const store = async (batch: Supplied) => {
     for (let at = 0; at < batch.length; at += 256) {
-      const n = await records.write(account, batch.slice(at, at + 256));
+      const slice = batch.slice(at, at + 256);
+      const n = await records.write(account, slice, await vfs.statMany(slice.map((r) => uriFromPath(r.path))));
       written += n.written;
       skipped += n.skipped;
     }

@@ -74,8 +74,6 @@ declare module 'ctx/plugin' {
 export default definePlugin({
   name: 'retrieval',
   version: HOST_VERSION,
-  // The indexer reads every account's changes; search hits are filtered by host.access.
-  privileges: ['unscoped-vfs'],
   bootTimeoutMs: 120_000,
   async setup(host: PluginHost) {
     const backends = await loadBackends(host.config);

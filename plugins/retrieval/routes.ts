@@ -176,7 +176,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       };
       if (body.read_content && d.kind === 'file') {
         try {
-          item.content = splitHeader((await host.unscopedVfs.readFile(identity.accountId, d.path)).toString('utf8')).body;
+          item.content = splitHeader((await host.vfsFor(identity).readFile(d.attrs.uri)).toString('utf8')).body;
         } catch {
           // a failed read leaves the hit unchanged (spec)
         }
@@ -346,15 +346,18 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       const limit = b.node_limit ?? 10_000;
       const matches: string[] = [];
       const base = u.path === '' ? '' : u.path + '/';
-      const node = await host.unscopedVfs.stat(ctx.identity.accountId, u.path);
+      // A root hidden by the entry rules holds nothing the caller may see: no matches, as before.
+      const node = (await host.access.canReadPath(ctx.identity, u.path)) ? await ctx.vfs.stat(u.uri) : 'hidden';
       if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
-      if (node.kind === 'file') {
+      if (node === 'hidden') {
+        // nothing to match
+      } else if (node.kind === 'file') {
         // A file is the only candidate, matched by its name as if the pattern were relative to its
         // directory (so `*.md` and `**/*.md` both match `ctx://.../a.md`); a caller narrowing a glob
         // to one file gets it back or an empty list, never an error for a valid request.
         if (!SIDECARS.has(node.name) && regex.test(node.name) && (await readable(ctx.identity, u.uri))) matches.push(u.uri);
       } else {
-        for await (const e of host.unscopedVfs.walk(ctx.identity.accountId, u.path, { maxDepth, descend: (d) => canReadPath(d.path, ctx.identity) })) {
+        for await (const e of ctx.vfs.walk(u.uri, { maxDepth, descend: (d) => canReadPath(d.path, ctx.identity) })) {
           if (SIDECARS.has(e.name) || !canReadPath(e.path, ctx.identity)) continue;
           if (!regex.test(e.path.slice(base.length))) continue;
           if (!(await readable(ctx.identity, 'ctx://' + e.path))) continue;
@@ -379,7 +382,8 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       const u = parseUri(ctx.body.uri, ctx.identity);
       authorize(u, ctx.identity, 'read');
       const account = ctx.identity.accountId;
-      const node = await host.unscopedVfs.stat(account, u.path);
+      await host.access.assertEntryReadable(ctx.identity, u.path);
+      const node = await ctx.vfs.stat(u.uri);
       if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
       const expected: Array<{ path: string; level: 0 | 1 | 2 }> = [];
       const consider = (path: string, kind: 'file' | 'dir') => {
@@ -389,7 +393,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       };
       consider(u.path, node.kind);
       if (node.kind === 'dir')
-        for await (const e of host.unscopedVfs.walk(account, u.path, { descend: (d) => canReadPath(d.path, ctx.identity) })) if (!SIDECARS.has(e.name)) consider(e.path, e.kind);
+        for await (const e of ctx.vfs.walk(u.uri, { descend: (d) => canReadPath(d.path, ctx.identity) })) if (!SIDECARS.has(e.name)) consider(e.path, e.kind);
       const inIndex = new Set(store.index.ids({ account, uriPrefixes: [u.uri] }));
       const missing: Array<{ uri: string; path: string; level: number; key: string }> = [];
       for (let i = 0; i < expected.length; i += 512) {
@@ -473,13 +477,14 @@ async function sessionText(host: PluginHost, identity: Identity, sessionId: stri
     // without them, as the reference treats an unknown session as a fresh, empty one.
     return (await svc.recentText(identity, sessionId, 6)) ?? [];
   }
-  const dir = `user/${identity.userId}/sessions/${sessionId}`;
-  const node = await host.unscopedVfs.stat(identity.accountId, dir);
+  const vfs = host.vfsFor(identity);
+  const dir = `ctx://user/${identity.userId}/sessions/${sessionId}`;
+  const node = await vfs.stat(dir);
   if (!node) return [];
   const texts: string[] = [];
-  for (const e of await host.unscopedVfs.list(identity.accountId, dir)) {
+  for (const e of await vfs.list(dir)) {
     if (e.kind !== 'file' || !/messages.*\.jsonl$/.test(e.name)) continue;
-    const lines = (await host.unscopedVfs.readFile(identity.accountId, e.path)).toString('utf8').trim().split('\n').slice(-6);
+    const lines = (await vfs.readFile(e.uri)).toString('utf8').trim().split('\n').slice(-6);
     for (const line of lines) {
       try {
         const m = JSON.parse(line) as { parts?: Array<{ type?: string; text?: string }>; content?: string };
