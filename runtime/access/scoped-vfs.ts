@@ -15,6 +15,7 @@ import { SIDECARS, type ChangeEvent, type Entry } from '../vfs/types.js';
 import { isAncestorPath, type LockHandle, type LockKind } from '../vfs/locks.js';
 import type { Vfs, WriteOptions } from '../vfs/vfs.js';
 import type { ChangeFeed } from './change-feed.js';
+import { isSessionAlias, sessionReadTarget } from './legacy-session.js';
 import type { AccessGuard } from './guard.js';
 import { namespaceReadable } from './guard.js';
 
@@ -39,6 +40,8 @@ export interface ScopedWriteResult {
   created: boolean;
   changed: boolean;
   size: number;
+  /** Bytes this call wrote (an append: the appended bytes; unchanged content: 0). */
+  writtenBytes: number;
   sha256: string;
 }
 
@@ -108,8 +111,15 @@ export class ScopedVfs {
   private async readable(uri: string, access: Access = 'read'): Promise<CtxUri> {
     const u = this.resolve(uri, access);
     await this.guard.assertEntryReadable(this.identity, u.path);
-    return u;
+    // `ctx://session/...` (read-only) falls back to an unmigrated legacy session the caller may see.
+    return isSessionAlias(u) ? sessionReadTarget(this.rawReads, this.identity, u) : u;
   }
+
+  private readonly rawReads = {
+    stat: (account: string, path: string) => this.vfs.stat(account, path),
+    readFile: (account: string, path: string) => this.vfs.readFile(account, path),
+    list: (account: string, path: string) => this.vfs.list(account, path),
+  };
 
   /** Every URI resolved and authorized, then the entry rules asked once for all of them. */
   private async readableMany(uris: string[], access: Access = 'read'): Promise<CtxUri[]> {
@@ -244,7 +254,7 @@ export class ScopedVfs {
       lock: this.ownLock(opts.lock),
       hint: opts.hint,
     });
-    return { uri: u.uri, created: out.created, changed: out.changed, size: out.size, sha256: out.sha256 };
+    return { uri: u.uri, created: out.created, changed: out.changed, size: out.size, writtenBytes: out.writtenBytes, sha256: out.sha256 };
   }
 
   /**
@@ -265,7 +275,7 @@ export class ScopedVfs {
         targets.map((u, i) => ({ path: u.path, content: files[i]!.data, sha256: files[i]!.sha256 })),
         { lock, hint: opts.hint, existing: opts.existing, ancestors: opts.ancestors },
       );
-      return out.map((o, i) => ({ uri: targets[i]!.uri, created: o.created, changed: o.changed, size: o.size, sha256: o.sha256 }));
+      return out.map((o, i) => ({ uri: targets[i]!.uri, created: o.created, changed: o.changed, size: o.size, writtenBytes: o.writtenBytes, sha256: o.sha256 }));
     } finally {
       if (!held) lock.release();
     }
