@@ -173,6 +173,10 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
           return ops;
         });
       },
+      async ownerVfs(owner) {
+        need('owner-views', 'host.ownerVfs()');
+        return scoped(await ownerIdentity(identities, owner));
+      },
       ownFiles(account: string) {
         need('own-files', 'host.ownFiles()');
         return ownFiles(def.name, def.ownFiles ?? [], vfs, account);

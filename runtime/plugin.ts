@@ -35,12 +35,13 @@ export type AuthRequirement = 'none' | 'optional' | 'required';
  * start-up fails naming the plugin and the privilege. `PRIVILEGE_INFO` says what each gives; the
  * table in docs/plugins.md is generated from it and from the built-ins' `privilegeReasons`.
  */
-export type Privilege = 'unscoped-vfs' | 'all-account-changes' | 'own-files' | 'access-rules' | 'identity-read' | 'identity-admin' | 'lock-observer';
+export type Privilege = 'unscoped-vfs' | 'all-account-changes' | 'own-files' | 'owner-views' | 'access-rules' | 'identity-read' | 'identity-admin' | 'lock-observer';
 
 export const PRIVILEGE_INFO: Readonly<Record<Privilege, string>> = {
   'unscoped-vfs': '`host.unscopedVfs`, the raw VFS of every account (`account, path` parameters, content, writes, locks, commit hooks). The escape hatch: the plugin applies access rules itself.',
   'all-account-changes': "`host.on('change')` with every account's changes, and `host.onCommit(hook)`: the plugin's own KV ops in the batch of every account's change. Without it a plugin follows changes per account through a scoped handle (`vfs.onChange`), as someone who may read them.",
   'own-files': '`host.ownFiles(account)`: read, write, remove and lock the files named in the plugin\'s `ownFiles` in any account, and stat any node (metadata only), for upkeep with no caller.',
+  'owner-views': '`host.ownerVfs({account_id, user_id})`: the scoped view of a registered user, with their current role, for work done on their behalf with no request (what a task\'s `ctx.vfs()` gives its owner).',
   'access-rules': '`host.access.installRules(rules)` (once per host), `host.access.setEntryMeta` (the reader-list metadata the rules read) and `host.access.metadata` (node metadata of every account: never content, never writes).',
   'identity-read': '`host.identities`: `getAccount`, `getUser`, `listAccounts`, `listUsers` (records, never keys).',
   'identity-admin': 'all of the identity registry (create and delete accounts and users, roles, keys) and `host.dropAccountData(account)`.',
@@ -224,6 +225,11 @@ export interface PluginHost {
   readonly unscopedVfs: Vfs;
   /** Identity operations: `identity-read` gives the reader, `identity-admin` everything (throws without). */
   readonly identities: IdentityAdmin;
+  /**
+   * The scoped view of a registered user with their current role, for background work on their
+   * behalf (privilege `owner-views`); a user the registry does not know (trusted mode) is a USER.
+   */
+  ownerVfs(owner: { account_id: string; user_id: string }): Promise<ScopedVfs>;
   /** This plugin's own files (`ownFiles`) in `account`, for upkeep with no caller (privilege `own-files`). */
   ownFiles(account: string): OwnFiles;
   /** Account data deletion with the account (privilege `identity-admin`): every VFS node of `account`. */

@@ -15,6 +15,7 @@ import {
   s,
   type Identity,
   type RouteContext,
+  type ScopedVfs,
 } from 'ctx/plugin';
 import { assembleContext } from './context.js';
 import { ackSchema, anyObject, commitSchema, configSchema, info, infoSchema, messageSchema, policySchema, userSchema } from './shapes.js';
@@ -55,14 +56,24 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
   name: 'sessions',
   version: HOST_VERSION,
   dependsOn: ['tasks'],
-  // unscoped-vfs: a message append (messages.jsonl + counters) and a commit (archive + live file +
-  // counters) must each be ONE atomic batch under a lock on the session directory, which only the
-  // raw VFS offers (`writeFiles`, `locks`). Every path it touches is built from the caller's own
-  // identity (`user/{identity.userId}/sessions/...`) and checked with `ctx.vfs.resolve(uri, 'write')`
-  // (the host's namespace rules) before any use; memory files are written through the scoped view.
-  privileges: ['unscoped-vfs'],
+  // Every session file is read and written through its owner's scoped view; a message append and
+  // a commit are each ONE atomic batch (writeFiles) under a tree lock on the session directory.
+  privileges: ['owner-views'],
+  privilegeReasons: { 'owner-views': "idle auto-commit archives a session for its owner in the background, with no request: it reads and writes as that user" },
   setup(host) {
-    const store = new SessionStore(host.unscopedVfs);
+    // An owner's view is looked up (their current role) at most once a second per user: an append
+    // makes several store calls.
+    const views = new Map<string, { at: number; view: Promise<ScopedVfs> }>();
+    const viewOf = (account: string, userId: string): Promise<ScopedVfs> => {
+      const key = `${account}\0${userId}`;
+      const hit = views.get(key);
+      if (hit && Date.now() - hit.at < 1000) return hit.view;
+      if (views.size >= 1024) views.clear();
+      const view = host.ownerVfs({ account_id: account, user_id: userId });
+      views.set(key, { at: Date.now(), view });
+      return view;
+    };
+    const store = new SessionStore(viewOf);
     const llm = createLlm(host.config.llm);
     const committer = new Committer(host, store, llm);
     host.taskType({ type: TASK_TYPE, cancellable: true, onRestart: 'resume', run: (task, input) => committer.run(task, input) });
