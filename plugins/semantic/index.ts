@@ -41,7 +41,7 @@ export default definePlugin({
   dependsOn: ['retrieval'],
   privileges: ['unscoped-vfs', 'all-account-changes'],
   privilegeReasons: {
-    'unscoped-vfs': "the indexer: in the background, for every account, it reads what changed and writes the L0/L1 sidecars (no caller whose view could apply)",
+    'unscoped-vfs': "the indexer: in the background, for every account, it reads what changed and writes the L0/L1 sidecars, with no caller whose view could apply (one of the three plugins keeping it)",
     'all-account-changes': "turns every account's change into index work in the change's own batch (onCommit)",
   },
   setup(host) {
