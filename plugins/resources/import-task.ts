@@ -1,5 +1,5 @@
 /** The `add_resource` task: fetch, parse and write an import as its owner, then follow its index work. */
-import { CtxError, invalidArgument, isCtxError, s, type PluginHost } from 'ctx/plugin';
+import { CtxError, invalidArgument, isCtxError, type PluginHost } from 'ctx/plugin';
 import { fetchSource, parseFetched, sourceLabel, type Source } from './sources.js';
 import { writeResource } from './write.js';
 import { SKIPPED_SHOWN, TASK_TYPE, summarize, type ResourcesState } from './state.js';

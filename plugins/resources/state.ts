@@ -4,7 +4,7 @@
  * the watches, and the bookkeeping of a watch's current run.
  */
 import path from 'node:path';
-import { CtxError, s, type Identity, type PluginHost, type Services, type TaskRecord } from 'ctx/plugin';
+import { CtxError, type Identity, type PluginHost, type Services, type TaskRecord } from 'ctx/plugin';
 import { sourceLabel, type Loaded, type Source } from './sources.js';
 import { Reservations, type Target } from './target.js';
 import { type TreeFilters } from './tree.js';

@@ -1,7 +1,7 @@
 /** Runs due watches (a tick every WATCH_TICK_MS) and sweeps jobs whose task was cancelled before it started. */
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { CtxError, s, type PluginHost } from 'ctx/plugin';
+import { CtxError, type PluginHost } from 'ctx/plugin';
 import { checkLocalPath, classifyPath } from './sources.js';
 import { nextSlot, redact, type Watch } from './watches.js';
 import { type Job, type ResourcesState } from './state.js';
