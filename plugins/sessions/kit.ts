@@ -2,7 +2,7 @@
  * What every sessions route shares: the store (through each owner's scoped view), the committer,
  * the idle scheduler, and how a request names its session directory.
  */
-import { createLlm, invalidArgument, isValidId, notFound, s, type RouteContext, type ScopedVfs, type PluginHost } from 'ctx/plugin';
+import { invalidArgument, isValidId, notFound, s, type RouteContext, type ScopedVfs, type PluginHost } from 'ctx/plugin';
 import { Committer, TASK_TYPE } from './commit.js';
 import { IdleScheduler } from './idle.js';
 import { sessionDir, SessionStore, uriOf } from './store.js';
@@ -35,7 +35,7 @@ export function createSessionsKit(host: PluginHost, opts: SessionsOptions) {
     return view;
   };
   const store = new SessionStore(viewOf);
-  const llm = createLlm(host.config.llm);
+  const llm = host.models.llm();
   const committer = new Committer(host, store, llm);
   host.taskType({ type: TASK_TYPE, cancellable: true, onRestart: 'resume', run: (task, input) => committer.run(task, input) });
   const idle = new IdleScheduler(host.kv, store, committer, host.log, opts.idleScanMs ?? 60_000);
