@@ -14,6 +14,7 @@ import { IdentityRegistry } from './identity/registry.js';
 import { createLogger, flushLogs, type Logger } from './logger.js';
 import { AccessGuard } from './access/guard.js';
 import { ScopedVfs } from './access/scoped-vfs.js';
+import { ChangeFeed } from './access/change-feed.js';
 import { orderPlugins, type ComponentProbe, type PluginDefinition, type ReadyCheck } from './plugin.js';
 import { startPlugins } from './plugin-host.js';
 import { importPlugin } from './plugin-loader.js';
@@ -76,8 +77,9 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   await queues.load();
   const tasks = new TaskManager(kv.sub('tasks'), queues, log.child({ component: 'tasks' }), config.taskRetentionHours);
   const guard = new AccessGuard();
+  const feed = new ChangeFeed(vfs);
   const pipeline = new Pipeline({
-    scopedVfs: (identity) => new ScopedVfs(vfs, guard, identity),
+    scopedVfs: (identity) => new ScopedVfs(vfs, guard, identity, { feed }),
     auth: new Authenticator(config.authMode, identities),
     log: log.child({ component: 'http' }),
     accessLog: config.accessLog,
@@ -89,7 +91,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message
     // left on disk (it was in flight when the process stopped) must not be delivered again.
     await tasks.blockCancelledWork();
-    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard);
+    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard, feed);
   } catch (err) {
     // A failed start must release RocksDB's lock so the operator can fix the config and retry.
     queues.close();
@@ -110,6 +112,7 @@ async function assemble(
   tasks: TaskManager,
   pipeline: Pipeline,
   guard: AccessGuard,
+  feed: ChangeFeed,
 ): Promise<App> {
   const trusted = opts.plugins ?? [];
   const definitions = [...trusted, ...(opts.extraPlugins ?? [])];
@@ -121,7 +124,7 @@ async function assemble(
   const ordered = orderPlugins(definitions);
   // The host's own route: the API document of every route the plugins register.
   pipeline.add('host', openApiRoute(() => pipeline.routes()));
-  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard }, ordered, new Set(trusted));
+  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard, feed }, ordered, new Set(trusted));
 
   let app!: App;
   const servers: UwsServer[] = [];

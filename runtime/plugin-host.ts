@@ -7,6 +7,8 @@
 import { AccessGuard } from './access/guard.js';
 import { isIssuedIdentity, issueIdentity } from './access/issued.js';
 import { ScopedVfs } from './access/scoped-vfs.js';
+import type { ChangeFeed } from './access/change-feed.js';
+import { ownFiles } from './access/own-files.js';
 import { publicConfig, type CtxConfig } from './config.js';
 import { hostModels } from './models/host-models.js';
 import { pluginSection, unclaimedEnv } from './plugin-config.js';
@@ -17,6 +19,7 @@ import {
   PluginError,
   type ComponentProbe,
   type HostEvents,
+  type MetadataReader,
   type PluginDefinition,
   type PluginHost,
   type PluginTasks,
@@ -27,6 +30,7 @@ import {
 import type { Pipeline } from './http/pipeline.js';
 import { invoke, type InvokeRequest } from './http/invoke.js';
 import type { QueueManager } from './queues/queue.js';
+import { QueueRegistry, isPreparedQueueOp, pluginQueues } from './queues/plugin-queues.js';
 import type { Kv } from './storage/kv.js';
 import type { TaskManager } from './tasks/task-manager.js';
 import type { Vfs } from './vfs/vfs.js';
@@ -42,6 +46,8 @@ export interface HostParts {
   queues: QueueManager;
   pipeline: Pipeline;
   guard: AccessGuard;
+  /** Per-account change subscriptions of scoped handles (`vfs.onChange`). */
+  feed: ChangeFeed;
 }
 
 export interface StartedPlugins {
@@ -62,7 +68,8 @@ function ungranted(def: PluginDefinition, builtin: boolean, config: CtxConfig): 
 }
 
 export async function startPlugins(parts: HostParts, ordered: PluginDefinition[], builtins: ReadonlySet<PluginDefinition>): Promise<StartedPlugins> {
-  const { config, log, kv, vfs, identities, tasks, queues, pipeline, guard } = parts;
+  const { config, log, kv, vfs, identities, tasks, queues, pipeline, guard, feed } = parts;
+  const queueRegistry = new QueueRegistry();
   for (const def of ordered) {
     const missing = ungranted(def, builtins.has(def), config);
     if (missing.length)
@@ -100,7 +107,7 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
     }
     return seen;
   };
-  const scoped = (identity: Identity) => new ScopedVfs(vfs, guard, identity);
+  const scoped = (identity: Identity) => new ScopedVfs(vfs, guard, identity, { feed });
   // Key material and every write stay with `identity-admin`; a reader sees records, never more.
   const READ_OPS = new Set(['getAccount', 'listAccounts', 'listUsers', 'getUser']);
   const identityReader = (plugin: string): IdentityRegistry =>
@@ -117,6 +124,14 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       set: () => false,
     });
   const readyHooks: Array<() => Promise<void> | void> = [];
+  // Metadata only, bound methods: the rules' plugin never receives the VFS object itself.
+  const metadataReader: MetadataReader = {
+    stat: (account, path) => vfs.stat(account, path),
+    statMany: (account, paths) => vfs.statMany(account, paths),
+    list: (account, path, o) => vfs.list(account, path, o),
+    listSubtree: (account, path, limit) => vfs.listSubtree(account, path, limit),
+    walk: (account, path, o) => vfs.walk(account, path, o),
+  };
 
   const hostFor = (def: PluginDefinition): PluginHost => {
     const privileges = new Set(def.privileges ?? []);
@@ -142,17 +157,51 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       cancel: (id, who) => tasks.cancel(id, who),
     };
     const pluginLog = log.child({ plugin: def.name });
+    const ownQueues = pluginQueues(def.name, queues, queueRegistry);
+    const ownKv = kv.sub(`p:${def.name}`);
     return {
       name: def.name,
       config: shared,
       pluginConfig: sections.get(def.name)!,
       models,
       log: pluginLog,
-      kv: kv.sub(`p:${def.name}`),
+      kv: ownKv,
       dataDir: parts.dataDir,
       authMode: config.authMode,
       tasks: pluginTasks,
-      queues,
+      queues: ownQueues,
+      shareQueue(name: string, plugins: string[]) {
+        late(`share queue ${name}`);
+        queueRegistry.share(def.name, name, plugins);
+      },
+      onCommit(hook) {
+        need('all-account-changes', 'host.onCommit()');
+        late('add a commit hook');
+        vfs.onCommit((events) => {
+          const ops = hook(events);
+          // The batch is every account's change: a hook writes its own keyspace, nothing else.
+          for (const op of ops)
+            if (!op.key.startsWith(ownKv.prefix) && !isPreparedQueueOp(op))
+              throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: a commit hook may only add ops of its own host.kv and messages its queues prepared`);
+          return ops;
+        });
+      },
+      async ownerVfs(owner) {
+        need('owner-views', 'host.ownerVfs()');
+        return scoped(await ownerIdentity(identities, owner));
+      },
+      ownFiles(account: string) {
+        need('own-files', 'host.ownFiles()');
+        return ownFiles(def.name, def.ownFiles ?? [], vfs, account);
+      },
+      dropAccountData(account: string) {
+        need('identity-admin', 'host.dropAccountData()');
+        return vfs.dropAccount(account);
+      },
+      get locks() {
+        need('lock-observer', 'host.locks');
+        return { list: () => vfs.locks.list(), get waiting() { return vfs.locks.waiting; } };
+      },
       authenticate: (headers: Record<string, string>) => pipeline.authenticate(headers),
       vfsFor(identity: Identity) {
         if (!isIssuedIdentity(identity)) throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: vfsFor() takes an identity the host issued (ctx.identity or a task's owner), not one built by a plugin`);
@@ -170,6 +219,15 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
           need('access-rules', 'access.installRules()');
           late('install access rules');
           guard.install(def.name, rules);
+        },
+        async setEntryMeta(identity, uri, meta) {
+          need('access-rules', 'access.setEntryMeta()');
+          if (!isIssuedIdentity(identity)) throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: setEntryMeta() takes an identity the host issued`);
+          return new ScopedVfs(vfs, guard, identity, { rulesOwner: true }).setMeta(uri, { meta });
+        },
+        get metadata() {
+          need('access-rules', 'access.metadata');
+          return metadataReader;
         },
       },
       get unscopedVfs() {
@@ -225,13 +283,14 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       },
       consume(queue, consumer, o) {
         late(`consume queue ${queue}`);
-        queues.consume(queue, consumer, o);
+        ownQueues.consume(queue, consumer, o);
       },
       on(event, fn) {
         late(`subscribe to ${event}`);
         let vfsEvent: 'change' | 'drop';
         let registered: (...args: any[]) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
         if (event === 'change') {
+          need('all-account-changes', "host.on('change') (every account's changes; a scoped handle's onChange follows one account)");
           vfsEvent = 'change';
           registered = fn as (ev: HostEvents['change']) => void;
         } else if (event === 'account-deleted') {

@@ -8,11 +8,16 @@ import semver from 'semver';
 import type { EntryRules } from './access/guard.js';
 import type { InvokeRequest } from './http/invoke.js';
 import type { ScopedVfs } from './access/scoped-vfs.js';
+import type { OwnFiles } from './access/own-files.js';
 import type { PublicConfig } from './config.js';
 import type { Identity, Role } from './identity/types.js';
 import type { IdentityRegistry } from './identity/registry.js';
 import type { Logger } from './logger.js';
-import type { ConsumerOptions, Consumer, QueueManager } from './queues/queue.js';
+import type { ConsumerOptions, Consumer } from './queues/queue.js';
+import type { PluginQueues } from './queues/plugin-queues.js';
+import type { KvOp } from './storage/backend.js';
+import type { Entry } from './vfs/types.js';
+import type { LockKind } from './vfs/locks.js';
 import { ObjectSchema, type Schema } from './schema.js';
 import type { HostModels } from './models/host-models.js';
 import { PLUGIN_API_VERSION, VERSION } from './version.js';
@@ -31,15 +36,22 @@ export type AuthRequirement = 'none' | 'optional' | 'required';
 /**
  * What a plugin may do beyond the default, scoped surface. Built-in plugins are trusted; an extra
  * plugin's privileges must also be granted by the operator (`pluginPrivileges` in the config), or
- * start-up fails naming the plugin and the privilege.
- * - `unscoped-vfs`: `host.unscopedVfs`, the raw VFS of every account (the escape hatch: the plugin
- *   applies access rules itself);
- * - `access-rules`: installs the per-entry read rules every scoped handle applies (one plugin);
- * - `identity-read`: read accounts and users; `identity-admin`: also create, delete, change roles
- *   and rotate keys.
+ * start-up fails naming the plugin and the privilege. `PRIVILEGE_INFO` says what each gives; the
+ * table in docs/plugins.md is generated from it and from the built-ins' `privilegeReasons`.
  */
-export type Privilege = 'unscoped-vfs' | 'access-rules' | 'identity-read' | 'identity-admin';
-export const PRIVILEGES: readonly Privilege[] = ['unscoped-vfs', 'access-rules', 'identity-read', 'identity-admin'];
+export type Privilege = 'unscoped-vfs' | 'all-account-changes' | 'own-files' | 'owner-views' | 'access-rules' | 'identity-read' | 'identity-admin' | 'lock-observer';
+
+export const PRIVILEGE_INFO: Readonly<Record<Privilege, string>> = {
+  'unscoped-vfs': '`host.unscopedVfs`, the raw VFS of every account (`account, path` parameters, content, writes, locks, commit hooks). The escape hatch: the plugin applies access rules itself.',
+  'all-account-changes': "`host.on('change')` with every account's changes, and `host.onCommit(hook)`: the plugin's own KV ops in the batch of every account's change. Without it a plugin follows changes per account through a scoped handle (`vfs.onChange`), as someone who may read them.",
+  'own-files': '`host.ownFiles(account)`: read, write, remove and lock the files named in the plugin\'s `ownFiles` in any account, and stat any node (metadata only), for upkeep with no caller.',
+  'owner-views': '`host.ownerVfs({account_id, user_id})`: the scoped view of a registered user, with their current role, for work done on their behalf with no request (what a task\'s `ctx.vfs()` gives its owner).',
+  'access-rules': '`host.access.installRules(rules)` (once per host), `host.access.setEntryMeta` (the reader-list metadata the rules read) and `host.access.metadata` (node metadata of every account: never content, never writes).',
+  'identity-read': '`host.identities`: `getAccount`, `getUser`, `listAccounts`, `listUsers` (records, never keys).',
+  'identity-admin': 'all of the identity registry (create and delete accounts and users, roles, keys) and `host.dropAccountData(account)`.',
+  'lock-observer': "`host.locks`: the locks held in every account (account, path, kind, owner, age) and the number waiting; read only.",
+};
+export const PRIVILEGES = Object.keys(PRIVILEGE_INFO) as readonly Privilege[];
 
 export interface RequestInfo {
   id: string;
@@ -148,7 +160,7 @@ export interface PluginTasks {
 
 /** Host events a plugin may subscribe to (typed). */
 export interface HostEvents {
-  /** A VFS change, after its batch is durable. Carries paths, never content. */
+  /** A VFS change of any account, after its batch is durable (privilege `all-account-changes`). Carries paths, never content. */
   change: ChangeEvent;
   /** An account and all its data were deleted: drop whatever the plugin keeps for it. */
   'account-deleted': { account: string };
@@ -163,6 +175,28 @@ export interface AccessFacility {
   assertEntryReadable(identity: Identity, path: string): Promise<void>;
   /** Installs the per-entry rules (privilege `access-rules`; once per host). */
   installRules(rules: EntryRules): void;
+  /**
+   * Writes the metadata keys the rules own (`EntryRules.metaKeys`, e.g. reader lists) on `uri`,
+   * with `identity`'s write access checked as a scoped `setMeta` (privilege `access-rules`).
+   */
+  setEntryMeta(identity: Identity, uri: string, meta: Record<string, unknown>): Promise<Entry>;
+  /** Node metadata of any account, to evaluate the rules (privilege `access-rules`): never content, never writes. */
+  readonly metadata: MetadataReader;
+}
+
+/** Raw node metadata, for the plugin that evaluates the access rules (see Vfs for each call). */
+export interface MetadataReader {
+  stat(account: string, path: string): Promise<Entry | null>;
+  statMany(account: string, paths: string[]): Promise<(Entry | null)[]>;
+  list(account: string, path: string, opts?: { after?: string; limit?: number }): Promise<Entry[]>;
+  listSubtree(account: string, path: string, limit: number): Promise<{ groups: Map<string, Entry[]>; complete: boolean }>;
+  walk(account: string, path: string, opts?: { maxDepth?: number; descend?: (e: Entry) => boolean }): AsyncIterable<Entry & { depth: number }>;
+}
+
+/** The locks held in every account (privilege `lock-observer`). */
+export interface LockObserver {
+  list(): Array<{ account: string; path: string; kind: LockKind; owner?: string; heldMs: number }>;
+  readonly waiting: number;
 }
 
 /** Observer components (spec "Observer and health shapes"), a host facility every plugin may add to. */
@@ -217,8 +251,27 @@ export interface PluginHost<C extends PluginConfig = PluginConfig> {
   readonly unscopedVfs: Vfs;
   /** Identity operations: `identity-read` gives the reader, `identity-admin` everything (throws without). */
   readonly identities: IdentityAdmin;
+  /**
+   * The scoped view of a registered user with their current role, for background work on their
+   * behalf (privilege `owner-views`); a user the registry does not know (trusted mode) is a USER.
+   */
+  ownerVfs(owner: { account_id: string; user_id: string }): Promise<ScopedVfs>;
+  /** This plugin's own files (`ownFiles`) in `account`, for upkeep with no caller (privilege `own-files`). */
+  ownFiles(account: string): OwnFiles;
+  /** Account data deletion with the account (privilege `identity-admin`): every VFS node of `account`. */
+  dropAccountData(account: string): Promise<number>;
+  /** Held locks of every account (privilege `lock-observer`). */
+  readonly locks: LockObserver;
   readonly tasks: PluginTasks;
-  readonly queues: QueueManager;
+  /** This plugin's own queues, and those other plugins shared with it (see `shareQueue`). */
+  readonly queues: PluginQueues;
+  /** Lets `plugins` use queue `name`, which this plugin owns (enqueue, consume, counts, dead letters). */
+  shareQueue(name: string, plugins: string[]): void;
+  /**
+   * Adds this plugin's own KV ops (`host.kv` ops only) to the atomic batch of every account's VFS
+   * change, e.g. an index that must never miss a change (privilege `all-account-changes`).
+   */
+  onCommit(hook: (events: ChangeEvent[]) => KvOp[]): void;
   readonly dataDir: string;
   route<B, Q>(def: RouteDef<B, Q>): void;
   provide<K extends keyof Services>(name: K, api: Services[K]): void;
@@ -235,8 +288,10 @@ export interface PluginHost<C extends PluginConfig = PluginConfig> {
   taskType(def: PluginTaskTypeDef): void;
   consume<P>(queue: string, consumer: Consumer<P>, opts?: ConsumerOptions): void;
   /**
-   * Subscribes to a host event. An `account-deleted` handler may return a promise: the host logs
-   * its failure and waits for it on shutdown (its cleanup never races the storage closing).
+   * Subscribes to a host event. `change` carries every account's changes, so it needs privilege
+   * `all-account-changes` (without it, subscribe per account with a scoped handle's `onChange`). An
+   * `account-deleted` handler may return a promise: the host logs its failure and waits for it on
+   * shutdown (its cleanup never races the storage closing).
    */
   on<E extends keyof HostEvents>(event: E, fn: (ev: HostEvents[E]) => void | Promise<void>): void;
   onReady(fn: () => Promise<void> | void): void;
@@ -266,6 +321,13 @@ export interface PluginDefinition<C extends PluginConfig = PluginConfig> {
   bootTimeoutMs?: number;
   /** What this plugin needs beyond the scoped surface (see `Privilege`). */
   privileges?: Privilege[];
+  /**
+   * Why, per declared privilege: shown in the generated privilege table of docs/plugins.md (a
+   * built-in plugin must give one for each; review it like an `unsafe` block).
+   */
+  privilegeReasons?: Partial<Record<Privilege, string>>;
+  /** File names this plugin owns in every directory (its sidecars), for `host.ownFiles` (privilege `own-files`). */
+  ownFiles?: string[];
   setup(host: PluginHost<C>): Promise<void> | void;
 }
 
@@ -281,6 +343,8 @@ export function definePlugin<C extends PluginConfig = PluginConfig>(def: PluginD
   if (typeof def.setup !== 'function') throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} has no setup function`);
   for (const p of def.privileges ?? [])
     if (!PRIVILEGES.includes(p)) throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} declares unknown privilege ${JSON.stringify(p)} (known: ${PRIVILEGES.join(', ')})`);
+  for (const p of Object.keys(def.privilegeReasons ?? {}))
+    if (!def.privileges?.includes(p as Privilege)) throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} gives a reason for privilege ${p}, which it does not declare`);
   if (def.hostApi !== undefined && (typeof def.hostApi !== 'string' || semver.validRange(def.hostApi) === null))
     throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} declares hostApi ${JSON.stringify(def.hostApi)}, which is not a semver range (e.g. '^1.0.0')`);
   if (def.config !== undefined && !(def.config instanceof ObjectSchema))

@@ -29,8 +29,8 @@ function requireAccountAdmin(who: Identity, accountId: string): void {
 export default definePlugin({
   name: 'admin',
   version: HOST_VERSION,
-  // Account and user administration; deleting an account drops its whole VFS.
-  privileges: ['identity-admin', 'unscoped-vfs'],
+  privileges: ['identity-admin'],
+  privilegeReasons: { 'identity-admin': 'account and user administration; deleting an account drops its whole VFS (host.dropAccountData)' },
   setup(host) {
     const ids = host.identities;
     // Case-insensitive: the reference product and its clients spell roles `user`/`admin` (and its
@@ -76,7 +76,7 @@ export default definePlugin({
       async handler(ctx) {
         const accountId = ctx.params.account_id!;
         const deletedUsers = await ids.deleteAccount(accountId);
-        const deletedEntries = await host.unscopedVfs.dropAccount(accountId);
+        const deletedEntries = await host.dropAccountData(accountId);
         return { account_id: accountId, deleted: true, deleted_users: deletedUsers, deleted_entries: deletedEntries };
       },
     });

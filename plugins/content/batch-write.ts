@@ -8,11 +8,11 @@ import { createHash, hash as hashOnce } from 'node:crypto';
 import { conflict, invalidArgument, notFound } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { hash } from 'ctx/plugin';
-import type { PluginHost } from 'ctx/plugin';
+import type { LockHandle, PluginHost, ScopedVfs } from 'ctx/plugin';
 import { s } from 'ctx/plugin';
 import { isAncestorOrSelf, type CtxUri } from 'ctx/plugin';
 import { SIDECARS, type Entry } from 'ctx/plugin';
-import { ancestorDirs } from 'ctx/plugin';
+import { ancestorDirs, uriFromPath } from 'ctx/plugin';
 import { contentBytes } from './batch-body.js';
 import { indexingReport, type IndexingReport } from './indexing.js';
 import { TEXT_EXTENSIONS, hasTextExtension, resolveUri } from './targets.js';
@@ -160,11 +160,12 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
   // Every target is strictly below root_uri, so the root is one of the targets' ancestors.
   const paths = planned.map((p) => p.path);
   const dirs = ancestorDirs(paths);
-  const lock = await host.unscopedVfs.locks.acquire(account, root.path, 'tree', 'content.batch-write');
+  const vfs = host.vfsFor(identity);
+  const lock = await vfs.lock(root.uri, 'tree', 'content.batch-write');
   let result: { created: string[]; updated: string[]; unchanged: string[] };
   try {
     // Targets, root and every ancestor directory in one multi-get (one thread-pool job).
-    const reading = host.unscopedVfs.statMany(account, paths.concat(dirs));
+    const reading = vfs.statMany(paths.concat(dirs).map(uriFromPath));
     reading.catch(() => {}); // awaited below, unless hashing throws first
     const hashes = hashing ?? Promise.resolve(sha256Here(buffers));
     const read = await reading;
@@ -174,7 +175,7 @@ export async function batchWrite(host: PluginHost, identity: Identity, body: Bod
     if (!rootNode || rootNode.kind !== 'dir')
       throw notFound(`root_uri ${root.uri} is not an existing directory`, { field: 'root_uri', resource: root.uri });
     read.length = paths.length;
-    result = await applyUnderLock(host, account, planned, read, ancestors, lock, hashes, check);
+    result = await applyUnderLock(vfs, root.uri, planned, read, ancestors, lock, hashes, check);
   } finally {
     lock.release();
   }
@@ -230,12 +231,12 @@ async function sha256All(buffers: Buffer[]): Promise<string[]> {
 }
 
 async function applyUnderLock(
-  host: PluginHost,
-  account: string,
+  vfs: ScopedVfs,
+  rootUri: string,
   planned: Planned[],
   nodes: (Entry | null)[],
   ancestors: Map<string, Entry | null>,
-  lock: Parameters<PluginHost['unscopedVfs']['writeFiles']>[2]['lock'],
+  lock: LockHandle,
   hashing: Promise<string[]>,
   check: AccessCheck,
 ) {
@@ -249,12 +250,12 @@ async function applyUnderLock(
   planned.forEach((p, i) => (p.sha = dataHashes[i]!));
   const appendPaths = planned.filter((p, i) => (p.op.mode ?? 'replace') === 'append' && nodes[i]?.kind === 'file').map((p) => p.path);
   const appendBase = new Map<string, Buffer>();
-  if (appendPaths.length) (await host.unscopedVfs.readMany(account, appendPaths)).forEach((b, i) => appendBase.set(appendPaths[i]!, b ?? Buffer.alloc(0)));
+  if (appendPaths.length) (await vfs.readMany(appendPaths.map(uriFromPath))).forEach((b, i) => appendBase.set(appendPaths[i]!, b ?? Buffer.alloc(0)));
 
   const created: string[] = [];
   const updated: string[] = [];
   const unchanged: string[] = [];
-  const writes: Array<{ path: string; content: Buffer; sha256: string }> = [];
+  const writes: Array<{ uri: string; data: Buffer; sha256: string }> = [];
   const writtenNodes: typeof nodes = [];
   for (let i = 0; i < planned.length; i++)
     if (nodes[i]?.kind === 'dir')
@@ -287,9 +288,9 @@ async function applyUnderLock(
       return;
     }
     (node ? updated : created).push(p.uri);
-    writes.push({ path: p.path, content, sha256: sha });
+    writes.push({ uri: p.uri, data: content, sha256: sha });
     writtenNodes.push(node);
   });
-  if (writes.length) await host.unscopedVfs.writeFiles(account, writes, { lock, hint: { source: 'batch-write' }, existing: writtenNodes, ancestors });
+  if (writes.length) await vfs.writeFiles(rootUri, writes, { lock, hint: { source: 'batch-write' }, existing: writtenNodes, ancestors });
   return { created, updated, unchanged };
 }

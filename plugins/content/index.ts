@@ -21,8 +21,6 @@ const tagList = s.array(s.string(), { max: 64 });
 export default definePlugin({
   name: 'content',
   version: HOST_VERSION,
-  // Bulk reads and atomic batch writes with per-entry checks done in one storage read (fs service).
-  privileges: ['unscoped-vfs'],
   // Tag logic and the per-entry `access: denied` rules under ctx://resources live in fs, once.
   dependsOn: ['fs'],
   setup(host) {
@@ -40,7 +38,7 @@ export default definePlugin({
       response: s.string(),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       query: s.object({ uri: s.string({ min: 1 }) }),
-      handler: (ctx) => readSidecar(host.unscopedVfs, ctx.identity, ctx.query.uri, 'abstract', accessCheck(ctx.identity)),
+      handler: (ctx) => readSidecar(ctx.vfs, ctx.identity, ctx.query.uri, 'abstract', accessCheck(ctx.identity)),
     });
 
     host.route({
@@ -50,7 +48,7 @@ export default definePlugin({
       response: s.string(),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       query: s.object({ uri: s.string({ min: 1 }) }),
-      handler: (ctx) => readSidecar(host.unscopedVfs, ctx.identity, ctx.query.uri, 'overview', accessCheck(ctx.identity)),
+      handler: (ctx) => readSidecar(ctx.vfs, ctx.identity, ctx.query.uri, 'overview', accessCheck(ctx.identity)),
     });
 
     host.route({
@@ -65,7 +63,7 @@ export default definePlugin({
         limit: s.int({ min: -1 }).default(-1),
         raw: s.bool().default(false),
       }),
-      handler: (ctx) => readContent(host.unscopedVfs, ctx.identity, ctx.query, accessCheck(ctx.identity)),
+      handler: (ctx) => readContent(ctx.vfs, ctx.identity, ctx.query, accessCheck(ctx.identity)),
     });
 
     host.route({
@@ -75,7 +73,7 @@ export default definePlugin({
       reply: { contentType: 'application/octet-stream', description: 'the file\'s bytes, with Content-Disposition: attachment' },
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       query: s.object({ uri: s.string({ min: 1 }) }),
-      handler: (ctx) => download(host.unscopedVfs, ctx.identity, ctx.query.uri, accessCheck(ctx.identity)),
+      handler: (ctx) => download(ctx.vfs, ctx.identity, ctx.query.uri, accessCheck(ctx.identity)),
     });
 
     host.route({

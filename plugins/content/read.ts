@@ -3,8 +3,8 @@ import { invalidArgument, notFound } from 'ctx/plugin';
 import { JsonResult, Reply, contentDisposition } from 'ctx/plugin';
 import { jsonStringResult } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
-import { splitHeader } from 'ctx/plugin';
-import type { Vfs } from 'ctx/plugin';
+import { splitHeader, uriFromPath } from 'ctx/plugin';
+import type { ScopedVfs } from 'ctx/plugin';
 import { ABSTRACT, OVERVIEW, resolveReadTarget, resolveUri } from './targets.js';
 
 /** Piece size of streamed downloads: large enough for few native writes, small enough to pace. */
@@ -14,17 +14,17 @@ const FAST_READ_BYTES = 64 * 1024;
 const HEADER_OPEN = Buffer.from('<!-- ctx:');
 
 /** L0 or L1 text of a directory, without the metadata header; '' until one has been generated. */
-export async function readSidecar(vfs: Vfs, identity: Identity, input: string, which: 'abstract' | 'overview', check: (uri: string) => Promise<void>): Promise<string> {
+export async function readSidecar(vfs: ScopedVfs, identity: Identity, input: string, which: 'abstract' | 'overview', check: (uri: string) => Promise<void>): Promise<string> {
   const u = resolveUri(input, identity, 'read');
   await check(u.uri);
-  const node = await vfs.stat(identity.accountId, u.path);
+  const node = await vfs.stat(u.uri);
   if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
   if (node.kind !== 'dir')
     throw invalidArgument(`${which} needs a directory URI, got a file: ${u.uri}`, { expected: 'directory', actual: 'file', resource: u.uri });
   const path = (u.path === '' ? '' : u.path + '/') + (which === 'abstract' ? ABSTRACT : OVERVIEW);
-  const side = await vfs.stat(identity.accountId, path);
+  const side = await vfs.stat(uriFromPath(path));
   if (!side || side.kind !== 'file') return '';
-  return splitHeader((await vfs.readFile(identity.accountId, path)).toString('utf8')).body;
+  return splitHeader((await vfs.readFile(uriFromPath(path))).toString('utf8')).body;
 }
 
 export interface ReadQuery {
@@ -34,9 +34,9 @@ export interface ReadQuery {
   raw: boolean;
 }
 
-export async function readContent(vfs: Vfs, identity: Identity, q: ReadQuery, check: (uri: string) => Promise<void>): Promise<string | JsonResult> {
+export async function readContent(vfs: ScopedVfs, identity: Identity, q: ReadQuery, check: (uri: string) => Promise<void>): Promise<string | JsonResult> {
   const u = await resolveReadTarget(q.uri, identity, vfs, check);
-  const bytes = await vfs.readFile(identity.accountId, u.path);
+  const bytes = await vfs.readFile(u.aliasOf ?? u.uri);
   // Whole large files go out as JSON bytes built from the stored bytes (no JS string round trip).
   if (bytes.length >= FAST_READ_BYTES && q.offset === 0 && q.limit < 0 && (q.raw || u.contextType !== 'memory' || !bytes.subarray(0, HEADER_OPEN.length).equals(HEADER_OPEN)))
     return jsonStringResult(bytes);
@@ -65,9 +65,9 @@ export function sliceLines(text: string, offset: number, limit: number): string 
   return text.slice(start, Math.max(start, end - 1));
 }
 
-export async function download(vfs: Vfs, identity: Identity, input: string, check: (uri: string) => Promise<void>): Promise<Reply> {
+export async function download(vfs: ScopedVfs, identity: Identity, input: string, check: (uri: string) => Promise<void>): Promise<Reply> {
   const u = await resolveReadTarget(input, identity, vfs, check);
-  const data = await vfs.readFile(identity.accountId, u.path);
+  const data = await vfs.readFile(u.aliasOf ?? u.uri);
   return Reply.raw(chunks(data), {
     contentType: 'application/octet-stream',
     headers: { 'content-disposition': contentDisposition(u.name) },

@@ -51,7 +51,7 @@ export function registerReindex(
     const u = resolveUri(body.uri, identity, 'write');
     await check(u.uri);
     const account = identity.accountId;
-    const node = await host.unscopedVfs.stat(account, u.path);
+    const node = await host.vfsFor(identity).stat(u.uri);
     if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
     if (!indexing(host)?.running())
       throw unavailable('reindex needs an indexer: no consumer is registered for the Semantic and Embedding queues (is the retrieval plugin loaded?)');

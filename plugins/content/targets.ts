@@ -1,9 +1,9 @@
 /** URI resolution and the naming rules of content writes (spec Part 2, "Content" and "Limits"). */
 import { CtxError, invalidArgument } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
-import { authorize, isRecordId, parseUri, sessionReadTarget, spaceRootDepth, uriFromPath, type CtxUri } from 'ctx/plugin';
+import { authorize, isRecordId, parseUri, spaceRootDepth, uriFromPath, type CtxUri } from 'ctx/plugin';
 import { SIDECARS } from 'ctx/plugin';
-import type { Vfs } from 'ctx/plugin';
+import type { ScopedVfs } from 'ctx/plugin';
 
 // Re-exported: the write paths of this plugin import them from here.
 export { TEXT_EXTENSIONS, extensionOf, hasTextExtension } from 'ctx/plugin';
@@ -34,14 +34,16 @@ export function resolveUri(input: unknown, identity: Identity, access: 'read' | 
  * by namespace or because it lies in an `access: denied` subtree, answers NOT_FOUND like an unknown
  * one (as fs/stat does), so ids can neither probe other spaces nor reveal a hidden file's URI.
  */
-export async function resolveReadTarget(input: string, identity: Identity, vfs: Vfs, check: (uri: string) => Promise<void>): Promise<CtxUri> {
+export async function resolveReadTarget(input: string, identity: Identity, vfs: ScopedVfs, check: (uri: string) => Promise<void>): Promise<CtxUri> {
   if (!isRecordId(input)) {
     const u = resolveUri(input, identity, 'read');
     await check(u.uri);
-    // `ctx://session/{id}/...` falls back to an unmigrated legacy session (read-only alias).
-    return sessionReadTarget(vfs, identity, u);
+    // `ctx://session/{id}/...` falls back to an unmigrated legacy session (read-only alias): the
+    // scoped view's reads of `u.aliasOf` follow it.
+    return u;
   }
-  const path = await vfs.pathOfRecordId(identity.accountId, input);
+  const found = await vfs.uriOfRecordId(input);
+  const path = found === null ? null : found.slice('ctx://'.length);
   const missing = () => new CtxError('NOT_FOUND', `no indexed record with id ${input} (unindexed or deleted)`, { id: input });
   if (path === null) throw missing();
   let u: CtxUri;

@@ -2,9 +2,9 @@
 import type { IndexHint } from 'ctx/plugin';
 import { CtxError, conflict, invalidArgument, notFound } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
-import type { PluginHost } from 'ctx/plugin';
+import type { PluginHost, ScopedVfs } from 'ctx/plugin';
 import { SIDECAR_META_FIELDS, splitHeader, withHeader } from 'ctx/plugin';
-import { splitPath } from 'ctx/plugin';
+import { splitPath, uriFromPath } from 'ctx/plugin';
 import { indexingReport, type IndexingReport } from './indexing.js';
 import { checkOptionalTags as checkTags } from 'ctx/plugin';
 import { ABSTRACT, OVERVIEW, RELATIONS, TEXT_EXTENSIONS, assertFileLocation, hasTextExtension, resolveUri } from './targets.js';
@@ -43,14 +43,14 @@ export async function writeContent(host: PluginHost, identity: Identity, body: W
   let updated: boolean;
   if (u.name === ABSTRACT || u.name === OVERVIEW) {
     if (body.tags !== undefined) throw invalidArgument('sidecars carry no tags; tag the directory with set_tags', { field: 'tags' });
-    ({ writtenBytes, updated } = await writeSidecar(host, account, u.path, u.uri, body));
+    ({ writtenBytes, updated } = await writeSidecar(host.vfsFor(identity), u.path, u.uri, body));
   } else {
     if ((body.mode === 'create' || u.contextType === 'memory') && !hasTextExtension(u.name))
       throw invalidArgument(
         `${u.uri}: ${u.contextType === 'memory' ? 'memory files' : 'mode create'} accepts only the extensions ${TEXT_EXTENSIONS.join(' ')}`,
         { field: 'uri', resource: u.uri, allowed: TEXT_EXTENSIONS },
       );
-    const out = await host.unscopedVfs.writeFile(account, u.path, Buffer.from(body.content, 'utf8'), {
+    const out = await host.vfsFor(identity).writeFile(u.uri, Buffer.from(body.content, 'utf8'), {
       mode: body.mode,
       tags: body.tags,
       tagMode: body.tag_mode,
@@ -83,17 +83,17 @@ export async function writeContent(host: PluginHost, identity: Identity, body: W
  * body-only request keeps the stored header; a request with a header must carry the stored values
  * of the known fields (unknown fields are dropped). Only the directory's L0/L1 vectors are rebuilt.
  */
-async function writeSidecar(host: PluginHost, account: string, path: string, uri: string, body: WriteBody): Promise<{ writtenBytes: number; updated: boolean }> {
+async function writeSidecar(vfs: ScopedVfs, path: string, uri: string, body: WriteBody): Promise<{ writtenBytes: number; updated: boolean }> {
   const dirPath = splitPath(path)[0];
-  const dir = await host.unscopedVfs.stat(account, dirPath);
+  const dir = await vfs.stat(uriFromPath(dirPath));
   if (!dir || dir.kind !== 'dir')
     throw notFound(`${uri}: the directory does not exist; sidecars of existing directories may be updated but not created`, { resource: uri });
-  const lock = await host.unscopedVfs.locks.acquire(account, path, 'path');
+  const lock = await vfs.lock(uri, 'path');
   try {
-    const node = await host.unscopedVfs.stat(account, path);
+    const node = await vfs.stat(uri);
     if (!node) throw notFound(`${uri} does not exist yet; sidecars are created by mkdir and semantic processing, and may then be updated`, { resource: uri });
     if (body.mode === 'create') throw conflict(`file exists: ${uri}`, uri);
-    const stored = splitHeader((await host.unscopedVfs.readFile(account, path)).toString('utf8'));
+    const stored = splitHeader((await vfs.readFile(uri)).toString('utf8'));
     const given = splitHeader(body.content);
     if (given.header) {
       const known = (f: Record<string, unknown> | undefined) =>
@@ -111,7 +111,7 @@ async function writeSidecar(host: PluginHost, account: string, path: string, uri
     }
     const newBody = body.mode === 'append' ? stored.body + given.body : given.body;
     const text = withHeader('meta', stored.header?.fields ?? null, newBody);
-    const out = await host.unscopedVfs.writeFile(account, path, Buffer.from(text, 'utf8'), { mode: 'replace', lock, hint: { index: 'sidecar-edited' satisfies IndexHint } });
+    const out = await vfs.writeFile(uri, Buffer.from(text, 'utf8'), { mode: 'replace', lock, hint: { index: 'sidecar-edited' satisfies IndexHint } });
     return { writtenBytes: out.changed ? Buffer.byteLength(given.body) : 0, updated: out.changed };
   } finally {
     lock.release();

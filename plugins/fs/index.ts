@@ -75,8 +75,11 @@ const listingQuery = {
 export default definePlugin({
   name: 'fs',
   version: HOST_VERSION,
-  // The file system itself: it owns the per-entry read rules and installs them for every plugin.
   privileges: ['unscoped-vfs', 'access-rules'],
+  privilegeReasons: {
+    'unscoped-vfs': "the rules' own implementation: its routes decide placeholders (`access: denied`) from entries the caller may not read, its listing cache and restricted-entry index follow every account's tree (one of the three plugins keeping it)",
+    'access-rules': 'it owns the per-entry read rules (reader lists under ctx://resources) and installs them for every plugin',
+  },
   setup(host) {
     const cache = new ListingCache(host.unscopedVfs);
     const restricted = new RestrictedIndex(host.kv, host.unscopedVfs);
@@ -85,6 +88,8 @@ export default definePlugin({
     host.access.installRules({
       blockedOnPaths: (identity, paths) => deniedOnPaths(host.unscopedVfs, identity, paths),
       hidesNode: (identity, node) => deniedNode(node, identity),
+      // Reader lists change only through POST /api/v1/fs/access, never a plugin's scoped write.
+      metaKeys: [READ_ACCESS_KEY],
     });
 
     host.provide('fs', {

@@ -14,9 +14,11 @@ export default definePlugin({
   name: 'migration',
   version: HOST_VERSION,
   dependsOn: ['system', 'admin', 'tasks'],
-  // Storage-wide: it reads and writes every account's raw tree (copies under tree locks) and
-  // registers legacy owners as users; only ROOT can start it.
   privileges: ['unscoped-vfs', 'identity-admin'],
+  privilegeReasons: {
+    'unscoped-vfs': "storage-wide: it rewrites every account's legacy layout (copies under tree locks, paths no URI names); only ROOT starts it (one of the three plugins keeping it)",
+    'identity-admin': 'registers the owners of legacy data as users',
+  },
   setup(host) {
     host.taskType({
       type: TASK_TYPE,

@@ -112,7 +112,7 @@ async function rewriteVectors(host: PluginHost, account: string, job: CopyJob, f
   let rewritten = 0;
   const flush = async () => {
     if (!batch.length) return;
-    rewritten += (await records.write(account, batch)).written;
+    rewritten += (await records.write(account, batch, await host.unscopedVfs.statMany(account, batch.map((r) => r.path)))).written;
     batch = [];
   };
   for await (const r of records.read(account, job.from)) {

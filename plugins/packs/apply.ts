@@ -5,7 +5,7 @@
  * directories' L0/L1 vectors from the restored text (spec Part 2, import rule 5).
  */
 import fs from 'node:fs';
-import type { PluginHost } from 'ctx/plugin';
+import { uriFromPath, type LockHandle, type ScopedVfs } from 'ctx/plugin';
 import { EXCLUDED_NAMES } from './export.js';
 import { batches, readBatch, type PackFile, type ValidatedPack } from './validate.js';
 
@@ -30,24 +30,25 @@ export interface WriteHooks {
   dirs(rels: string[]): Promise<void>;
 }
 
-export async function writePack(host: PluginHost, account: string, target: string, pack: ValidatedPack, opts: { replace: boolean; hooks?: WriteHooks }): Promise<{ files: number; dirs: number }> {
-  const vfs = host.unscopedVfs;
-  const lock = await vfs.locks.acquire(account, target, 'tree');
+/** Writes through the caller's view: every target authorized for them (checkTargets said why first). */
+export async function writePack(vfs: ScopedVfs, target: string, pack: ValidatedPack, opts: { replace: boolean; hooks?: WriteHooks }): Promise<{ files: number; dirs: number }> {
+  const at = (p: string) => uriFromPath(p);
+  const lock = await vfs.lock(at(target), 'tree');
   try {
     const dirRels = ['', ...pack.dirs];
     // A merge refreshes the vectors of new directories and of those whose sidecars it rewrites only.
-    const existed = opts.hooks && !opts.replace ? await vfs.statMany(account, dirRels.map((d) => joinPath(target, d))) : null;
-    if (opts.replace && target !== '' && (await vfs.stat(account, target))) await vfs.rm(account, target, { recursive: true, lock });
-    if (target !== '') await vfs.mkdir(account, target, { lock });
-    for (const d of pack.dirs) await vfs.mkdir(account, joinPath(target, d), { lock });
+    const existed = opts.hooks && !opts.replace ? await vfs.statMany(dirRels.map((d) => at(joinPath(target, d)))) : null;
+    if (opts.replace && target !== '' && (await vfs.stat(at(target)))) await vfs.rm(at(target), { recursive: true, lock });
+    if (target !== '') await vfs.mkdir(at(target), { lock });
+    for (const d of pack.dirs) await vfs.mkdir(at(joinPath(target, d)), { lock });
     const files = pack.files.filter((f) => restorable(f.rel));
     const content = files.filter((f) => !SIDECAR_NAMES.has(nameOf(f.rel)));
     const sidecars = files.filter((f) => SIDECAR_NAMES.has(nameOf(f.rel)));
     const fh = await fs.promises.open(pack.file, 'r');
     try {
       const sidecarDirs = new Set<string>();
-      await writeBatches(host, account, target, fh, content, lock, undefined, !opts.replace, (rels) => opts.hooks?.files(rels), (rels) => opts.hooks?.prepare?.(rels));
-      await writeBatches(host, account, target, fh, sidecars, lock, { index: 'sidecar-edited' }, !opts.replace, async (rels) => {
+      await writeBatches(vfs, target, fh, content, lock, undefined, !opts.replace, (rels) => opts.hooks?.files(rels), (rels) => opts.hooks?.prepare?.(rels));
+      await writeBatches(vfs, target, fh, sidecars, lock, { index: 'sidecar-edited' }, !opts.replace, async (rels) => {
         for (const r of rels) sidecarDirs.add(r.includes('/') ? r.slice(0, r.lastIndexOf('/')) : '');
       });
       await opts.hooks?.dirs(dirRels.filter((d, i) => !existed || !existed[i] || sidecarDirs.has(d)));
@@ -61,12 +62,11 @@ export async function writePack(host: PluginHost, account: string, target: strin
 }
 
 async function writeBatches(
-  host: PluginHost,
-  account: string,
+  vfs: ScopedVfs,
   target: string,
   fh: fs.promises.FileHandle,
   files: PackFile[],
-  lock: Awaited<ReturnType<PluginHost['unscopedVfs']['locks']['acquire']>>,
+  lock: LockHandle,
   hint: Record<string, unknown> | undefined,
   skipUnchanged: boolean,
   written: (rels: string[]) => Promise<void> | undefined,
@@ -85,7 +85,7 @@ async function writeBatches(
       let batch = all;
       if (skipUnchanged) {
         // A merge rewrites only added or changed files, so only their vectors are refreshed.
-        const nodes = await host.unscopedVfs.statMany(account, all.map((f) => joinPath(target, f.rel)));
+        const nodes = await vfs.statMany(all.map((f) => uriFromPath(joinPath(target, f.rel))));
         batch = all.filter((f, i) => nodes[i]?.sha256 !== 'sha256:' + f.sha256);
         if (batch.length === 0) continue;
       }
@@ -94,7 +94,9 @@ async function writeBatches(
       reading.catch(() => {}); // awaited below, after the write in flight
       if (filesDone) await filesDone;
       const [contents] = await reading;
-      const filesWritten: Promise<void> = host.unscopedVfs.writeFiles(account, batch.map((f, i) => ({ path: joinPath(target, f.rel), content: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint }).then(() => {});
+      const filesWritten: Promise<void> = vfs
+        .writeFiles(uriFromPath(target), batch.map((f, i) => ({ uri: uriFromPath(joinPath(target, f.rel)), data: contents[i]!, sha256: 'sha256:' + f.sha256 })), { lock, hint })
+        .then(() => {});
       filesWritten.catch(fail);
       filesDone = filesWritten;
       hooksDone = Promise.all([filesWritten, hooksDone]).then(() => written(rels));

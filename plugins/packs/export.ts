@@ -8,8 +8,8 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Zip, ZipDeflate, ZipPassThrough, deflateSync, type ZipInputFile } from 'fflate';
-import type { Entry, PluginHost } from 'ctx/plugin';
-import { hash } from 'ctx/plugin';
+import type { Entry, PluginHost, ScopedVfs } from 'ctx/plugin';
+import { hash, uriFromPath } from 'ctx/plugin';
 import { createHash } from 'node:crypto';
 import { DENSE, FILES_DIR, FORMAT_VERSION, INDEX_RECORDS, MANIFEST, contentSha256, sortEntries, type Manifest, type ManifestEntry } from './manifest.js';
 import type { DenseMeta, VectorLine } from './dense.js';
@@ -24,6 +24,8 @@ const MIN_MTIME = Date.UTC(1980, 0, 2);
 
 export interface PackSource {
   account: string;
+  /** The caller's view: file contents are read through it. */
+  vfs: ScopedVfs;
   /** Internal path of the exported root ('' for a backup). */
   path: string;
   /** Name of the pack's top directory. */
@@ -195,7 +197,7 @@ async function* packEntries(host: PluginHost, src: PackSource, spool: Spool | nu
       bytes += files[at]!.size;
       batch.push(files[at++]!);
     }
-    const contents = (await host.unscopedVfs.readMany(src.account, batch.map((n) => n.path))).map((b) => b ?? Buffer.alloc(0));
+    const contents = (await src.vfs.readMany(batch.map((n) => uriFromPath(n.path)))).map((b) => b ?? Buffer.alloc(0));
     const [digests, deflated] = await Promise.all([hash.sha256ManyAsync(contents), deflateAll(contents)]);
     batch.forEach((n, i) => {
       const p = rel(src.path, n.path);

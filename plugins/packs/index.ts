@@ -3,7 +3,7 @@
  * integrity manifests; import and restore that validate the whole pack before the first write, so
  * a rejected pack leaves the target untouched. README.md describes the choices.
  */
-import type { CtxUri, Entry, Identity, PluginHost } from 'ctx/plugin';
+import type { CtxUri, Entry, Identity, PluginHost, ScopedVfs } from 'ctx/plugin';
 import { authorize, conflict, contentDisposition, definePlugin, HOST_VERSION, invalidArgument, notFound, parseUri, permissionDenied, Reply, resultObject, s, unavailable, uriFromPath } from 'ctx/plugin';
 import { joinPath, restorable, writePack, type WriteHooks } from './apply.js';
 import type { DenseSnapshot } from './dense.js';
@@ -24,11 +24,6 @@ export default definePlugin({
   name: 'packs',
   version: HOST_VERSION,
   dependsOn: ['system', 'fs'],
-  // Bulk reads and atomic multi-file writes of whole subtrees (readMany, writeFiles under one tree
-  // lock) exist only on the raw VFS. Access is applied here: exports walk the caller's scoped view
-  // (hidden entries are left out), imports resolve and authorize every target URI for the caller
-  // and refuse to replace a subtree holding anything the caller cannot read.
-  privileges: ['unscoped-vfs'],
   setup(host) {
     const temp = host.use('temp-files');
 
@@ -46,12 +41,13 @@ export default definePlugin({
         if (!node) throw notFound(`no such directory: ${u.uri}`, { resource: u.uri });
         if (node.kind !== 'dir') throw invalidArgument(`uri must be a directory, got a file: ${u.uri}`, { field: 'uri', expected: 'directory', actual: 'file', resource: u.uri });
         const vectors = ctx.body.include_vectors ? denseSource(host, ctx.identity.accountId, u.path) : undefined;
-        const nodes = await subtree(host, ctx.identity, u.path, () => ctx.vfs.walk(u.uri));
+        const nodes = await subtree(ctx.vfs, u.uri);
         checkZipLimits(nodes);
         const stream = packStream(
           host,
           {
             account: ctx.identity.accountId,
+            vfs: ctx.vfs,
             path: u.path,
             root: u.name,
             nodes,
@@ -78,8 +74,8 @@ export default definePlugin({
         const vectors = ctx.body.include_vectors ? denseSource(host, account, '') : undefined;
         const nodes: Entry[] = [];
         for (const scope of BACKUP_SCOPES) {
-          nodes.push((await host.unscopedVfs.stat(account, scope))!);
-          for (const e of await subtree(host, ctx.identity, scope, () => host.unscopedVfs.walk(account, scope))) nodes.push(e);
+          nodes.push((await ctx.vfs.stat(uriFromPath(scope)))!);
+          for (const e of await subtree(ctx.vfs, uriFromPath(scope))) nodes.push(e);
         }
         checkZipLimits(nodes);
         const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -87,6 +83,7 @@ export default definePlugin({
           host,
           {
             account,
+            vfs: ctx.vfs,
             path: '',
             root: 'ctx',
             nodes,
@@ -126,13 +123,13 @@ export default definePlugin({
           checkTargets(ctx.identity, target.path, pack);
           await host.access.assertEntryReadable(ctx.identity, target.path);
           const account = ctx.identity.accountId;
-          const existing = await host.unscopedVfs.stat(account, target.path);
+          const existing = await ctx.vfs.stat(target.uri);
           if (existing) {
             if (b.on_conflict === 'fail') throw conflict(`target exists: ${target.uri}`, target.uri);
             if (b.on_conflict === 'skip') return { uri: target.uri };
-            await assertSubtreeReadable(host, ctx.identity, target.path);
+            await assertSubtreeReadable(ctx.vfs, target.uri);
           }
-          await writePack(host, account, target.path, pack, { replace: true, ...denseHooks(host, account, target.path, dense) });
+          await writePack(ctx.vfs, target.path, pack, { replace: true, ...denseHooks(host, ctx.vfs, target.path, dense) });
           return { uri: target.uri };
         } finally {
           await pack.close();
@@ -161,13 +158,13 @@ export default definePlugin({
           const account = ctx.identity.accountId;
           // The scope roots of a backup: ctx://resources and each packaged user's space.
           const roots = ['resources', ...pack.dirs.filter((d) => /^user\/[^/]+$/.test(d))];
-          const occupied = await Promise.all(roots.map(async (r) => (await host.unscopedVfs.stat(account, r)) !== null && (await host.unscopedVfs.list(account, r, { limit: 1 })).length > 0));
+          const occupied = await Promise.all(roots.map(async (r) => (await ctx.vfs.stat(uriFromPath(r))) !== null && (await ctx.vfs.list(uriFromPath(r), { limit: 1 })).length > 0));
           if (occupied.some(Boolean)) {
             if (b.on_conflict === 'fail') throw conflict(`the account already holds content at ${roots.filter((_, i) => occupied[i]).map(uriFromPath).join(', ')}`, uriFromPath(roots[occupied.indexOf(true)]!));
             if (b.on_conflict === 'skip') return { uri: 'ctx://' };
           }
-          await checkShapes(host, account, pack);
-          await writePack(host, account, '', pack, { replace: false, ...denseHooks(host, account, '', dense) });
+          await checkShapes(ctx.vfs, pack);
+          await writePack(ctx.vfs, '', pack, { replace: false, ...denseHooks(host, ctx.vfs, '', dense) });
           return { uri: 'ctx://' };
         } finally {
           await pack.close();
@@ -178,17 +175,12 @@ export default definePlugin({
 });
 
 /**
- * The nodes below `root` as the caller may see them. ADMIN and ROOT see every entry, so the subtree
- * comes from two range scans; a USER's walk goes through their scoped view, which leaves out (and
- * does not enter) what the entry rules hide from them.
+ * The nodes below `root` as the caller may see them, from two range scans (the scoped view leaves
+ * out, with everything below it, what the entry rules hide from the caller).
  */
-async function subtree(host: PluginHost, identity: Identity, root: string, scopedWalk: () => AsyncIterable<Entry>): Promise<Entry[]> {
+async function subtree(vfs: ScopedVfs, root: string): Promise<Entry[]> {
   const nodes: Entry[] = [];
-  if (identity.role === 'USER') {
-    for await (const e of scopedWalk()) nodes.push(e);
-    return nodes;
-  }
-  const { groups } = await host.unscopedVfs.listSubtree(identity.accountId, root, SUBTREE_LIMIT);
+  const { groups } = await vfs.listSubtree(root, SUBTREE_LIMIT);
   for (const children of groups.values()) for (const e of children) nodes.push(e);
   return nodes;
 }
@@ -243,7 +235,8 @@ function checkVectors(host: PluginHost, pack: ValidatedPack, mode: 'auto' | 'rec
 }
 
 /** Stores the packed vectors of what was just written, below `target`; nothing without a snapshot. */
-function denseHooks(host: PluginHost, account: string, target: string, dense: DenseSnapshot | null): { hooks?: WriteHooks } {
+function denseHooks(host: PluginHost, vfs: ScopedVfs, target: string, dense: DenseSnapshot | null): { hooks?: WriteHooks } {
+  const account = vfs.identity.accountId;
   const records = host.optional('vector-records');
   if (!dense || !records) return {};
   let written = 0;
@@ -272,7 +265,8 @@ function denseHooks(host: PluginHost, account: string, target: string, dense: De
   };
   const store = async (batch: Supplied) => {
     for (let at = 0; at < batch.length; at += 256) {
-      const n = await records.write(account, batch.slice(at, at + 256));
+      const slice = batch.slice(at, at + 256);
+      const n = await records.write(account, slice, await vfs.statMany(slice.map((r) => uriFromPath(r.path))));
       written += n.written;
       skipped += n.skipped;
     }
@@ -314,21 +308,17 @@ function checkTargets(identity: Identity, target: string, pack: ValidatedPack): 
 }
 
 /** Replacing a subtree deletes it: refused when the caller cannot read all of it (as fs rm). */
-async function assertSubtreeReadable(host: PluginHost, identity: Identity, root: string): Promise<void> {
-  if (identity.role !== 'USER') return;
-  const paths: string[] = [];
-  for await (const e of host.unscopedVfs.walk(identity.accountId, root)) paths.push(e.path);
-  const ok = await host.access.readablePaths(identity, paths);
-  const i = ok.indexOf(false);
-  if (i >= 0) throw permissionDenied(`cannot replace ${uriFromPath(root)}: ${uriFromPath(paths[i]!)} is not readable by ${identity.userId}`, { resource: uriFromPath(paths[i]!) });
+async function assertSubtreeReadable(vfs: ScopedVfs, root: string): Promise<void> {
+  const hidden = await vfs.firstHidden(root);
+  if (hidden !== null) throw permissionDenied(`cannot replace ${root}: ${hidden} is not readable by ${vfs.identity.userId}`, { resource: hidden });
 }
 
 /** A merge cannot put a file where a directory is, or the reverse: found before the first write. */
-async function checkShapes(host: PluginHost, account: string, pack: ValidatedPack): Promise<void> {
+async function checkShapes(vfs: ScopedVfs, pack: ValidatedPack): Promise<void> {
   const wanted = [...pack.dirs.map((p) => [p, 'dir'] as const), ...pack.files.filter((f) => restorable(f.rel)).map((f) => [f.rel, 'file'] as const)];
   for (let at = 0; at < wanted.length; at += 512) {
     const slice = wanted.slice(at, at + 512);
-    const nodes = await host.unscopedVfs.statMany(account, slice.map(([p]) => p));
+    const nodes = await vfs.statMany(slice.map(([p]) => uriFromPath(p)));
     nodes.forEach((n, i) => {
       const [p, kind] = slice[i]!;
       if (n && n.kind !== kind) throw conflict(`${uriFromPath(p)} is a ${n.kind} in the account and a ${kind} in the backup`, uriFromPath(p));

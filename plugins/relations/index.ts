@@ -5,7 +5,7 @@
  */
 import { invalidArgument, notFound } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
-import { definePlugin, type PluginHost } from 'ctx/plugin';
+import { definePlugin, type PluginHost, type ScopedVfs } from 'ctx/plugin';
 import { s } from 'ctx/plugin';
 import { TEXT_EXTENSIONS, hasTextExtension } from 'ctx/plugin';
 import { authorize, parseUri, type CtxUri } from 'ctx/plugin';
@@ -14,7 +14,7 @@ import { SIDECARS } from 'ctx/plugin';
 import { splitPath } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
 import { collectGraph, readableFor, renderGraphHtml } from './graph.js';
-import { RELATIONS_FILE, entriesOf, locate, readSidecar, updateSidecar, type StoredRelation } from './store.js';
+import { RELATIONS_FILE, entriesOf, locate, readSidecar, scopedSidecars, updateSidecar, type StoredRelation } from './store.js';
 import { resultObject } from 'ctx/plugin';
 
 export const LIMITS = { targets: 256, reasonChars: 4096, spaces: 32 } as const;
@@ -27,8 +27,8 @@ async function resolve(host: PluginHost, identity: Identity, input: unknown, acc
   return u;
 }
 
-async function existing(host: PluginHost, account: string, u: CtxUri, field: string): Promise<Entry> {
-  const node = await host.unscopedVfs.stat(account, u.path);
+async function existing(vfs: ScopedVfs, u: CtxUri, field: string): Promise<Entry> {
+  const node = await vfs.stat(u.uri);
   if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri, field });
   return node;
 }
@@ -54,14 +54,16 @@ const toUris = s.custom<string[]>((v, field) => {
 export default definePlugin({
   name: 'relations',
   version: HOST_VERSION,
-  // Relation sidecars are written under the directory's lock; targets are filtered by host.access.
-  privileges: ['unscoped-vfs'],
+  privileges: ['all-account-changes', 'own-files'],
+  privilegeReasons: {
+    'all-account-changes': "a file's relations sit in its parent's sidecar: they follow the file when it is removed or moved, whoever did it",
+    'own-files': 'patches the .relations.json sidecars of a moved or removed file, with no caller behind the change',
+  },
+  ownFiles: [RELATIONS_FILE],
   setup(host) {
-    const vfs = host.unscopedVfs;
-
     // A file's relations sit in its parent's sidecar: follow the file when it is removed or moved.
     // Directories need nothing: their sidecar is inside them and moves or goes with them.
-    vfs.on('change', (ev: ChangeEvent) => {
+    host.on('change', (ev: ChangeEvent) => {
       if (ev.kind !== 'file' || (ev.type !== 'rm' && ev.type !== 'mv')) return;
       const name = splitPath(ev.path)[1];
       if (SIDECARS.has(name)) return;
@@ -80,7 +82,7 @@ export default definePlugin({
         const account = identity.accountId;
         const from = await resolve(host, identity, ctx.body.from_uri, 'write', 'from_uri');
         refuseSidecar(from, 'from_uri');
-        const source = await existing(host, account, from, 'from_uri');
+        const source = await existing(ctx.vfs, from, 'from_uri');
         const targets: CtxUri[] = [];
         for (const [i, raw] of ctx.body.to_uris.entries()) {
           const field = `to_uris[${i}]`;
@@ -89,15 +91,14 @@ export default definePlugin({
           if (to.uri === from.uri) throw invalidArgument(`${field}: a URI cannot be related to itself (${to.uri})`, { field, resource: to.uri });
           if (!targets.some((t) => t.uri === to.uri)) targets.push(to);
         }
-        const found = await vfs.statMany(account, targets.map((t) => t.path));
+        const found = await ctx.vfs.statMany(targets.map((t) => t.uri));
         found.forEach((n, i) => {
           if (!n) throw notFound(`relation target does not exist: ${targets[i]!.uri}`, { resource: targets[i]!.uri, field: 'to_uris' });
         });
         const loc = locate(source);
         const createdAt = new Date().toISOString();
         const done = await updateSidecar(
-          vfs,
-          account,
+          scopedSidecars(ctx.vfs),
           loc.sidecar,
           (current) => {
             // Linking again replaces the reason; other sources' entries are kept as they are.
@@ -114,7 +115,7 @@ export default definePlugin({
           // The sidecar write would re-create a directory removed meanwhile: check under the lock.
           {
             guard: async () => {
-              const now = await vfs.stat(account, from.path);
+              const now = await ctx.vfs.stat(from.uri);
               return !!now && now.kind === source.kind && (now.kind === 'dir' || now.ctime === source.ctime);
             },
           },
@@ -134,13 +135,13 @@ export default definePlugin({
       async handler(ctx) {
         const { identity } = ctx;
         const u = await resolve(host, identity, ctx.query.uri, 'read', 'uri');
-        const node = await existing(host, identity.accountId, u, 'uri');
+        const node = await existing(ctx.vfs, u, 'uri');
         if (SIDECARS.has(u.name)) return [];
         const loc = locate(node);
         const readable = readableFor(host, identity);
         const out: Array<{ uri: string; reason: string }> = [];
         // Targets the caller may not read are left out: a relation must not reveal another user's names.
-        for (const r of entriesOf(await readSidecar(vfs, identity.accountId, loc.sidecar), loc))
+        for (const r of entriesOf(await readSidecar(scopedSidecars(ctx.vfs), loc.sidecar), loc))
           if (await readable(r.uri.slice('ctx://'.length))) out.push({ uri: r.uri, reason: r.reason });
         return out;
       },
@@ -160,9 +161,9 @@ export default definePlugin({
         refuseSidecar(from, 'from_uri');
         // The target may be gone already: a dangling relation must still be removable.
         const to = parseUri(ctx.body.to_uri, identity, { field: 'to_uri' });
-        const source = await existing(host, account, from, 'from_uri');
+        const source = await existing(ctx.vfs, from, 'from_uri');
         const loc = locate(source);
-        const removed = await updateSidecar(vfs, account, loc.sidecar, (current) => {
+        const removed = await updateSidecar(scopedSidecars(ctx.vfs), loc.sidecar, (current) => {
           const mine = new Set(entriesOf(current, loc).filter((r) => r.uri === to.uri));
           return { next: current.filter((r) => !mine.has(r)), result: mine.size > 0 };
         });
@@ -188,14 +189,14 @@ export default definePlugin({
         for (const [i, raw] of ctx.body.space_uris.entries()) {
           const field = `space_uris[${i}]`;
           const u = await resolve(host, identity, raw, 'read', field);
-          const node = await existing(host, account, u, field);
+          const node = await existing(ctx.vfs, u, field);
           if (node.kind !== 'dir') throw invalidArgument(`${field} must be a directory, got a file: ${u.uri}`, { field, expected: 'directory', actual: 'file', resource: u.uri });
           if (!spaces.some((x) => x.uri === u.uri)) spaces.push(u);
         }
         const out = await resolve(host, identity, ctx.body.output_uri, 'write', 'output_uri');
         checkOutput(out);
         const data = await collectGraph(host, identity, spaces, readableFor(host, identity));
-        await vfs.writeFile(account, out.path, Buffer.from(renderGraphHtml(data), 'utf8'), { mode: 'replace' });
+        await ctx.vfs.writeFile(out.uri, Buffer.from(renderGraphHtml(data), 'utf8'), { mode: 'replace' });
         return { graph_uri: out.uri };
       },
     });
@@ -214,22 +215,21 @@ function checkOutput(u: CtxUri): void {
 
 /** Moves or drops the entries of a removed or moved file in its (old and new) parents' sidecars. */
 async function followFile(host: PluginHost, ev: ChangeEvent): Promise<void> {
-  const vfs = host.unscopedVfs;
-  const account = ev.account;
+  const io = host.ownFiles(ev.account);
   const oldPath = ev.type === 'mv' ? ev.from! : ev.path;
   const [oldDir, oldName] = splitPath(oldPath);
   const oldSidecar = oldDir === '' ? RELATIONS_FILE : `${oldDir}/${RELATIONS_FILE}`;
   // Most files have no relations: one read, no lock. A link made after this read stores the
   // file's new creation time, which is what it should be.
-  if (!(await vfs.stat(account, oldSidecar))) return;
+  if (!(await io.stat(oldSidecar))) return;
   if (ev.type === 'rm') {
-    if (!(await vfs.stat(account, oldDir))) return;
+    if (!(await io.stat(oldDir))) return;
     let keepCtime: number | undefined;
-    await updateSidecar(vfs, account, oldSidecar, (cur) => ({ next: cur.filter((r) => r.source !== oldName || (keepCtime !== undefined && r.sourceCtime === keepCtime)), result: null }), {
+    await updateSidecar(io, oldSidecar, (cur) => ({ next: cur.filter((r) => r.source !== oldName || (keepCtime !== undefined && r.sourceCtime === keepCtime)), result: null }), {
       guard: async () => {
-        if (!(await vfs.stat(account, oldDir))) return false;
+        if (!(await io.stat(oldDir))) return false;
         // A file re-created at the path before this ran keeps the entries it made itself.
-        const again = await vfs.stat(account, oldPath);
+        const again = await io.stat(oldPath);
         if (again?.kind === 'file') keepCtime = again.ctime;
         return true;
       },
@@ -238,18 +238,17 @@ async function followFile(host: PluginHost, ev: ChangeEvent): Promise<void> {
   }
   const [newDir, newName] = splitPath(ev.path);
   const newSidecar = newDir === '' ? RELATIONS_FILE : `${newDir}/${RELATIONS_FILE}`;
-  const handles = await vfs.locks.acquireAll(account, [oldSidecar, newSidecar], 'path');
+  const handles = await io.lockAll([oldSidecar, newSidecar]);
   try {
-    const moved = await vfs.stat(account, ev.path);
+    const moved = await io.stat(ev.path);
     if (!moved || moved.kind !== 'file') return;
-    const carried = (await readSidecar(vfs, account, oldSidecar)).filter((r) => r.source === oldName && r.sourceCtime === moved.ctime);
+    const carried = (await readSidecar(io, oldSidecar)).filter((r) => r.source === oldName && r.sourceCtime === moved.ctime);
     if (carried.length === 0) return;
-    const held = (p: string) => handles.find((h) => h.covers(account, p))!;
-    if (await vfs.stat(account, oldDir))
-      await updateSidecar(vfs, account, oldSidecar, (cur) => ({ next: cur.filter((r) => !(r.source === oldName && r.sourceCtime === moved.ctime)), result: null }), { held: held(oldSidecar) });
+    const held = (p: string) => handles.find((h) => h.covers(ev.account, p))!;
+    if (await io.stat(oldDir))
+      await updateSidecar(io, oldSidecar, (cur) => ({ next: cur.filter((r) => !(r.source === oldName && r.sourceCtime === moved.ctime)), result: null }), { held: held(oldSidecar) });
     await updateSidecar(
-      vfs,
-      account,
+      io,
       newSidecar,
       (cur) => ({ next: [...cur.filter((r) => r.source !== newName), ...carried.map((r) => ({ ...r, source: newName }))], result: null }),
       { held: held(newSidecar) },

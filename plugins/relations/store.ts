@@ -7,9 +7,30 @@
  * hides any entry left behind (a crash before the patch) from a later file at the same path.
  * Every read-modify-write of a sidecar holds the VFS path lock of the sidecar.
  */
-import type { LockHandle } from 'ctx/plugin';
+import type { LockHandle, OwnFiles, ScopedVfs } from 'ctx/plugin';
 import type { Entry } from 'ctx/plugin';
-import { splitPath, type Vfs } from 'ctx/plugin';
+import { splitPath, uriFromPath } from 'ctx/plugin';
+
+/**
+ * How sidecars are read and written, by internal path within one account: a request's scoped view
+ * (`scopedSidecars`), or the plugin's own files when no caller is behind the change (host.ownFiles).
+ */
+export type SidecarIo = OwnFiles;
+
+/** The caller's view as SidecarIo: every call checked as the caller's own. */
+export function scopedSidecars(vfs: ScopedVfs): SidecarIo {
+  return {
+    stat: (path) => vfs.stat(uriFromPath(path)),
+    readFile: (path) => vfs.readFile(uriFromPath(path)),
+    async writeFile(path, data, opts = {}) {
+      await vfs.writeFile(uriFromPath(path), data, { mode: 'replace', lock: opts.lock });
+    },
+    async rm(path, opts = {}) {
+      await vfs.rm(uriFromPath(path), { lock: opts.lock });
+    },
+    lockAll: (paths) => vfs.lockAll(paths.map(uriFromPath), 'path'),
+  };
+}
 
 export const RELATIONS_FILE = '.relations.json';
 
@@ -44,11 +65,11 @@ export function locate(node: Entry): Location {
 }
 
 /** The relation entries of a sidecar; a damaged sidecar reads as empty rather than failing every call. */
-export async function readSidecar(vfs: Vfs, account: string, path: string): Promise<StoredRelation[]> {
-  const node = await vfs.stat(account, path);
+export async function readSidecar(io: SidecarIo, path: string): Promise<StoredRelation[]> {
+  const node = await io.stat(path);
   if (!node || node.kind !== 'file') return [];
   try {
-    const doc = JSON.parse((await vfs.readFile(account, path)).toString('utf8')) as SidecarDoc;
+    const doc = JSON.parse((await io.readFile(path)).toString('utf8')) as SidecarDoc;
     return Array.isArray(doc.relations) ? doc.relations.filter((r) => typeof r?.uri === 'string' && typeof r.source === 'string') : [];
   } catch {
     return [];
@@ -65,20 +86,19 @@ export function entriesOf(all: StoredRelation[], loc: Location): StoredRelation[
  * `guard` runs under the lock first; returning false aborts without writing (the source went away).
  */
 export async function updateSidecar<T>(
-  vfs: Vfs,
-  account: string,
+  io: SidecarIo,
   path: string,
   change: (current: StoredRelation[]) => { next: StoredRelation[]; result: T },
   opts: { held?: LockHandle; guard?: () => Promise<boolean> } = {},
 ): Promise<T | undefined> {
-  const lock = opts.held ?? (await vfs.locks.acquire(account, path, 'path'));
+  const lock = opts.held ?? (await io.lockAll([path]))[0]!;
   try {
     if (opts.guard && !(await opts.guard())) return undefined;
-    const current = await readSidecar(vfs, account, path);
+    const current = await readSidecar(io, path);
     const { next, result } = change(current);
     if (sameEntries(current, next)) return result;
-    if (next.length === 0) await vfs.rm(account, path, { lock });
-    else await vfs.writeFile(account, path, Buffer.from(JSON.stringify({ format: 1, relations: next } satisfies SidecarDoc, null, 1)), { lock });
+    if (next.length === 0) await io.rm(path, { lock });
+    else await io.writeFile(path, Buffer.from(JSON.stringify({ format: 1, relations: next } satisfies SidecarDoc, null, 1)), { lock });
     return result;
   } finally {
     if (!opts.held) lock.release();

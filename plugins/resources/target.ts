@@ -48,7 +48,7 @@ export async function planTarget(host: PluginHost, reserved: Reservations, vfs: 
     const to = resourceUri(vfs, body.to, 'to');
     if (to.segments.length > spaceRootDepth(to)) {
       await host.access.assertEntryReadable(vfs.identity, to.path);
-      const node = await host.unscopedVfs.stat(account, to.path);
+      const node = await vfs.stat(to.uri);
       if (node?.kind === 'file') throw conflict(`to names a file, not a directory: ${to.uri}`, to.uri);
       if (reserved.has(account, to.path)) throw conflict(`another import into ${to.uri} is running`, to.uri);
       reserved.add(account, to.path);
@@ -59,7 +59,7 @@ export async function planTarget(host: PluginHost, reserved: Reservations, vfs: 
     parent = resourceUri(vfs, body.parent, 'parent');
     if (parent.segments.length > spaceRootDepth(parent)) {
       await host.access.assertEntryReadable(vfs.identity, parent.path);
-      const node = await host.unscopedVfs.stat(account, parent.path);
+      const node = await vfs.stat(parent.uri);
       if (node?.kind === 'file') throw invalidArgument(`parent is a file, not a directory: ${parent.uri}`, { field: 'parent', resource: parent.uri });
       if (!node && !body.create_parent) throw invalidArgument(`parent does not exist: ${parent.uri} (create_parent: true creates it)`, { field: 'parent', resource: parent.uri });
     }
@@ -69,7 +69,7 @@ export async function planTarget(host: PluginHost, reserved: Reservations, vfs: 
   for (let i = 0; ; i++) {
     const candidate = vfs.resolve(`${parent.uri}/${i === 0 ? base : `${base}_${i}`}`, 'write', 'to');
     if (reserved.has(account, candidate.path)) continue;
-    if (await host.unscopedVfs.stat(account, candidate.path)) continue;
+    if (await vfs.stat(candidate.uri)) continue;
     reserved.add(account, candidate.path);
     return { uri: candidate.uri, path: candidate.path, replace: false };
   }

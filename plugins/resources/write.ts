@@ -8,7 +8,7 @@
  * and SHA-256 match the stored node is not written again, so its mtime stays and no index work is
  * queued for it (index work follows VFS changes). Only new and changed files are written.
  */
-import { SIDECARS, hash, mergeTags, type Entry, type PluginHost } from 'ctx/plugin';
+import { SIDECARS, hash, mergeTags, uriFromPath, type Entry, type ScopedVfs } from 'ctx/plugin';
 import type { OutFile } from './convert.js';
 
 const BATCH_FILES = 256;
@@ -27,7 +27,6 @@ export interface ResourceMeta {
 }
 
 export interface WriteInput {
-  account: string;
   root: string;
   files: OutFile[];
   replace: boolean;
@@ -52,9 +51,10 @@ export interface WriteOutcome {
 
 const sameTags = (a: string[] | undefined, b: string[] | undefined) => JSON.stringify([...(a ?? [])].sort()) === JSON.stringify([...(b ?? [])].sort());
 
-export async function writeResource(host: PluginHost, w: WriteInput): Promise<WriteOutcome> {
-  const vfs = host.unscopedVfs;
-  const lock = await vfs.locks.acquire(w.account, w.root, 'tree');
+/** Writes through `vfs`, the import owner's view: every target is authorized as theirs. */
+export async function writeResource(vfs: ScopedVfs, w: WriteInput): Promise<WriteOutcome> {
+  const u = uriFromPath;
+  const lock = await vfs.lock(u(w.root), 'tree');
   try {
     const paths = w.files.map((f) => `${w.root}/${f.rel}`);
     const wanted = new Set(paths);
@@ -64,7 +64,7 @@ export async function writeResource(host: PluginHost, w: WriteInput): Promise<Wr
     const stored = new Map<string, Entry>();
     if (w.replace) {
       // A stale directory goes whole: nothing below it is visited.
-      for await (const e of vfs.walk(w.account, w.root, { descend: (d) => keepDirs.has(d.path) })) {
+      for await (const e of vfs.walk(u(w.root), { descend: (d) => keepDirs.has(d.path) })) {
         if (SIDECARS.has(e.name)) continue;
         if (e.kind === 'dir' ? !keepDirs.has(e.path) : !wanted.has(e.path)) stale.push(e.path);
         else stored.set(e.path, e);
@@ -85,7 +85,7 @@ export async function writeResource(host: PluginHost, w: WriteInput): Promise<Wr
     // A directory where a file now goes (or a file where a directory now goes) must go first;
     // everything else stale goes after the writes, so a failed run leaves the previous files.
     const inTheWay = new Set(stale.filter((p) => wanted.has(p) || keepDirs.has(p)));
-    for (const p of inTheWay) await vfs.rm(w.account, p, { recursive: true, lock });
+    for (const p of inTheWay) await vfs.rm(u(p), { recursive: true, lock });
     const hint = { ...(w.tags ? { tags: w.tags, tag_mode: w.tagMode } : {}), ...(w.vectorsOnly ? { index: 'vectors-only' } : {}) };
     const opts = { lock, ...(Object.keys(hint).length ? { hint } : {}) };
     for (let at = 0; at < changed.length; ) {
@@ -96,19 +96,19 @@ export async function writeResource(host: PluginHost, w: WriteInput): Promise<Wr
         bytes += changed[at]!.f.data.length;
         batch.push(changed[at++]!);
       }
-      await vfs.writeFiles(w.account, batch.map((c) => ({ path: c.path, content: c.f.data, ...(c.sha256 ? { sha256: c.sha256 } : {}) })), opts);
+      await vfs.writeFiles(u(w.root), batch.map((c) => ({ uri: u(c.path), data: c.f.data, ...(c.sha256 ? { sha256: c.sha256 } : {}) })), opts);
     }
-    for (const p of stale) if (!inTheWay.has(p)) await vfs.rm(w.account, p, { recursive: true, lock });
-    for (const c of changed) if (c.f.media) await vfs.setMeta(w.account, c.path, { meta: { media: c.f.media } }, opts);
+    for (const p of stale) if (!inTheWay.has(p)) await vfs.rm(u(p), { recursive: true, lock });
+    for (const c of changed) if (c.f.media) await vfs.setMeta(u(c.path), { meta: { media: c.f.media } }, opts);
     if (w.tags) {
       // Only nodes whose tags would change: a tag write is a change the index follows.
       const dirs = new Set<string>([w.root, ...keepDirs]);
       const all = [...dirs, ...wanted];
-      const nodes = await vfs.statMany(w.account, all);
+      const nodes = await vfs.statMany(all.map(u));
       const touch = all.filter((_, i) => !nodes[i] || !sameTags(nodes[i]!.tags, mergeTags(nodes[i]!.tags, w.tags, w.tagMode)));
-      if (touch.length) await vfs.setTagsMany(w.account, touch, w.tags, w.tagMode, opts);
+      if (touch.length) await vfs.setTags(touch.map(u), w.tags, w.tagMode, opts);
     }
-    await vfs.setMeta(w.account, w.root, { meta: { resource: w.meta } }, opts);
+    await vfs.setMeta(u(w.root), { meta: { resource: w.meta } }, opts);
     return { files: w.files.length, written: changed.length, unchanged: unchanged.length, removed: stale.length };
   } finally {
     lock.release();

@@ -23,7 +23,6 @@ export async function grepFiles(
     readable: (identity: Identity, uri: string) => Promise<boolean>;
   },
 ): Promise<Array<{ uri: string; line: number; content: string }>> {
-  const account = identity.accountId;
   const search = async (bufs: Buffer[], max: number) => {
     try {
       return (await grep.searchAsync(o.pattern, bufs, { caseInsensitive: o.caseInsensitive, maxMatches: max })).matches;
@@ -35,7 +34,10 @@ export async function grepFiles(
   };
   // A bad pattern is refused before the tree is walked.
   await search([], 1);
-  const node = await host.unscopedVfs.stat(account, u.path);
+  const vfs = host.vfsFor(identity);
+  // A root hidden by the entry rules holds nothing the caller may see: no matches, as before.
+  if (!(await host.access.canReadPath(identity, u.path))) return [];
+  const node = await vfs.stat(u.uri);
   if (!node) throw new CtxError('NOT_FOUND', `no such file or directory: ${u.uri}`, { resource: u.uri });
   const excluded = (p: string) => o.exclude !== undefined && isAncestorOrSelf(o.exclude, 'ctx://' + p);
   const ok = (p: string) => {
@@ -49,7 +51,7 @@ export async function grepFiles(
   if (node.kind === 'file') {
     if (!excluded(u.path)) files.push(u.path);
   } else
-    for await (const e of host.unscopedVfs.walk(account, u.path, { maxDepth: o.depth, descend: (d) => ok(d.path) })) {
+    for await (const e of vfs.walk(u.uri, { maxDepth: o.depth, descend: (d) => ok(d.path) })) {
       if (e.kind === 'file' && !SIDECARS.has(e.name) && ok(e.path)) files.push(e.path);
     }
   const matches: Array<{ uri: string; line: number; content: string }> = [];
@@ -57,7 +59,7 @@ export async function grepFiles(
     const slice = files.slice(i, i + 128);
     const ok = await Promise.all(slice.map((p) => o.readable(identity, 'ctx://' + p)));
     const chunk = slice.filter((_, j) => ok[j]);
-    const bufs = (await host.unscopedVfs.readMany(account, chunk)).map((b) => b ?? Buffer.alloc(0));
+    const bufs = (await vfs.readMany(chunk.map((p) => 'ctx://' + p))).map((b) => b ?? Buffer.alloc(0));
     const left = o.limit - matches.length;
     for (const m of await search(bufs, left)) matches.push({ uri: 'ctx://' + chunk[m.index]!, line: m.line, content: m.text });
   }

@@ -73,8 +73,6 @@ declare module 'ctx/plugin' {
 export default definePlugin({
   name: 'retrieval',
   version: HOST_VERSION,
-  // The indexer reads every account's changes; search hits are filtered by host.access.
-  privileges: ['unscoped-vfs'],
   bootTimeoutMs: 120_000,
   async setup(host: PluginHost) {
     const backends = await loadBackends(host.models.embedder(), host.config.vectorFlatThreshold);

@@ -4,7 +4,7 @@
  * the target (id, URI, account, owner space, tags and times come from where they land), so only
  * what was embedded travels: the text, the abstract/overview shown with hits, and the vector.
  */
-import type { PluginHost } from 'ctx/plugin';
+import type { Entry, PluginHost } from 'ctx/plugin';
 import { sha256Of } from 'ctx/plugin';
 import { embedderTag, type RecordDoc, type RecordStore } from './store.js';
 import { placement, recordAttrs } from './space.js';
@@ -48,8 +48,10 @@ export interface VectorRecordsService {
    * Stores records with the given vectors (no embedding). A record is skipped when its node is
    * missing, not indexed, of the other kind, holds other bytes than `source_sha256` (files), or its
    * vector does not fit the running embedder; the indexer then computes it as for any write.
+   * `nodes` are the records' nodes (null when missing) as the caller sees them: this plugin reads
+   * no account's tree on another's behalf.
    */
-  write(account: string, records: PortableRecord[]): Promise<{ written: number; skipped: number }>;
+  write(account: string, records: PortableRecord[], nodes: ReadonlyArray<Entry | null>): Promise<{ written: number; skipped: number }>;
   /** Stored records of `path` and below, with a vector or not (what `read` leaves out included). */
   count(account: string, path: string): Promise<number>;
   /** Removes the records of `path` and below; returns how many. */
@@ -98,10 +100,9 @@ export function vectorRecords(host: PluginHost, store: RecordStore): VectorRecor
         yield r;
       }
     },
-    async write(account, records) {
+    async write(account, records, nodes) {
       const dim = store.embedder.info.dim;
       const tag = embedderTag(store.embedder.info);
-      const nodes = await host.unscopedVfs.statMany(account, records.map((r) => r.path));
       const docs: RecordDoc[] = [];
       const vectors: Float32Array[] = [];
       records.forEach((r, i) => {

@@ -1,22 +1,21 @@
-/** HTTP routes of the retrieval plugin (spec Part 3 "Retrieval", Part 1 consistency and observers). */
-import { CtxError, invalidArgument, notFound } from 'ctx/plugin';
+/** HTTP routes of the retrieval plugin (spec Part 3 "Retrieval"): find and search here; grep, glob, consistency and observers in their own modules. */
+import { CtxError, invalidArgument } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import type { Llm } from 'ctx/plugin';
 import type { PluginHost } from 'ctx/plugin';
 import { s } from 'ctx/plugin';
-import { authorize, canRead, isAncestorOrSelf, parseUri } from 'ctx/plugin';
-import { recordId } from 'ctx/plugin';
 import { splitHeader } from 'ctx/plugin';
-import { SIDECARS } from 'ctx/plugin';
-import { statusTable as table, type ComponentStatus } from 'ctx/plugin';
 import { hierarchicalFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
-import { compileGlob, grepFiles, splitAbsoluteGlob } from './grep-glob.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
 import { legacyIdentity } from './legacy.js';
 import { categoryOf, placement } from './space.js';
 import type { RecordStore } from './store.js';
 import { resultObject } from 'ctx/plugin';
+import { OpStats } from './op-stats.js';
+import { registerGrepGlobRoutes } from './grep-glob-routes.js';
+import { registerConsistencyRoute } from './consistency-route.js';
+import { registerObservers } from './observers.js';
 
 const targetSchema = s.union<string | string[]>([s.string(), s.array(s.string(), { max: 64 })], 'a URI string or an array of URI strings');
 const findShape = {
@@ -99,26 +98,6 @@ declare module 'ctx/plugin' {
 type SearchBody = ReturnType<typeof searchSchema.parse>;
 
 
-/** Latency samples for the `retrieval` observer (a ring of the last 1024 per operation). */
-class OpStats {
-  count = 0;
-  errors = 0;
-  empty = 0;
-  expansions = 0;
-  private ring: number[] = [];
-  record(ms: number, hits: number, expansions = 0) {
-    this.count++;
-    if (hits === 0) this.empty++;
-    this.expansions += expansions;
-    this.ring.push(ms);
-    if (this.ring.length > 1024) this.ring.shift();
-  }
-  pct(p: number): string {
-    if (!this.ring.length) return '-';
-    const s = [...this.ring].sort((a, b) => a - b);
-    return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(1);
-  }
-}
 
 export interface RerankerLike {
   info: { model: string };
@@ -176,7 +155,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       };
       if (body.read_content && d.kind === 'file') {
         try {
-          item.content = splitHeader((await host.unscopedVfs.readFile(identity.accountId, d.path)).toString('utf8')).body;
+          item.content = splitHeader((await host.vfsFor(identity).readFile(d.attrs.uri)).toString('utf8')).body;
         } catch {
           // a failed read leaves the hit unchanged (spec)
         }
@@ -286,179 +265,15 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     },
   });
 
-  host.route({
-    method: 'POST',
-    path: '/api/v1/search/grep',
-    summary: 'lines matching a regular expression in files under uri',
-    response: resultObject({ matches: s.array(resultObject({ uri: s.string(), line: s.int(), content: s.string() })), count: s.int() }),
-    errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-    body: s.object({
-      uri: s.string({ min: 1 }),
-      pattern: s.string({ min: 1, max: 4096 }),
-      case_insensitive: s.bool().optional(),
-      exclude_uri: s.string({ min: 1 }).optional(),
-      node_limit: s.int({ min: 1, max: 100_000 }).optional(),
-      level_limit: s.int({ min: 1, max: 64 }).optional(),
-    }),
-    async handler(ctx) {
-      const t0 = performance.now();
-      const b = ctx.body;
-      const u = parseUri(b.uri, ctx.identity);
-      authorize(u, ctx.identity, 'read');
-      const ex = b.exclude_uri === undefined ? undefined : parseUri(b.exclude_uri, ctx.identity, { field: 'exclude_uri' }).uri;
-      const matches = await grepFiles(host, ctx.identity, u, {
-        pattern: b.pattern,
-        caseInsensitive: b.case_insensitive ?? false,
-        exclude: ex,
-        limit: b.node_limit ?? 1000,
-        depth: b.level_limit ?? 5,
-        readable,
-      });
-      ops.grep.record(performance.now() - t0, matches.length);
-      return { matches, count: matches.length };
-    },
-  });
-
-  host.route({
-    method: 'POST',
-    path: '/api/v1/search/glob',
-    summary: 'URIs under uri whose relative path matches a glob',
-    response: resultObject({ matches: s.array(s.string()), count: s.int() }),
-    errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-    body: s.object({ pattern: s.string({ min: 1, max: 1024 }), uri: s.string({ min: 1 }).default('ctx://'), node_limit: s.int({ min: 1, max: 100_000 }).optional() }),
-    async handler(ctx) {
-      const t0 = performance.now();
-      const b = ctx.body;
-      let u = parseUri(b.uri, ctx.identity);
-      let pattern = b.pattern;
-      const absolute = splitAbsoluteGlob(pattern);
-      if (absolute) {
-        // The URI part of the pattern narrows `uri`; it may not widen it.
-        const base = parseUri(absolute.base, ctx.identity, { field: 'pattern' });
-        if (!isAncestorOrSelf(u.uri, base.uri))
-          throw invalidArgument(`pattern ${b.pattern} lies outside uri ${u.uri}`, { field: 'pattern', uri: u.uri });
-        if (absolute.rest === '') throw invalidArgument('pattern names a directory, not entries below it; add a wildcard such as /*', { field: 'pattern' });
-        u = base;
-        pattern = absolute.rest;
-      }
-      authorize(u, ctx.identity, 'read');
-      const { regex, maxDepth } = compileGlob(pattern);
-      const limit = b.node_limit ?? 10_000;
-      const matches: string[] = [];
-      const base = u.path === '' ? '' : u.path + '/';
-      const node = await host.unscopedVfs.stat(ctx.identity.accountId, u.path);
-      if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
-      if (node.kind === 'file') {
-        // A file is the only candidate, matched by its name as if the pattern were relative to its
-        // directory (so `*.md` and `**/*.md` both match `ctx://.../a.md`); a caller narrowing a glob
-        // to one file gets it back or an empty list, never an error for a valid request.
-        if (!SIDECARS.has(node.name) && regex.test(node.name) && (await readable(ctx.identity, u.uri))) matches.push(u.uri);
-      } else {
-        for await (const e of host.unscopedVfs.walk(ctx.identity.accountId, u.path, { maxDepth, descend: (d) => canReadPath(d.path, ctx.identity) })) {
-          if (SIDECARS.has(e.name) || !canReadPath(e.path, ctx.identity)) continue;
-          if (!regex.test(e.path.slice(base.length))) continue;
-          if (!(await readable(ctx.identity, 'ctx://' + e.path))) continue;
-          matches.push('ctx://' + e.path);
-          if (matches.length >= limit) break;
-        }
-      }
-      ops.glob.record(performance.now() - t0, matches.length);
-      return { matches, count: matches.length };
-    },
-  });
-
-  host.route({
-    method: 'POST',
-    path: '/api/v1/system/consistency',
-    tags: ['system'],
-    summary: 'index records missing for what lies under uri',
-    response: resultObject({ ok: s.bool(), expected_count: s.int(), missing_record_count: s.int(), missing_records_truncated: s.bool(), missing_records: s.array(resultObject({ uri: s.string(), path: s.string(), level: s.int(), key: s.string() })) }),
-    errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-    body: s.object({ uri: s.string({ min: 1 }) }),
-    async handler(ctx) {
-      const u = parseUri(ctx.body.uri, ctx.identity);
-      authorize(u, ctx.identity, 'read');
-      const account = ctx.identity.accountId;
-      const node = await host.unscopedVfs.stat(account, u.path);
-      if (!node) throw notFound(`no such file or directory: ${u.uri}`, { resource: u.uri });
-      const expected: Array<{ path: string; level: 0 | 1 | 2 }> = [];
-      const consider = (path: string, kind: 'file' | 'dir') => {
-        if (!placement(path) || !canReadPath(path, ctx.identity)) return;
-        if (kind === 'file') expected.push({ path, level: 2 });
-        else expected.push({ path, level: 0 }, { path, level: 1 });
-      };
-      consider(u.path, node.kind);
-      if (node.kind === 'dir')
-        for await (const e of host.unscopedVfs.walk(account, u.path, { descend: (d) => canReadPath(d.path, ctx.identity) })) if (!SIDECARS.has(e.name)) consider(e.path, e.kind);
-      const inIndex = new Set(store.index.ids({ account, uriPrefixes: [u.uri] }));
-      const missing: Array<{ uri: string; path: string; level: number; key: string }> = [];
-      for (let i = 0; i < expected.length; i += 512) {
-        const chunk = expected.slice(i, i + 512);
-        const ids = chunk.map((e) => recordId(account, 'ctx://' + e.path, e.level));
-        const docs = await store.loadMany(account, ids);
-        chunk.forEach((e, j) => {
-          if (!docs[j] || !inIndex.has(ids[j]!)) missing.push({ uri: 'ctx://' + e.path, path: e.path, level: e.level, key: ids[j]! });
-        });
-      }
-      return {
-        ok: missing.length === 0,
-        expected_count: expected.length,
-        missing_record_count: missing.length,
-        missing_records_truncated: missing.length > 20,
-        missing_records: missing.slice(0, 20),
-      };
-    },
-  });
-
-  host.observer('vectordb', () => vectordbStatus(host, store));
-  host.observer('retrieval', (): ComponentStatus => {
-    const rows = Object.entries(ops).map(([name, o]) => [name, o.count, o.empty, o.pct(50), o.pct(99), o.count ? (o.expansions / o.count).toFixed(2) : '-']);
-    let status = table(['operation', 'requests', 'empty', 'p50_ms', 'p99_ms', 'avg_expansions'], rows);
-    // The indexer's counters, from the semantic plugin when it is loaded.
-    const st = host.optional('indexing')?.stats();
-    if (st)
-      status +=
-        '\n\n' +
-        table(
-          ['semantic_files', 'dir_refreshes', 'embedded', 'unchanged', 'deleted', 'llm_fallbacks', 'llm'],
-          [[st.files, st.dirRefreshes, st.embedded, st.skippedUnchanged, st.deleted, st.llmFallbacks, st.llm ?? 'none (extractive)']],
-        );
-    return { name: 'retrieval', is_healthy: true, has_errors: (st?.llmFallbacks ?? 0) > 0, status };
-  });
-}
-
-function canReadPath(path: string, identity: Identity): boolean {
-  try {
-    return canRead(parseUri('ctx://' + path, identity), identity);
-  } catch {
-    return false;
-  }
+  registerGrepGlobRoutes(host, ops, readable);
+  registerConsistencyRoute(host, store);
+  registerObservers(host, store, ops);
 }
 
 function provenanceOut(p: Provenance, targets: string[]) {
   return { targets, ...p };
 }
 
-function vectordbStatus(host: PluginHost, store: RecordStore): ComponentStatus {
-  const st = store.index.stats();
-  const info = store.embedder.info;
-  const q = host.optional('indexing')?.stats().embedding;
-  const rows = [
-    ['backend', `${store.backendKind} (${st.kind})`],
-    ['records', st.size],
-    ['dimension', st.dim],
-    ['vector_bytes', st.vectorBytes],
-    ['graph_bytes', st.graphBytes],
-    ['attr_bytes', st.attrBytes],
-    ['embedder', `${info.provider}/${info.model} dim ${info.dim}`],
-    ['embedding_pending', q ? q.pending : 0],
-    ['embedding_errors', q ? q.error_count : 0],
-    ['persisted_under', store.dir],
-    ['reembed_queued', store.reembedQueued],
-    ['last_rebuild', store.rebuildInfo ? `${new Date(store.rebuildInfo.at).toISOString()} ${store.rebuildInfo.records} records in ${store.rebuildInfo.ms} ms (${store.rebuildInfo.reason})` : 'none (loaded from disk)'],
-  ];
-  return { name: 'vectordb', is_healthy: true, has_errors: (q?.error_count ?? 0) > 0, status: table(['metric', 'value'], rows) };
-}
 
 interface SessionsService {
   recentText?(identity: Identity, sessionId: string, n: number): Promise<string[] | null>;
@@ -473,13 +288,14 @@ async function sessionText(host: PluginHost, identity: Identity, sessionId: stri
     // without them, as the reference treats an unknown session as a fresh, empty one.
     return (await svc.recentText(identity, sessionId, 6)) ?? [];
   }
-  const dir = `user/${identity.userId}/sessions/${sessionId}`;
-  const node = await host.unscopedVfs.stat(identity.accountId, dir);
+  const vfs = host.vfsFor(identity);
+  const dir = `ctx://user/${identity.userId}/sessions/${sessionId}`;
+  const node = await vfs.stat(dir);
   if (!node) return [];
   const texts: string[] = [];
-  for (const e of await host.unscopedVfs.list(identity.accountId, dir)) {
+  for (const e of await vfs.list(dir)) {
     if (e.kind !== 'file' || !/messages.*\.jsonl$/.test(e.name)) continue;
-    const lines = (await host.unscopedVfs.readFile(identity.accountId, e.path)).toString('utf8').trim().split('\n').slice(-6);
+    const lines = (await vfs.readFile(e.uri)).toString('utf8').trim().split('\n').slice(-6);
     for (const line of lines) {
       try {
         const m = JSON.parse(line) as { parts?: Array<{ type?: string; text?: string }>; content?: string };

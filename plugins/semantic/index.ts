@@ -39,8 +39,11 @@ export default definePlugin({
   name: 'semantic',
   version: HOST_VERSION,
   dependsOn: ['retrieval'],
-  // Reads every account's changes (onCommit hook) and writes their sidecars: it is the indexer.
-  privileges: ['unscoped-vfs'],
+  privileges: ['unscoped-vfs', 'all-account-changes'],
+  privilegeReasons: {
+    'unscoped-vfs': "the indexer: in the background, for every account, it reads what changed and writes the L0/L1 sidecars, with no caller whose view could apply (one of the three plugins keeping it)",
+    'all-account-changes': "turns every account's change into index work in the change's own batch (onCommit)",
+  },
   setup(host) {
     const store = host.use('vector-store');
     const llm = host.models.llm();
@@ -55,6 +58,9 @@ export default definePlugin({
     // The queues are this plugin's contract: declared so observers list them even when idle.
     host.queues.declare(SEMANTIC_QUEUE);
     host.queues.declare(EMBEDDING_QUEUE);
+    // The system plugin waits for them, shows their counts and retries their dead letters.
+    host.shareQueue(SEMANTIC_QUEUE, ['system']);
+    host.shareQueue(EMBEDDING_QUEUE, ['system']);
     indexer.install();
     host.provide('indexing', {
       ...createIndexingService(host.queues),

@@ -7,7 +7,7 @@
  * While waiting, messages that settle for the path are counted through `queues.onSettle`.
  */
 import { EMBEDDING_QUEUE, SEMANTIC_QUEUE, type SemanticMessage } from './indexing-contract.js';
-import type { QueueManager } from 'ctx/plugin';
+import type { PluginQueues } from 'ctx/plugin';
 
 /**
  * What other plugins get from `host.optional('indexing')`: index status of a path, and refreshes
@@ -27,7 +27,7 @@ export interface IndexingService {
   refresh(request: Omit<SemanticMessage, 'op'> & { mode: NonNullable<SemanticMessage['mode']> }, taskId: string): Promise<void>;
 }
 
-export function createIndexingService(queues: QueueManager): IndexingService {
+export function createIndexingService(queues: PluginQueues): IndexingService {
   return {
     report: (account, path, opts) =>
       indexingReport(queues, concerns(account, path), { wait: opts.wait, timeoutMs: opts.timeoutMs, signal: opts.signal, at: { account, path, file: opts.kind === 'file' } }),
@@ -97,7 +97,7 @@ const MAX_ERRORS = 20;
  * already durable, the statuses say what is still outstanding.
  */
 export async function indexingReport(
-  queues: QueueManager,
+  queues: PluginQueues,
   pred: (payload: unknown) => boolean,
   opts: {
     wait: boolean;

@@ -9,7 +9,7 @@
  * acknowledged message is on disk before the answer, and appends, commits and deletes of one
  * session serialize while other sessions proceed in parallel.
  */
-import { conflict, type Identity, type LockHandle, type Vfs } from 'ctx/plugin';
+import { conflict, uriFromPath, type Identity, type LockHandle, type ScopedVfs } from 'ctx/plugin';
 import { parseJsonl, toJsonl } from './messages.js';
 import { defaultMemoryPolicy } from './policy.js';
 import { messageTokens } from './tokens.js';
@@ -44,15 +44,31 @@ export interface ArchiveInfo {
   done: DoneMarker | null;
 }
 
-export class SessionStore {
-  constructor(private readonly vfs: Vfs) {}
+/** The view of a session's owner: every read and write of the store goes through it. */
+export type OwnerView = (account: string, userId: string) => Promise<ScopedVfs>;
 
-  withLock<T>(account: string, dir: string, fn: (lock: LockHandle) => Promise<T>): Promise<T> {
-    return this.vfs.locks.withLock(account, dir, 'tree', fn);
+/** `user/{u}/sessions/...` → u */
+const ownerOf = (dir: string) => dir.split('/')[1]!;
+const u = uriFromPath;
+
+export class SessionStore {
+  constructor(private readonly viewOf: OwnerView) {}
+
+  private view(account: string, dir: string): Promise<ScopedVfs> {
+    return this.viewOf(account, ownerOf(dir));
+  }
+
+  async withLock<T>(account: string, dir: string, fn: (lock: LockHandle) => Promise<T>): Promise<T> {
+    const lock = await (await this.view(account, dir)).lock(u(dir), 'tree');
+    try {
+      return await fn(lock);
+    } finally {
+      lock.release();
+    }
   }
 
   private async readJson<T>(account: string, path: string): Promise<T | null> {
-    const [buf] = await this.vfs.readMany(account, [path]);
+    const [buf] = await (await this.view(account, path)).readMany([u(path)]);
     return buf === undefined ? null : (JSON.parse(buf.toString('utf8')) as T);
   }
 
@@ -64,7 +80,7 @@ export class SessionStore {
   async meta(account: string, dir: string): Promise<SessionMeta | null> {
     const meta = await this.readJson<SessionMeta>(account, `${dir}/${META}`);
     if (meta) return meta;
-    const node = await this.vfs.stat(account, `${dir}/${LIVE}`);
+    const node = await (await this.view(account, dir)).stat(u(`${dir}/${LIVE}`));
     if (node?.kind !== 'file') return null;
     const [, , userId, , sessionId] = ['', ...dir.split('/')] as string[];
     const live = await this.live(account, dir);
@@ -83,7 +99,7 @@ export class SessionStore {
   }
 
   async live(account: string, dir: string): Promise<Message[]> {
-    const [buf] = await this.vfs.readMany(account, [`${dir}/${LIVE}`]);
+    const [buf] = await (await this.view(account, dir)).readMany([u(`${dir}/${LIVE}`)]);
     return buf ? parseJsonl(buf.toString('utf8')) : [];
   }
 
@@ -114,16 +130,18 @@ export class SessionStore {
 
   /** Writes files of one session in one atomic batch; the caller holds the session's lock. */
   async write(account: string, lock: LockHandle, files: Record<string, string | Buffer>): Promise<void> {
-    await this.vfs.writeFiles(
-      account,
-      Object.entries(files).map(([path, c]) => ({ path, content: typeof c === 'string' ? Buffer.from(c) : c })),
+    const entries = Object.entries(files);
+    const dir = sessionDirOf(entries[0]![0]);
+    await (await this.view(account, dir)).writeFiles(
+      u(dir),
+      entries.map(([path, c]) => ({ uri: u(path), data: typeof c === 'string' ? Buffer.from(c) : c })),
       { lock },
     );
   }
 
   async create(account: string, dir: string, meta: SessionMeta): Promise<void> {
     await this.withLock(account, dir, async (lock) => {
-      if (await this.vfs.stat(account, dir)) throw conflict(`session ${meta.session_id} already exists`, uriOf(dir));
+      if (await (await this.view(account, dir)).stat(u(dir))) throw conflict(`session ${meta.session_id} already exists`, uriOf(dir));
       await this.write(account, lock, { [`${dir}/${META}`]: JSON.stringify(meta), [`${dir}/${LIVE}`]: '' });
     });
   }
@@ -134,7 +152,7 @@ export class SessionStore {
 
   /** Appends messages and updates the counters in one batch; returns the new meta. */
   async append(account: string, lock: LockHandle, dir: string, meta: SessionMeta, messages: Message[], tokens: number): Promise<SessionMeta> {
-    const [old] = await this.vfs.readMany(account, [`${dir}/${LIVE}`]);
+    const [old] = await (await this.view(account, dir)).readMany([u(`${dir}/${LIVE}`)]);
     const next: SessionMeta = {
       ...meta,
       updated_at: new Date().toISOString(),
@@ -150,19 +168,21 @@ export class SessionStore {
   /** Removes the session's tree; false when there was none. */
   async remove(account: string, dir: string): Promise<boolean> {
     return this.withLock(account, dir, async (lock) => {
-      if (!(await this.vfs.stat(account, dir))) return false;
-      await this.vfs.rm(account, dir, { recursive: true, lock });
+      const vfs = await this.view(account, dir);
+      if (!(await vfs.stat(u(dir)))) return false;
+      await vfs.rm(u(dir), { recursive: true, lock });
       return true;
     });
   }
 
   async list(account: string, userId: string): Promise<string[]> {
     const dir = sessionsDir(userId);
-    if (!(await this.vfs.stat(account, dir))) return [];
+    const vfs = await this.viewOf(account, userId);
+    if (!(await vfs.stat(u(dir)))) return [];
     const out: string[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = await this.vfs.list(account, dir, { after, limit: 1000 });
+      const page = await vfs.list(u(dir), { after, limit: 1000 });
       for (const e of page) if (e.kind === 'dir') out.push(e.name);
       if (page.length < 1000) return out;
       after = page[page.length - 1]!.name;
@@ -172,33 +192,39 @@ export class SessionStore {
   /** Archives of a session in order, each with its done marker (null while incomplete). */
   async archives(account: string, dir: string): Promise<ArchiveInfo[]> {
     const hist = `${dir}/history`;
-    if (!(await this.vfs.stat(account, hist))) return [];
-    const names = (await this.vfs.list(account, hist)).filter((e) => e.kind === 'dir').map((e) => e.name);
+    const vfs = await this.view(account, dir);
+    if (!(await vfs.stat(u(hist)))) return [];
+    const names = (await vfs.list(u(hist))).filter((e) => e.kind === 'dir').map((e) => e.name);
     const infos = names.flatMap((name) => {
       const n = archiveNumber(name);
       return n === null ? [] : [{ name, n }];
     });
     infos.sort((a, b) => a.n - b.n);
-    const marks = await this.vfs.readMany(account, infos.map((a) => `${hist}/${a.name}/${DONE}`));
+    const marks = await vfs.readMany(infos.map((a) => u(`${hist}/${a.name}/${DONE}`)));
     return infos.map((a, i) => ({ ...a, done: marks[i] ? (JSON.parse(marks[i]!.toString('utf8')) as DoneMarker) : null }));
   }
 
   async archiveMessages(account: string, dir: string, name: string): Promise<Message[]> {
-    const [buf] = await this.vfs.readMany(account, [`${dir}/history/${name}/${LIVE}`]);
+    const [buf] = await (await this.view(account, dir)).readMany([u(`${dir}/history/${name}/${LIVE}`)]);
     return buf ? parseJsonl(buf.toString('utf8')) : [];
   }
 
   async archiveTexts(account: string, dir: string, names: string[]): Promise<Array<{ abstract: string; overview: string }>> {
     const paths = names.flatMap((n) => [`${dir}/history/${n}/.abstract.md`, `${dir}/history/${n}/.overview.md`]);
-    const bufs = await this.vfs.readMany(account, paths);
+    const bufs = await (await this.view(account, dir)).readMany(paths.map(u));
     return names.map((_, i) => ({ abstract: bufs[2 * i]?.toString('utf8') ?? '', overview: bufs[2 * i + 1]?.toString('utf8') ?? '' }));
   }
 
-  readFile(account: string, path: string): Promise<Buffer> {
-    return this.vfs.readFile(account, path);
+  async readFile(account: string, path: string): Promise<Buffer> {
+    return (await this.view(account, path)).readFile(u(path));
   }
 
-  exists(account: string, path: string) {
-    return this.vfs.stat(account, path);
+  async exists(account: string, path: string) {
+    return (await this.view(account, path)).stat(u(path));
   }
+}
+
+/** The session directory (`user/{u}/sessions/{id}`) a path lies in. */
+function sessionDirOf(path: string): string {
+  return path.split('/').slice(0, 4).join('/');
 }

@@ -19,11 +19,10 @@ export default definePlugin({
   name: 'snapshots',
   version: HOST_VERSION,
   dependsOn: ['fs'],
-  // Snapshots cover the whole account tree, hidden entries included (a commit that silently left
-  // out what its author cannot see would record deletions). Access is checked here instead: USER
-  // commits and restores only paths whose every entry it may read (host.access), whole-account
-  // commits and restores need ADMIN or ROOT.
-  privileges: ['unscoped-vfs'],
+  // Snapshots read and write through the caller's view; a USER's commit or restore of a subtree
+  // holding an entry hidden from them is refused (leaving it out would record a deletion).
+  privileges: ['all-account-changes'],
+  privilegeReasons: { 'all-account-changes': "an account's tracker notes every path changed since its last snapshot, whoever changed it, so the next whole-tree commit re-reads only those" },
   setup(host) {
     const ignore = new IgnoreStore(host.kv.sub('ignore'));
     const snapshots = new Snapshots(host, host.kv.sub('blobs'), ignore);

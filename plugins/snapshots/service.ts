@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Entry, Identity, Kv, LockHandle, PluginHost } from 'ctx/plugin';
+import type { Entry, Identity, Kv, LockHandle, PluginHost, ScopedVfs } from 'ctx/plugin';
 import { ancestorDirs, authorize, conflict, CtxError, hash, notFound, parseUri, permissionDenied, uriFromPath } from 'ctx/plugin';
 import type { IgnoreStore } from './ignore-rules.js';
 import { Repo, checkBranch, type CommitMeta } from './repo.js';
@@ -161,20 +161,26 @@ export class Snapshots {
     return u.path;
   }
 
-  /** Files at or below `scope` in the VFS, internal scopes pruned. */
-  private async collect(account: string, scope: string): Promise<Entry[]> {
-    const vfs = this.host.unscopedVfs;
+  /**
+   * Files at or below `scope` as `identity` sees them, internal scopes pruned. A snapshot must hold
+   * the whole subtree (leaving out what its author cannot see would record deletions), so an entry
+   * hidden from them is refused with 403 instead of skipped.
+   */
+  private async collect(identity: Identity, scope: string): Promise<Entry[]> {
+    const vfs = this.host.vfsFor(identity);
     const out: Entry[] = [];
     const roots = scope === '' ? SNAPSHOT_SCOPES : SNAPSHOT_SCOPES.includes(scope.split('/')[0]!) ? [scope] : [];
     for (const root of roots) {
-      const node = await vfs.stat(account, root);
+      const node = await vfs.stat(uriFromPath(root));
       if (!node) continue;
       if (node.kind === 'file') {
         if (!PRUNED_FILES.has(node.name)) out.push(node);
         continue;
       }
+      const hidden = await vfs.firstHidden(uriFromPath(root));
+      if (hidden !== null) await this.assertReadable(identity, [hidden.slice('ctx://'.length)]);
       // Two range scans for the whole subtree (a walk costs one per directory).
-      const { groups } = await vfs.listSubtree(account, root, SUBTREE_LIMIT);
+      const { groups } = await vfs.listSubtree(uriFromPath(root), SUBTREE_LIMIT);
       for (const children of groups.values()) for (const e of children) if (e.kind === 'file' && !PRUNED_FILES.has(e.name)) out.push(e);
     }
     return out;
@@ -182,7 +188,7 @@ export class Snapshots {
 
   /** A USER sees only what the per-entry rules let them read; a snapshot must not copy around that. */
   private async assertReadable(identity: Identity, paths: string[]): Promise<void> {
-    if (identity.role !== 'USER' || paths.length === 0) return;
+    if (paths.length === 0) return;
     const ok = await this.host.access.readablePaths(identity, paths);
     const i = ok.indexOf(false);
     if (i < 0) return;
@@ -195,7 +201,9 @@ export class Snapshots {
    * Blob ids of files. With `write`, blobs missing from the repository are written (and remembered
    * by their sha256); without, they are only computed (a dry run writes nothing).
    */
-  private async blobIds(account: string, repo: Repo, entries: Entry[], write: boolean): Promise<string[]> {
+  private async blobIds(identity: Identity, repo: Repo, entries: Entry[], write: boolean): Promise<string[]> {
+    const account = identity.accountId;
+    const vfs = this.host.vfsFor(identity);
     const out = new Array<string>(entries.length);
     const cacheKeys = entries.map((e) => `${account}${S}b${S}${(e.sha256 ?? '').replace(/^sha256:/, '')}`);
     const cached = entries.length ? await this.blobs.getMany(cacheKeys) : [];
@@ -203,7 +211,7 @@ export class Snapshots {
     cached.forEach((v, i) => (v && entries[i]!.sha256 ? (out[i] = v.toString('utf8')) : missing.push(i)));
     for (let at = 0; at < missing.length; at += READ_BATCH) {
       const slice = missing.slice(at, at + READ_BATCH);
-      const datas = (await this.host.unscopedVfs.readMany(account, slice.map((i) => entries[i]!.path))).map((b) => b ?? Buffer.alloc(0));
+      const datas = (await vfs.readMany(slice.map((i) => uriFromPath(entries[i]!.path)))).map((b) => b ?? Buffer.alloc(0));
       // The content may have changed since the walk: key the cache by the digest of the bytes read.
       const digests = await hash.sha256ManyAsync(datas);
       const oids = write ? await repo.writeObjects('blob', datas) : datas.map((d) => Repo.blobId(d));
@@ -265,7 +273,7 @@ export class Snapshots {
     let ignored = 0;
     for (const scope of scopes) {
       const before = filesWithin(prev, scope);
-      const found = await this.collect(account, scope);
+      const found = await this.collect(identity, scope);
       if (logAbsent && found.length === 0 && before.size === 0) this.host.log.info('snapshot commit: path absent from the file system and the previous snapshot (no-op deletion)', { account, path: uriFromPath(scope) });
       for (const p of ignoredSet) if (within(scope, p)) ignoredSet.delete(p);
       const kept: Entry[] = [];
@@ -275,7 +283,7 @@ export class Snapshots {
           ignoredSet.add(e.path);
         } else kept.push(e);
       await this.assertReadable(identity, kept.map((e) => e.path));
-      const oids = await this.blobIds(account, repo, kept, true);
+      const oids = await this.blobIds(identity, repo, kept, true);
       const now = new Map(kept.map((e, i) => [e.path, oids[i]!]));
       for (const p of before.keys()) if (!now.has(p)) changes.set(p, null);
       for (const [p, oid] of now) if (before.get(p) !== oid) changes.set(p, oid);
@@ -342,9 +350,9 @@ export class Snapshots {
       const wanted: Flat = filesWithin(await repo.state(source), scope);
       const rules = await this.ignore.rules(account);
       // Files the ignore rules keep out of snapshots are not the snapshot's to delete.
-      const current = (await this.collect(account, scope)).filter((e) => !rules.ignores(e.path));
+      const current = (await this.collect(identity, scope)).filter((e) => !rules.ignores(e.path));
       await this.assertReadable(identity, [...current.map((e) => e.path), ...wanted.keys()]);
-      const currentIds = await this.blobIds(account, repo, current, false);
+      const currentIds = await this.blobIds(identity, repo, current, false);
       const have = new Map(current.map((e, i) => [e.path, currentIds[i]!]));
       const writes: Array<[string, string]> = [];
       const unchangedPaths: string[] = [];
@@ -361,7 +369,7 @@ export class Snapshots {
           source,
           diff: { to_write: writes.map(([p, oid]) => ({ path: rel(p), oid })), to_delete: toDelete.map(rel), unchanged: unchangedPaths.map(rel) },
         };
-      await this.apply(account, scope, writes, toDelete, repo);
+      await this.apply(identity, scope, writes, toDelete, repo);
       // The new commit is the head's tree with the scope replaced by the source's.
       const prev = await this.stateOf(account, repo, head);
       const changes = new Map<string, string | null>();
@@ -401,26 +409,27 @@ export class Snapshots {
    * Deletes first (a file may stand where the snapshot has a directory), then writes in atomic
    * batches, all under one tree lock on the scope so no other writer interleaves with the restore.
    */
-  private async apply(account: string, scope: string, writes: Array<[string, string]>, deletes: string[], repo: Repo): Promise<void> {
-    const vfs = this.host.unscopedVfs;
-    const lock = await vfs.locks.acquire(account, scope, 'tree');
+  private async apply(identity: Identity, scope: string, writes: Array<[string, string]>, deletes: string[], repo: Repo): Promise<void> {
+    const vfs = this.host.vfsFor(identity);
+    const at = uriFromPath;
+    const lock = await vfs.lock(at(scope), 'tree');
     try {
       // A file the restore keeps (ignored) where the snapshot needs a directory: refused before any change.
       const gone = new Set(deletes);
       const parents = ancestorDirs(writes.map(([p]) => p));
-      const parentNodes = await vfs.statMany(account, parents);
+      const parentNodes = await vfs.statMany(parents.map(at));
       parentNodes.forEach((n, i) => {
         if (n?.kind === 'file' && !gone.has(parents[i]!)) throw conflict(`cannot restore below ${uriFromPath(parents[i]!)}: it is a file the snapshot does not hold (kept by .ctxgitignore)`, uriFromPath(parents[i]!));
       });
-      for (const p of deletes) await vfs.rm(account, p, { lock });
-      const nodes = await vfs.statMany(account, writes.map(([p]) => p));
+      for (const p of deletes) await vfs.rm(at(p), { lock });
+      const nodes = await vfs.statMany(writes.map(([p]) => at(p)));
       // Only what the ignore rules kept out of the snapshot can remain in a directory here.
-      for (let i = 0; i < writes.length; i++) if (nodes[i]?.kind === 'dir') await vfs.rm(account, writes[i]![0], { recursive: true, lock });
-      await this.pruneEmptyDirs(account, scope, deletes, new Set(writes.map(([p]) => p)), lock);
-      for (let at = 0; at < writes.length; at += READ_BATCH) {
-        const slice = writes.slice(at, at + READ_BATCH);
+      for (let i = 0; i < writes.length; i++) if (nodes[i]?.kind === 'dir') await vfs.rm(at(writes[i]![0]), { recursive: true, lock });
+      await this.pruneEmptyDirs(vfs, scope, deletes, new Set(writes.map(([p]) => p)), lock);
+      for (let from = 0; from < writes.length; from += READ_BATCH) {
+        const slice = writes.slice(from, from + READ_BATCH);
         const contents = await Promise.all(slice.map(([, oid]) => repo.readBlob(oid)));
-        await vfs.writeFiles(account, slice.map(([p], i) => ({ path: p, content: contents[i]! })), { lock });
+        await vfs.writeFiles(at(scope), slice.map(([p], i) => ({ uri: at(p), data: contents[i]! })), { lock });
       }
     } finally {
       lock.release();
@@ -428,8 +437,7 @@ export class Snapshots {
   }
 
   /** Directories emptied by the deletes (sidecars aside) go too, unless the snapshot writes into them. */
-  private async pruneEmptyDirs(account: string, scope: string, deleted: string[], written: Set<string>, lock: LockHandle): Promise<void> {
-    const vfs = this.host.unscopedVfs;
+  private async pruneEmptyDirs(vfs: ScopedVfs, scope: string, deleted: string[], written: Set<string>, lock: LockHandle): Promise<void> {
     const keep = new Set<string>();
     for (const p of written) for (let d = path.posix.dirname(p); d !== '.' && !keep.has(d); d = path.posix.dirname(d)) keep.add(d);
     const dirs = new Set<string>();
@@ -438,8 +446,8 @@ export class Snapshots {
     for (const d of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length)) {
       if (keep.has(d) || d.split('/').length < 2) continue;
       // What the indexer derived for the directory goes with it.
-      const left = await vfs.list(account, d, { limit: PRUNED_FILES.size + 1 });
-      if (left.every((e) => e.kind === 'file' && PRUNED_FILES.has(e.name))) await vfs.rm(account, d, { recursive: true, lock });
+      const left = await vfs.list(uriFromPath(d), { limit: PRUNED_FILES.size + 1 });
+      if (left.every((e) => e.kind === 'file' && PRUNED_FILES.has(e.name))) await vfs.rm(uriFromPath(d), { recursive: true, lock });
     }
   }
 

@@ -28,8 +28,11 @@ interface EmbedderInfoSource {
 export default definePlugin({
   name: 'system',
   version: HOST_VERSION,
-  // Lock table of every account (observer/lock) and the ready check of the key registry.
-  privileges: ['unscoped-vfs', 'identity-read'],
+  privileges: ['lock-observer', 'identity-read'],
+  privilegeReasons: {
+    'lock-observer': 'the lock table of every account (GET /api/v1/observer/lock, ROOT)',
+    'identity-read': 'the ready check of the key registry',
+  },
   setup(host) {
     const temp = new TempFileStore(host.dataDir, host.kv.sub('temp'), host.config.tempFileTtlMinutes * 60_000);
     host.provide('temp-files', temp);
@@ -144,13 +147,13 @@ export default definePlugin({
       return { name: 'models', is_healthy: true, has_errors: false, status: table(['model', 'provider', 'name', 'dim', 'state'], rows) };
     };
     const lockComponent = (): ComponentStatus => {
-      const held = host.unscopedVfs.locks.list();
+      const held = host.locks.list();
       const rows = held.map((l) => [l.account, 'ctx://' + l.path, l.kind, l.owner ?? '-', l.heldMs]);
       return {
         name: 'lock',
         is_healthy: true,
         has_errors: false,
-        status: table(['account', 'uri', 'kind', 'owner', 'held_ms'], rows) + `\nwaiting: ${host.unscopedVfs.locks.waiting}`,
+        status: table(['account', 'uri', 'kind', 'owner', 'held_ms'], rows) + `\nwaiting: ${host.locks.waiting}`,
       };
     };
     const notLoaded = (name: string, what: string): ComponentStatus => ({ name, is_healthy: true, has_errors: false, status: `${what} is not loaded` });

@@ -21,6 +21,11 @@ export interface EntryRules {
   blockedOnPaths(identity: Identity, paths: string[]): Promise<(string | null)[]>;
   /** Whether this node alone (ancestors aside) is unreadable for `identity`: listings skip it. */
   hidesNode(identity: Identity, node: Pick<Entry, 'path' | 'meta'>): boolean;
+  /**
+   * Node metadata keys the rules read (reader lists): a scoped handle refuses to write them, so
+   * only the plugin that installed the rules changes who may read what.
+   */
+  metaKeys?: readonly string[];
 }
 
 const NO_RULES = 'no entry access rules are installed (the fs plugin supplies them); access is denied';
@@ -34,6 +39,10 @@ export class AccessGuard {
     if (this.rules) throw new Error(`entry access rules are already installed by plugin ${this.owner}`);
     this.rules = rules;
     this.owner = plugin;
+  }
+
+  get reservedMetaKeys(): readonly string[] {
+    return this.rules?.metaKeys ?? [];
   }
 
   get installed(): boolean {

@@ -404,21 +404,25 @@ export class QueueManager {
     return true;
   }
 
-  /** Messages (pending or dead-lettered) whose payload matches, for backend sync status. */
-  async matching(pred: (payload: unknown) => boolean): Promise<{ pending: number; dead: number }> {
+  /** Messages (pending or dead-lettered) whose payload matches, for backend sync status; `queues` limits where. */
+  async matching(pred: (payload: unknown) => boolean, queues?: readonly string[]): Promise<{ pending: number; dead: number }> {
     let pending = 0;
-    for (const q of this.queues.values()) for (const m of q.pending.values()) if (pred(m.payload)) pending++;
+    for (const q of this.queues.values()) if (!queues || queues.includes(q.name)) for (const m of q.pending.values()) if (pred(m.payload)) pending++;
     let dead = 0;
-    for await (const [, v] of this.kv.scanPrefix(`d${S}`)) if (pred((JSON.parse(v.toString('utf8')) as QueueMessage).payload)) dead++;
+    for await (const [, v] of this.kv.scanPrefix(`d${S}`)) {
+      const msg = JSON.parse(v.toString('utf8')) as QueueMessage;
+      if ((!queues || queues.includes(msg.queue)) && pred(msg.payload)) dead++;
+    }
     return { pending, dead };
   }
 
-  /** Moves matching dead-lettered messages back to their queue with a fresh attempt budget. */
-  async retryDead(pred: (payload: unknown) => boolean): Promise<{ retried: number; failed: number }> {
+  /** Moves matching dead-lettered messages (of `queues`, or all) back to their queue with a fresh attempt budget. */
+  async retryDead(pred: (payload: unknown) => boolean, queues?: readonly string[]): Promise<{ retried: number; failed: number }> {
     let retried = 0;
     let failed = 0;
     for await (const [key, v] of this.kv.scanPrefix(`d${S}`)) {
       const msg = JSON.parse(v.toString('utf8')) as QueueMessage;
+      if (queues && !queues.includes(msg.queue)) continue;
       if (!pred(msg.payload)) continue;
       // Its task was cancelled: rescheduling it would only drop it, so it stays where it is.
       if (msg.taskId !== undefined && this.blockedTasks.has(msg.taskId)) {

@@ -19,6 +19,7 @@ export {
   isPluginDefinition,
   PluginError,
   PRIVILEGES,
+  PRIVILEGE_INFO,
   type AccessFacility,
   type AuthRequirement,
   type ComponentProbe,
@@ -26,6 +27,8 @@ export {
   type HostEvents,
   type IdentityAdmin,
   type IdentityReader,
+  type LockObserver,
+  type MetadataReader,
   type PluginConfig,
   type PluginDefinition,
   type PluginErrorCode,
@@ -47,6 +50,8 @@ export type { Logger } from '../logger.js';
 // Access: the caller-scoped VFS and the rules it applies.
 export type { ScopedVfs, ScopedEntry, ScopedWriteOptions, ScopedWriteResult } from '../access/scoped-vfs.js';
 export type { EntryRules } from '../access/guard.js';
+export type { OwnFiles } from '../access/own-files.js';
+export type { ScopedChangeEvent, ScopedWriteFilesOptions } from '../access/scoped-vfs.js';
 export { isSessionAlias, legacySessionDirs, sessionReadTarget } from '../access/legacy-session.js';
 
 // Identity, errors, schemas, replies.
@@ -101,6 +106,7 @@ export { SIDECAR_META_FIELDS, formatHeader, splitHeader, withHeader, type Header
 export { recordId } from '../vfs/record-id.js';
 export { TASK_STATUSES, publicTask, type TaskContext, type TaskEvent, type TaskRecord, type TaskStatus, type TaskManager } from '../tasks/task-manager.js';
 export type { Consumer, ConsumerOptions, QueueManager, QueueMessage, QueueStats } from '../queues/queue.js';
+export type { PluginQueues } from '../queues/plugin-queues.js';
 
 // Models (OpenAI-compatible LLM, reranker) and the native core.
 export { createLlm, parseJsonAnswer, LlmError, type ChatDelta, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig, type ToolCall, type ToolDef } from '../models/llm.js';

@@ -16,7 +16,14 @@ const standIn = definePlugin({
   // Named fs so it takes the real plugin's place, whether content depends on fs or only asks for it.
   name: 'fs',
   version: '0.0.0',
+  // The per-entry rules every scoped view applies come from fs: without them the host denies all.
+  privileges: ['access-rules'],
   setup(host) {
+    const hidden = (identity: Identity, path: string) => identity.role === 'USER' && (path === 'resources/secret' || path.startsWith('resources/secret/'));
+    host.access.installRules({
+      blockedOnPaths: async (identity, paths) => paths.map((p) => (hidden(identity, p) ? 'resources/secret' : null)),
+      hidesNode: (identity, node) => hidden(identity, node.path),
+    });
     host.provide('fs', {
       async setTags(identity: Identity, uri: string, tags: string[], opts: { mode: string; recursive: boolean }) {
         calls.push({ user: identity.userId, uri, tags, opts });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -25,9 +25,16 @@ describe('example plugin: word-count', () => {
 
   it('counts words of a file the caller can read, and sees writes through VFS events', async () => {
     await t.app.vfs.writeFile('acme', 'user/alice/memories/note.md', Buffer.from('one two three four'));
-    const res = await t.req({ url: '/api/v1/x/word-count?uri=ctx://~/memories/note.md', headers: alice });
+    const url = '/api/v1/x/word-count?uri=ctx://~/memories/note.md';
+    const res = await t.req({ url, headers: alice });
     expect(res.status).toBe(200);
-    expect(res.json().result).toEqual({ uri: 'ctx://user/alice/memories/note.md', words: 4, writes_seen: 1 });
+    // The first request opened the account's subscription: writes before it are not counted.
+    expect(res.json().result).toEqual({ uri: 'ctx://user/alice/memories/note.md', words: 4, writes_seen: 0 });
+    await t.app.vfs.writeFile('acme', 'user/alice/memories/note.md', Buffer.from('one two three four five'));
+    // bob's private space: alice's subscription never hears of it.
+    await t.app.vfs.writeFile('acme', 'user/bob/memories/private.md', Buffer.from('x'));
+    await vi.waitFor(async () => expect((await t.req({ url, headers: alice })).json().result.words).toBe(5));
+    await vi.waitFor(async () => expect((await t.req({ url, headers: alice })).json().result.writes_seen).toBe(1));
   });
 
   it('validates its query and applies access rules', async () => {

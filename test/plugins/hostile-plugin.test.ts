@@ -4,7 +4,7 @@
  * a 404, a filtered result or a coded PluginError; and without the plugin that supplies the
  * per-entry rules, the host denies instead of allowing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtinPlugins } from '../../plugins/index.js';
 import { definePlugin, s, type PluginHost, type RouteContext } from '../../runtime/sdk/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -14,6 +14,8 @@ let alice: Record<string, string>;
 let bob: Record<string, string>;
 let acmeAdmin: Record<string, string>;
 let saved!: PluginHost;
+const heard: string[] = [];
+let stopListening: (() => void) | undefined;
 
 /** Each probe runs inside a real route handler, with the caller's context, and reports what it got. */
 type Probe = (ctx: RouteContext, host: PluginHost) => Promise<unknown>;
@@ -45,6 +47,58 @@ const probes: Record<string, Probe> = {
   installRules: async (_ctx, host) => host.access.installRules({ blockedOnPaths: async (_i, p) => p.map(() => null), hidesNode: () => false }),
   createForeignTaskType: async (ctx, host) => host.tasks.create('admin_reindex', ctx.identity, { input: { account: 'globex', path: '' } }),
   loadForeignTask: async (ctx, host) => (await host.tasks.load((ctx.query as { id: string }).id)) ?? null,
+  // The scoped batch calls, locks and metadata: the same rules as the single calls.
+  readManyRestricted: (ctx) => ctx.vfs.readMany(['ctx://resources/team/open.md', 'ctx://resources/team/secret/plan.md']),
+  statManyForeign: (ctx) => ctx.vfs.statMany(['ctx://user/alice/memories/notes.md', 'ctx://user/bob/memories/diary.md']),
+  writeFilesRestricted: (ctx) => ctx.vfs.writeFiles('ctx://resources/team', [{ uri: 'ctx://resources/team/ok.md', data: Buffer.from('x') }, { uri: 'ctx://resources/team/secret/planted.md', data: Buffer.from('x') }]),
+  setTagsRestricted: async (ctx) => {
+    const lock = await ctx.vfs.lock('ctx://resources/team', 'tree');
+    try {
+      return await ctx.vfs.setTags(['ctx://resources/team/open.md', 'ctx://resources/team/secret/plan.md'], ['k=v'], 'replace', { lock });
+    } finally {
+      lock.release();
+    }
+  },
+  setReadersOnOwnFile: (ctx) => ctx.vfs.setMeta('ctx://user/alice/memories/notes.md', { meta: { read_access: { users: ['alice'] } } }),
+  setPluginMetaOnOwnFile: async (ctx) => (await ctx.vfs.setMeta('ctx://user/alice/memories/notes.md', { meta: { mine: 1 } })).meta,
+  lockForeignSpace: (ctx) => ctx.vfs.lock('ctx://user/bob/memories', 'tree'),
+  foreignLockHandle: async (ctx) => {
+    const handle = await t.app.vfs.locks.acquire('globex', 'resources/g.md', 'path');
+    try {
+      return await ctx.vfs.writeFile('ctx://user/alice/memories/l.md', 'x', { lock: handle });
+    } finally {
+      handle.release();
+    }
+  },
+  listSubtreeTeam: async (ctx) => {
+    const { groups } = await ctx.vfs.listSubtree('ctx://resources/team', 100);
+    return [...groups.values()].flat().map((e) => e.uri).filter((u) => !u.includes('/.'));
+  },
+  recordOfRestricted: async (ctx) => ctx.vfs.uriOfRecordId((await t.app.vfs.stat('acme', 'resources/team/secret/plan.md'))!.id!),
+  firstHiddenTeam: (ctx) => ctx.vfs.firstHidden('ctx://resources/team'),
+  // Queues: only its own, or those shared with it.
+  enqueueForeign: (_ctx, host) => host.queues.enqueue('Semantic', { account: 'globex', path: 'resources/g.md', kind: 'file', op: 'upsert' }),
+  waitForForeign: (_ctx, host) => host.queues.waitFor(() => true, ['Embedding'], 10),
+  countForeign: async (_ctx, host) => host.queues.countPendingBelow('globex', '', ['Semantic']),
+  foreignStats: async (_ctx, host) => Object.keys(host.queues.stats()),
+  retryForeignDead: (_ctx, host) => host.queues.retryDead(() => true),
+  enqueueShared: (_ctx, host) => host.queues.enqueue('shared-q', { n: 1 }),
+  enqueueOwn: (_ctx, host) => host.queues.enqueue('snoop-own', { n: 1 }),
+  // Privileged facilities that replaced the raw VFS for the built-ins.
+  onCommit: async (_ctx, host) => host.onCommit(() => []),
+  ownFiles: async (_ctx, host) => host.ownFiles('globex').readFile('resources/.relations.json'),
+  ownerVfs: async (_ctx, host) => (await host.ownerVfs({ account_id: 'acme', user_id: 'bob' })).readText('ctx://user/bob/memories/diary.md'),
+  locks: async (_ctx, host) => host.locks.list(),
+  dropAccountData: async (_ctx, host) => host.dropAccountData('globex'),
+  metadata: async (_ctx, host) => host.access.metadata.stat('globex', 'resources/g.md'),
+  setEntryMeta: async (ctx, host) => host.access.setEntryMeta(ctx.identity, 'ctx://resources/team/secret', { read_access: null }),
+  // Change events: per account, as the caller may read them.
+  subscribe: async (ctx) => {
+    heard.length = 0;
+    stopListening?.();
+    stopListening = ctx.vfs.onChange((ev) => heard.push(ev.uri));
+    return true;
+  },
   ownKvOnly: async (_ctx, host) => {
     const keys: string[] = [];
     for await (const [k] of host.kv.scanPrefix('')) keys.push(k);
@@ -52,11 +106,22 @@ const probes: Record<string, Probe> = {
   },
 };
 
+/** Owns a queue and shares it with snoop: sharing is the owner's to give. */
+const sharer = definePlugin({
+  name: 'sharer',
+  version: '1.0.0',
+  setup(host) {
+    host.consume('shared-q', async () => {});
+    host.shareQueue('shared-q', ['snoop']);
+  },
+});
+
 const snoop = definePlugin({
   name: 'snoop',
   version: '1.0.0',
   setup(host) {
     saved = host;
+    host.consume('snoop-own', async () => {});
     host.route({
       method: 'POST',
       path: '/api/v1/x/snoop/{probe}',
@@ -83,7 +148,7 @@ const probe = async (name: string, headers: Record<string, string>, query = '') 
 };
 
 beforeAll(async () => {
-  t = await startTestApp({ extraPlugins: [snoop] });
+  t = await startTestApp({ extraPlugins: [sharer, snoop] });
   const acme = await t.account('acme', ['alice', 'bob']);
   ({ alice, bob } = acme.users as { alice: Record<string, string>; bob: Record<string, string> });
   acmeAdmin = acme.admin;
@@ -160,6 +225,98 @@ describe('a hostile plugin sees only what its caller may read', () => {
       () => saved.taskType({ type: 'late', cancellable: false, run: async () => {} }),
     ])
       expect(register).toThrow(expect.objectContaining({ code: 'CTX_PLUGIN_LATE_REGISTRATION' }));
+  });
+});
+
+describe('the scoped batch calls, locks and metadata apply the same rules', () => {
+  it('batch reads and writes refuse what the caller may not read, and write nothing then', async () => {
+    for (const name of ['readManyRestricted', 'statManyForeign', 'writeFilesRestricted', 'setTagsRestricted', 'lockForeignSpace'])
+      expect(await probe(name, alice), name).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    expect(await t.app.vfs.stat('acme', 'resources/team/ok.md')).toBeNull();
+    expect((await t.app.vfs.stat('acme', 'resources/team/open.md'))!.tags).toBeUndefined();
+    // bob is on the reader list: the same batch read succeeds for him.
+    expect(await probe('readManyRestricted', bob)).toMatchObject({ ok: true });
+  });
+
+  it('reader lists are the access rules\' own metadata; other metadata is the caller\'s', async () => {
+    expect(await probe('setReadersOnOwnFile', alice)).toMatchObject({ ok: false, code: 'PERMISSION_DENIED', message: expect.stringContaining('read_access') });
+    expect(await probe('setPluginMetaOnOwnFile', alice)).toEqual({ ok: true, value: { mine: 1 } });
+  });
+
+  it("a lock handle of another account is refused", async () => {
+    expect(await probe('foreignLockHandle', alice)).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    expect(await t.app.vfs.stat('acme', 'user/alice/memories/l.md')).toBeNull();
+  });
+
+  it('subtree listings, record ids and hidden-entry checks answer for the caller', async () => {
+    expect((await probe('listSubtreeTeam', alice)).value).toEqual(['ctx://resources/team/open.md']);
+    expect(((await probe('listSubtreeTeam', bob)).value as string[]).sort()).toEqual(['ctx://resources/team/open.md', 'ctx://resources/team/secret', 'ctx://resources/team/secret/inner', 'ctx://resources/team/secret/inner/deep.md', 'ctx://resources/team/secret/plan.md']);
+    expect(await probe('recordOfRestricted', alice)).toEqual({ ok: true, value: null });
+    expect(await probe('recordOfRestricted', bob)).toEqual({ ok: true, value: 'ctx://resources/team/secret/plan.md' });
+    expect(await probe('firstHiddenTeam', alice)).toEqual({ ok: true, value: 'ctx://resources/team/secret' });
+    expect(await probe('firstHiddenTeam', bob)).toEqual({ ok: true, value: null });
+  });
+});
+
+describe("another plugin's queues are out of reach unless shared", () => {
+  it('enqueue, wait and counts on a foreign queue throw naming its owner', async () => {
+    for (const name of ['enqueueForeign', 'waitForForeign', 'countForeign'])
+      expect(await probe(name, alice), name).toMatchObject({ ok: false, code: 'CTX_PLUGIN_PRIVILEGE', message: expect.stringContaining('belongs to plugin semantic') });
+  });
+
+  it('stats and dead-letter retries cover only the queues it reaches', async () => {
+    expect(((await probe('foreignStats', alice)).value as string[]).sort()).toEqual(['shared-q', 'snoop-own']);
+    expect(await probe('retryForeignDead', alice)).toEqual({ ok: true, value: { retried: 0, failed: 0 } });
+  });
+
+  it('its own queue and one shared with it work', async () => {
+    expect(await probe('enqueueOwn', alice)).toEqual({ ok: true, value: true });
+    expect(await probe('enqueueShared', alice)).toEqual({ ok: true, value: true });
+  });
+
+  it('consuming or sharing a foreign queue fails start-up naming both plugins', async () => {
+    const consumer = definePlugin({ name: 'thief', version: '1.0.0', setup: (h) => h.consume('Embedding', async () => {}) });
+    await expect(startTestApp({ extraPlugins: [consumer] })).rejects.toMatchObject({ code: 'CTX_PLUGIN_PRIVILEGE', message: expect.stringMatching(/thief.*Embedding.*semantic/) });
+    const sharing = definePlugin({ name: 'giver', version: '1.0.0', setup: (h) => h.shareQueue('Semantic', ['giver']) });
+    await expect(startTestApp({ extraPlugins: [sharing] })).rejects.toMatchObject({ code: 'CTX_PLUGIN_PRIVILEGE', message: expect.stringMatching(/giver.*Semantic/) });
+  });
+});
+
+describe('change events of other accounts are a declared privilege', () => {
+  it("host.on('change') without all-account-changes fails start-up", async () => {
+    const listener = definePlugin({ name: 'eavesdropper', version: '1.0.0', setup: (h) => h.on('change', () => {}) });
+    await expect(startTestApp({ extraPlugins: [listener] })).rejects.toMatchObject({ code: 'CTX_PLUGIN_PRIVILEGE', message: expect.stringMatching(/eavesdropper.*all-account-changes/) });
+  });
+
+  it("a scoped subscription hears only the caller's account, and only what the caller may read", async () => {
+    expect(await probe('subscribe', alice)).toEqual({ ok: true, value: true });
+    await t.app.vfs.writeFile('globex', 'resources/other-tenant.md', Buffer.from('x'));
+    await t.app.vfs.writeFile('acme', 'user/bob/memories/private.md', Buffer.from('x'));
+    await t.app.vfs.writeFile('acme', 'resources/team/secret/new.md', Buffer.from('x'));
+    await t.app.vfs.writeFile('acme', 'resources/team/visible.md', Buffer.from('x'));
+    await vi.waitFor(() => expect(heard).toContain('ctx://resources/team/visible.md'));
+    expect(heard.filter((u) => !u.includes('/.'))).toEqual(['ctx://resources/team/visible.md']);
+    stopListening?.();
+    await t.app.vfs.writeFile('acme', 'resources/team/after.md', Buffer.from('x'));
+    await new Promise((r) => setImmediate(r));
+    expect(heard).not.toContain('ctx://resources/team/after.md');
+  });
+});
+
+describe('the facilities that replaced the raw VFS are privileges too', () => {
+  it('each throws CTX_PLUGIN_PRIVILEGE naming its privilege', async () => {
+    const want: Record<string, string> = {
+      onCommit: 'all-account-changes',
+      ownFiles: 'own-files',
+      ownerVfs: 'owner-views',
+      locks: 'lock-observer',
+      dropAccountData: 'identity-admin',
+      metadata: 'access-rules',
+      setEntryMeta: 'access-rules',
+    };
+    for (const [name, privilege] of Object.entries(want))
+      expect(await probe(name, acmeAdmin), name).toMatchObject({ ok: false, code: 'CTX_PLUGIN_PRIVILEGE', message: expect.stringContaining(privilege) });
+    expect(await t.app.vfs.stat('globex', 'resources/g.md')).not.toBeNull();
   });
 });
 

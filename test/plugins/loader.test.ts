@@ -148,13 +148,17 @@ describe('load-time checks', () => {
   it('a change listener that throws neither fails the write nor hides the change from other listeners', async () => {
     const seen: string[] = [];
     const lines: string[] = [];
-    const thrower = p('thrower', [], (h) =>
-      h.on('change', () => {
-        throw new Error('listener bug');
-      }),
+    const privileged = (def: PluginDefinition) => definePlugin({ ...def, privileges: ['all-account-changes'] });
+    const thrower = privileged(
+      p('thrower', [], (h) =>
+        h.on('change', () => {
+          throw new Error('listener bug');
+        }),
+      ),
     );
-    const watcher = p('watcher', ['thrower'], (h) => h.on('change', (ev) => void seen.push(ev.path)));
-    const t = await startTestApp({ extraPlugins: [thrower, watcher], logSink: (l) => lines.push(l), config: { logLevel: 'error' } });
+    const watcher = privileged(p('watcher', ['thrower'], (h) => h.on('change', (ev) => void seen.push(ev.path))));
+    const grants = { thrower: ['all-account-changes' as const], watcher: ['all-account-changes' as const] };
+    const t = await startTestApp({ extraPlugins: [thrower, watcher], logSink: (l) => lines.push(l), config: { logLevel: 'error', pluginPrivileges: grants } });
     apps.push(t);
     const res = await t.req({ method: 'POST', url: '/api/v1/content/write', headers: t.root, body: { uri: 'ctx://resources/heard.md', content: 'x', mode: 'create' } });
     expect(res.status, res.text).toBe(200);

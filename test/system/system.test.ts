@@ -1,16 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinPlugins } from '../../plugins/index.js';
-import { definePlugin } from '../../runtime/sdk/index.js';
+import { definePlugin, type PluginQueues } from '../../runtime/sdk/index.js';
 import type { VectorIndexService } from '../../plugins/retrieval/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startFakeOpenAi } from '../models/fake-openai.js';
 
 let t: TestApp;
+/** Test queues owned by a plugin that shares them with system, as the indexer shares its own. */
+let testQueues!: PluginQueues;
+/** What each test queue's consumer does (consumers register in setup; a test swaps the body). */
+const consumers: Record<string, () => Promise<void>> = {};
+const queueOwner = definePlugin({
+  name: 'test-queues',
+  version: '1.0.0',
+  setup(host) {
+    for (const q of ['TestSlow', 'TestSync']) {
+      host.shareQueue(q, ['system']);
+      host.consume(q, () => consumers[q]!(), { maxAttempts: 1 });
+    }
+    testQueues = host.queues;
+  },
+});
 let alice: Record<string, string>;
 let acmeAdmin: Record<string, string>;
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { profiling: true, tempFileTtlMinutes: 60 } });
+  t = await startTestApp({ config: { profiling: true, tempFileTtlMinutes: 60 }, extraPlugins: [queueOwner] });
   const acme = await t.account('acme', ['alice']);
   alice = acme.users.alice!;
   acmeAdmin = acme.admin;
@@ -217,10 +232,10 @@ describe('wait and observers', () => {
   it('wait times out with 504 DEADLINE_EXCEEDED while a queue is busy', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    t.app.queues.consume('TestSlow', async () => {
+    consumers.TestSlow = async () => {
       await gate;
-    });
-    await t.app.queues.enqueue('TestSlow', { account: 'acme', path: 'resources/x' });
+    };
+    await testQueues.enqueue('TestSlow', { account: 'acme', path: 'resources/x' });
     const res = await t.req({ method: 'POST', url: '/api/v1/system/wait', headers: alice, body: { timeout: 0.05 } });
     expect(res.status).toBe(504);
     expect(res.json().error.code).toBe('DEADLINE_EXCEEDED');
@@ -305,14 +320,10 @@ describe('wait and observers', () => {
 describe('backend sync status and retry', () => {
   it('counts pending and failed index work in scope; retry reschedules failed work', async () => {
     let fail = true;
-    t.app.queues.consume(
-      'TestSync',
-      async () => {
-        if (fail) throw new Error('index down');
-      },
-      { maxAttempts: 1 },
-    );
-    await t.app.queues.enqueue('TestSync', { account: 'acme', path: 'resources/docs/a.md' });
+    consumers.TestSync = async () => {
+      if (fail) throw new Error('index down');
+    };
+    await testQueues.enqueue('TestSync', { account: 'acme', path: 'resources/docs/a.md' });
     await t.app.queues.waitIdle(2000);
     const status = await t.req({ method: 'POST', url: '/api/v1/system/backend/sync-status', headers: acmeAdmin, body: { uri: 'ctx://resources/docs' } });
     expect(status.status).toBe(200);

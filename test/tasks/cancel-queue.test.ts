@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '../../runtime/identity/types.js';
 import { definePlugin } from '../../runtime/plugin.js';
-import type { QueueManager } from '../../runtime/queues/queue.js';
+import type { PluginQueues } from '../../runtime/queues/plugin-queues.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { pollUntil } from '../helpers/poll.js';
 
@@ -41,7 +41,7 @@ const plugin = definePlugin({
   name: 'cancel-queue-test',
   version: '0.0.0',
   setup(host) {
-    const queues: QueueManager = host.queues;
+    const queues: PluginQueues = host.queues;
     host.consume<Work>(
       QUEUE,
       async (m) => {

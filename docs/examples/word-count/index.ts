@@ -1,6 +1,6 @@
 /**
  * Example third-party plugin (docs/plugins.md): counts words of files, keeps a running count of
- * writes per account from host change events, and offers a background task that counts a
+ * writes per account from change events, and offers a background task that counts a
  * subtree. It imports only the SDK (`ctx/plugin`) and reads only through scoped VFS views, so it
  * can never show a caller what the caller may not read.
  */
@@ -25,12 +25,25 @@ export default definePlugin({
     const counter: WordCounter = { count: (text) => text.split(/\s+/).filter(Boolean).length };
     host.provide('word-counter', counter);
 
-    // Kept per account, so it is dropped with the account.
+    // Kept per account, so it is dropped with the account. Without the `all-account-changes`
+    // privilege a plugin follows changes per account: the first request of an account opens a
+    // subscription through the caller's scoped view, which delivers only what the caller may read.
     const writes = new Map<string, number>();
-    host.on('change', (ev) => {
-      if (ev.type === 'write') writes.set(ev.account, (writes.get(ev.account) ?? 0) + 1);
+    const following = new Map<string, () => void>();
+    const follow = (vfs: { identity: { accountId: string }; onChange(fn: (ev: { type: string }) => void): () => void }) => {
+      const account = vfs.identity.accountId;
+      if (following.has(account)) return;
+      writes.set(account, 0);
+      following.set(account, vfs.onChange((ev) => {
+        if (ev.type === 'write') writes.set(account, (writes.get(account) ?? 0) + 1);
+      }));
+    };
+    host.on('account-deleted', ({ account }) => {
+      following.get(account)?.();
+      following.delete(account);
+      writes.delete(account);
     });
-    host.on('account-deleted', ({ account }) => void writes.delete(account));
+    host.onClose(() => following.forEach((stop) => stop()));
 
     host.route({
       method: 'GET',
@@ -41,6 +54,7 @@ export default definePlugin({
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       async handler(ctx) {
         // ctx.vfs applies the caller's namespace and per-entry rules: 403/404 exactly as content/read.
+        follow(ctx.vfs);
         const file = await ctx.vfs.stat(ctx.query.uri);
         const text = await ctx.vfs.readText(ctx.query.uri);
         return { uri: file?.uri ?? ctx.query.uri, words: counter.count(text), writes_seen: writes.get(ctx.identity.accountId) ?? 0 };
