@@ -23,6 +23,13 @@ import { Kv } from './storage/kv.js';
 import { RocksDbBackend } from './storage/rocksdb.js';
 import { TaskManager } from './tasks/task-manager.js';
 import { Vfs } from './vfs/vfs.js';
+import { HttpMetrics } from './metrics/http-metrics.js';
+import { Metrics } from './metrics/registry.js';
+import { metricsRoute } from './metrics/endpoint.js';
+import { instrumentQueues, instrumentStorage, instrumentTasks } from './metrics/runtime-metrics.js';
+import { startOtlpExporter } from './tracing/otel.js';
+import { Tracing } from './tracing/tracing.js';
+import { VERSION } from './version.js';
 
 export { VERSION } from './version.js';
 
@@ -40,6 +47,11 @@ export interface App {
   readonly readyChecks: ReadonlyArray<{ name: string; plugin: string; check: ReadyCheck }>;
   readonly observers: ReadonlyArray<{ name: string; plugin: string; probe: ComponentProbe }>;
   readonly access: AccessGuard;
+  /** The metrics registry (`GET /metrics`; plugins add theirs through `host.metrics`). */
+  readonly metrics: Metrics;
+  readonly tracing: Tracing;
+  /** False once shutdown began: `/ready` answers 503 before anything else stops. */
+  readonly ready: boolean;
   service<T = unknown>(name: string): T;
   inject(req: InjectRequest): Promise<InjectResponse>;
   listen(port?: number, host?: string): Promise<UwsServer>;
@@ -87,6 +99,14 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   await queues.load();
   const tasks = new TaskManager(kv.sub('tasks'), queues, log.child({ component: 'tasks' }), config.taskRetentionHours);
   const guard = new AccessGuard();
+  // Always built: plugins register their metrics whatever CTX_METRICS says; `off` only skips the
+  // per-request recording and answers /metrics with 404.
+  const metrics = new Metrics(config.metricsAccountLabel);
+  const metricsOn = config.metrics !== 'off';
+  const exporter = config.tracing && config.otlpTracesUrl ? await startOtlpExporter(config.otlpTracesUrl, { name: 'ctx', version: VERSION }, log.child({ component: 'tracing' })) : undefined;
+  const tracing = new Tracing(config.tracing, exporter);
+  let pipelineRef: Pipeline | undefined;
+  const httpMetrics = metricsOn ? new HttpMetrics(metrics, () => pipelineRef?.inFlightCount ?? 0) : undefined;
   const pipeline = new Pipeline({
     scopedVfs: (identity) => new ScopedVfs(vfs, guard, identity),
     auth: new Authenticator(config.authMode, identities),
@@ -94,16 +114,24 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
     accessLog: config.accessLog,
     profiling: config.profiling,
     maxJsonBodyBytes: config.maxJsonBodyBytes,
+    metrics: httpMetrics,
+    metricsAccountLabel: config.metricsAccountLabel,
+    tracing: config.tracing ? tracing : undefined,
   });
+  pipelineRef = pipeline;
+  instrumentQueues(metricsOn ? metrics : undefined, tracing, queues);
+  instrumentTasks(metricsOn ? metrics : undefined, tracing, tasks);
+  if (metricsOn) instrumentStorage(metrics, kv);
 
   try {
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message
     // left on disk (it was in flight when the process stopped) must not be delivered again.
     await tasks.blockCancelledWork();
-    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard);
+    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard, metrics, tracing);
   } catch (err) {
     // A failed start must release RocksDB's lock so the operator can fix the config and retry.
     queues.close();
+    await tracing.shutdown();
     await kv.close().catch(() => {});
     throw err;
   }
@@ -121,6 +149,8 @@ async function assemble(
   tasks: TaskManager,
   pipeline: Pipeline,
   guard: AccessGuard,
+  metrics: Metrics,
+  tracing: Tracing,
 ): Promise<App> {
   const trusted = opts.plugins ?? [];
   const definitions = [...trusted, ...(opts.extraPlugins ?? [])];
@@ -128,7 +158,18 @@ async function assemble(
   const ordered = orderPlugins(definitions);
   // The host's own route: the API document of every route the plugins register.
   pipeline.add('host', openApiRoute(() => pipeline.routes()));
-  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard }, ordered, new Set(trusted));
+  pipeline.add('host', metricsRoute(metrics, config.metrics, config.metricsToken));
+  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard, metrics }, ordered, new Set(trusted));
+  let ready = true;
+  // The host's own line in /ready: the first thing shutdown turns off.
+  started.readyChecks.push({
+    name: 'lifecycle',
+    plugin: 'host',
+    check: () => {
+      if (!ready) throw new Error('shutting down');
+      return 'ok';
+    },
+  });
 
   let app!: App;
   const servers: UwsServer[] = [];
@@ -145,6 +186,11 @@ async function assemble(
     readyChecks: started.readyChecks,
     observers: started.observers,
     access: guard,
+    metrics,
+    tracing,
+    get ready() {
+      return ready;
+    },
     plugins: ordered.map((p) => p.name),
     startedAt: Date.now(),
     service<T>(name: string): T {
@@ -162,11 +208,20 @@ async function assemble(
     async close() {
       if (closed) return;
       closed = true;
+      // Readiness first: a load balancer stops routing here while requests are still served.
+      ready = false;
+      const deadline = Date.now() + config.shutdownTimeoutMs;
+      if (servers.length && config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
       pipeline.draining = true;
       for (const s of servers) s.close();
-      await Promise.race([pipeline.idle(), new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref())]);
+      const left = () => Math.max(0, deadline - Date.now());
+      await Promise.race([pipeline.idle(), new Promise((r) => setTimeout(r, left()).unref())]);
+      // No new deliveries; the running ones and the running task steps get what is left of the deadline.
       queues.close();
-      await tasks.drain(Math.min(2000, config.shutdownTimeoutMs));
+      const settled = await queues.settle(left());
+      await tasks.drain(left());
+      if (!settled || pipeline.inFlightCount > 0)
+        log.warn('shutdown deadline passed with work in flight', { in_flight_requests: pipeline.inFlightCount, running_tasks: tasks.runningCount() });
       await started.settle();
       for (const { plugin, fn } of started.closeHooks()) {
         try {
@@ -175,6 +230,7 @@ async function assemble(
           log.error('onClose hook failed', { plugin, error: err });
         }
       }
+      await tracing.shutdown();
       await kv.close();
       flushLogs();
     },

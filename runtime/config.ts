@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LogLevel } from './logger.js';
+import { tracesUrl } from './tracing/otel.js';
 
 export type AuthMode = 'api_key' | 'trusted' | 'dev';
 
@@ -56,6 +57,24 @@ export interface CtxConfig {
    */
   pluginPrivileges: Record<string, string[]>;
   shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM, how long `/ready` answers 503 before the listener closes (a load balancer's probe
+   * interval: it stops sending new requests before they would be refused). Env `CTX_SHUTDOWN_DELAY_MS`.
+   */
+  shutdownDelayMs: number;
+  /** `GET /metrics`: `off`, `loopback` (only from 127.0.0.0/8 and ::1), or `token` (`Authorization: Bearer <metricsToken>`). */
+  metrics: 'off' | 'loopback' | 'token';
+  metricsToken?: string;
+  /** Adds an `account` label to the HTTP request counter (small deployments only: one series set per account). */
+  metricsAccountLabel: boolean;
+  /** W3C trace context on requests, tasks and queue work, trace ids in logs. Env `CTX_TRACING`. */
+  tracing: boolean;
+  /** OTLP/HTTP traces endpoint (from `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`); unset = no spans exported. */
+  otlpTracesUrl?: string;
+  /** PEM files for the gRPC server: certificate chain and key; `clientCa` turns on mutual TLS. */
+  grpcTls: { cert?: string; key?: string; clientCa?: string };
+  /** PEM files for HTTPS on the HTTP port (uWS SSLApp). */
+  tls: { cert?: string; key?: string };
 }
 
 export const DEFAULTS: CtxConfig = {
@@ -82,6 +101,12 @@ export const DEFAULTS: CtxConfig = {
   plugins: [],
   pluginPrivileges: {},
   shutdownTimeoutMs: 10_000,
+  shutdownDelayMs: 0,
+  metrics: 'loopback',
+  metricsAccountLabel: false,
+  tracing: true,
+  grpcTls: {},
+  tls: {},
 };
 
 type Env = Record<string, string | undefined>;
@@ -117,6 +142,13 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     importAllowPrivate: bool(env.CTX_IMPORT_ALLOW_PRIVATE),
     plugins: env.CTX_PLUGINS ? env.CTX_PLUGINS.split(',').map((p) => p.trim()).filter(Boolean) : undefined,
     pluginPrivileges: env.CTX_PLUGIN_PRIVILEGES ? parsePrivilegeGrants(env.CTX_PLUGIN_PRIVILEGES) : undefined,
+    shutdownTimeoutMs: int('CTX_SHUTDOWN_TIMEOUT_MS', env.CTX_SHUTDOWN_TIMEOUT_MS),
+    shutdownDelayMs: int('CTX_SHUTDOWN_DELAY_MS', env.CTX_SHUTDOWN_DELAY_MS),
+    metrics: env.CTX_METRICS,
+    metricsToken: env.CTX_METRICS_TOKEN,
+    metricsAccountLabel: bool(env.CTX_METRICS_ACCOUNT_LABEL),
+    tracing: bool(env.CTX_TRACING),
+    otlpTracesUrl: tracesUrl(env),
   };
   const nested = {
     embedding: {
@@ -130,6 +162,8 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     rerank: { baseUrl: env.CTX_RERANK_BASE_URL, model: env.CTX_RERANK_MODEL, apiKey: env.CTX_RERANK_API_KEY },
     llm: { baseUrl: env.CTX_LLM_BASE_URL, model: env.CTX_LLM_MODEL, apiKey: env.CTX_LLM_API_KEY },
     gateway: { url: env.CTX_GATEWAY_URL, adminToken: env.CTX_GATEWAY_ADMIN_TOKEN },
+    grpcTls: { cert: env.CTX_GRPC_TLS_CERT, key: env.CTX_GRPC_TLS_KEY, clientCa: env.CTX_GRPC_TLS_CLIENT_CA },
+    tls: { cert: env.CTX_TLS_CERT, key: env.CTX_TLS_KEY },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
   return out as Partial<CtxConfig>;
@@ -172,6 +206,13 @@ export function validateConfig(c: CtxConfig): CtxConfig {
   if (c.gateway.adminToken !== undefined && c.gateway.adminToken.length < 32) throw new Error('CTX_GATEWAY_ADMIN_TOKEN must be at least 32 characters');
   if (c.executionBackendUrl !== undefined && c.executionBackendUrl !== '' && !/^(https?|grpc):\/\/[^/\s]+/i.test(c.executionBackendUrl))
     throw new Error(`CTX_EXECUTION_BACKEND_URL must be http://, https:// or grpc://host:port; got ${JSON.stringify(c.executionBackendUrl)}`);
+  if (!['off', 'loopback', 'token'].includes(c.metrics)) throw new Error(`CTX_METRICS must be off, loopback or token; got ${JSON.stringify(c.metrics)}`);
+  if (c.metrics === 'token' && (c.metricsToken ?? '').length < 16) throw new Error('CTX_METRICS=token needs CTX_METRICS_TOKEN of at least 16 characters');
+  if (!!c.grpcTls.cert !== !!c.grpcTls.key) throw new Error('CTX_GRPC_TLS_CERT and CTX_GRPC_TLS_KEY go together: set both or neither');
+  if (c.grpcTls.clientCa && !c.grpcTls.cert) throw new Error('CTX_GRPC_TLS_CLIENT_CA (mutual TLS) needs CTX_GRPC_TLS_CERT and CTX_GRPC_TLS_KEY');
+  if (!!c.tls.cert !== !!c.tls.key) throw new Error('CTX_TLS_CERT and CTX_TLS_KEY go together: set both or neither');
+  for (const [name, file] of [['CTX_GRPC_TLS_CERT', c.grpcTls.cert], ['CTX_GRPC_TLS_KEY', c.grpcTls.key], ['CTX_GRPC_TLS_CLIENT_CA', c.grpcTls.clientCa], ['CTX_TLS_CERT', c.tls.cert], ['CTX_TLS_KEY', c.tls.key]] as const)
+    if (file && !fs.existsSync(file)) throw new Error(`${name} names a file that does not exist: ${file}`);
   return c;
 }
 

@@ -27,6 +27,7 @@ import type { QueueManager } from './queues/queue.js';
 import type { Kv } from './storage/kv.js';
 import type { TaskManager } from './tasks/task-manager.js';
 import type { Vfs } from './vfs/vfs.js';
+import { Metrics, type PluginMetrics } from './metrics/registry.js';
 
 export interface HostParts {
   config: CtxConfig;
@@ -39,6 +40,8 @@ export interface HostParts {
   queues: QueueManager;
   pipeline: Pipeline;
   guard: AccessGuard;
+  /** Absent only for hosts built without metrics (then `host.metrics` registers into a private registry). */
+  metrics?: Metrics;
 }
 
 export interface StartedPlugins {
@@ -131,6 +134,7 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       cancel: (id, who) => tasks.cancel(id, who),
     };
     const pluginLog = log.child({ plugin: def.name });
+    let pluginMetrics: PluginMetrics | undefined;
     return {
       name: def.name,
       config,
@@ -154,6 +158,10 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
           late('install access rules');
           guard.install(def.name, rules);
         },
+      },
+      // Created on first use; metric names are prefixed with the plugin's name (ctx_<plugin>_...).
+      get metrics() {
+        return (pluginMetrics ??= (parts.metrics ?? new Metrics(false)).forPlugin(def.name));
       },
       get unscopedVfs() {
         need('unscoped-vfs', 'host.unscopedVfs');

@@ -32,7 +32,8 @@ export async function startTestApp(opts: CreateAppOptions & { config?: Partial<C
       plugins: opts.plugins ?? builtinPlugins,
       env: opts.env ?? {},
       // grpcPort 0: no gRPC listener per test app (parallel apps would fight over 1934); gRPC tests set one.
-      config: { dataDir: dir, rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false, grpcPort: 0, ...opts.config },
+      // shutdownTimeoutMs 2000: close() gives running task steps what is left of this deadline.
+      config: { dataDir: dir, rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false, grpcPort: 0, shutdownTimeoutMs: 2000, ...opts.config },
     });
   const t: TestApp = {
     app: await make(),
