@@ -12,6 +12,7 @@ import { RecordStore, embedderTag, type RecordDoc } from './store.js';
 import type { RecordAttrs } from './backends.js';
 import { parentPath, placement, recordAttrs, type Placement } from './space.js';
 import { vectorRecords, type VectorRecordsService } from './records.js';
+import { registerIndexMetrics } from './metrics.js';
 
 /** What other plugins get from `host.optional('vector-index')`. */
 export interface VectorIndexService {
@@ -120,6 +121,7 @@ export default definePlugin({
       return 'ok';
     };
     host.readyCheck('vectordb', vectordbReady);
+    registerIndexMetrics(host, store);
     const reranker: RerankerLike | null = createReranker(host.config.rerank);
     registerRoutes(host, store, llm, reranker);
 
