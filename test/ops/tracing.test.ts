@@ -187,3 +187,40 @@ test('with OTEL_EXPORTER_OTLP_ENDPOINT: request, queue and client spans reach th
     await fake.close();
   }
 });
+
+describe('the execution backend gets the compile task\'s trace', () => {
+  test('over HTTP (traceparent header) and gRPC (traceparent metadata)', async () => {
+    const { seed, body, settle } = await import('../compile/helpers.js');
+    const grpc = await import('@grpc/grpc-js');
+    const { runtimeServiceDefinition, bindServer } = await import('../../plugins/compile/grpc.js');
+    const fake = await startFakeBackends();
+    const grpcSeen: string[] = [];
+    const server = new grpc.Server();
+    const refuse = (call: { metadata: import('@grpc/grpc-js').Metadata }, cb: (err: Partial<import('@grpc/grpc-js').ServiceError>) => void) => {
+      grpcSeen.push(String(call.metadata.get('traceparent')[0] ?? ''));
+      cb({ code: grpc.status.INVALID_ARGUMENT, details: 'refused by the test backend' });
+    };
+    server.addService(runtimeServiceDefinition(), { submit: refuse, status: refuse, cancel: refuse, watch: () => {} } as never);
+    const grpcPort = await bindServer(server, '127.0.0.1:0');
+    try {
+      for (const url of [fake.url, `grpc://127.0.0.1:${grpcPort}`]) {
+        const t = await startTestApp({ config: { executionBackendUrl: url } });
+        try {
+          const { alice } = await seed(t);
+          const r = await t.req({ method: 'POST', url: '/api/v1/compile', headers: { ...alice, traceparent: TRACEPARENT }, body: body() });
+          expect(r.status, r.text).toBe(202);
+          expect((await settle(t, alice, r.json().result.task_id)).status).toBe('failed');
+        } finally {
+          await t.close();
+        }
+      }
+      const submitted = fake.requests.find((q) => q.path === '/runtime/v1/tasks');
+      expect(traceIdOf(submitted?.headers.traceparent)).toBe(TRACE);
+      expect(grpcSeen.length).toBeGreaterThan(0);
+      for (const tp of grpcSeen) expect(traceIdOf(tp)).toBe(TRACE);
+    } finally {
+      server.forceShutdown();
+      await fake.close();
+    }
+  });
+});
