@@ -1,0 +1,22 @@
+import fs from 'node:fs'; import os from 'node:os'; import path from 'node:path';
+import { createApp } from '/work/h-ops/runtime/app.js';
+import { builtinPlugins } from '/work/h-ops/plugins/index.js';
+const mode = process.argv[2]!;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-inj-'));
+const cfg: any = { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: 'silent', accessLog: false, grpcPort: 0 };
+if (mode === 'off') Object.assign(cfg, { metrics: 'off', tracing: false });
+if (mode === 'metrics') Object.assign(cfg, { tracing: false });
+if (mode === 'tracing') Object.assign(cfg, { metrics: 'off' });
+const app = await createApp({ env: {}, plugins: builtinPlugins, config: cfg });
+const created = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': 'bench-root-key-0123456789' }, body: { account_id: 'bench', admin_user_id: 'alice' } });
+const key = created.json().result.user_key as string;
+await app.vfs.writeFile('bench', 'resources/docs/readme.md', Buffer.from('# bench\n'.repeat(64)));
+const req = { url: '/api/v1/fs/stat?uri=ctx://resources/docs/readme.md', headers: { 'x-api-key': key } };
+const N = Number(process.argv[3] ?? 20000);
+for (let i = 0; i < 3000; i++) await app.inject(req);
+const c0 = process.cpuUsage(); const t0 = performance.now();
+// 16 concurrent loops, like concurrent connections
+await Promise.all(Array.from({ length: 16 }, async () => { for (let i = 0; i < N / 16; i++) { const r = await app.inject(req); if (r.status !== 200) throw new Error(r.text); } }));
+const c = process.cpuUsage(c0); const ms = performance.now() - t0;
+console.log(JSON.stringify({ mode, cpu_us_per_req: +(((c.user + c.system) / N).toFixed(2)), wall_us_per_req: +((ms * 1000 / N).toFixed(2)) }));
+await app.close(); fs.rmSync(dir, { recursive: true, force: true });
