@@ -23,8 +23,9 @@ const app = await createApp({
     authMode: 'api_key',
     logLevel: process.env.BENCH_LOG === '1' ? 'info' : 'silent',
     accessLog: process.env.BENCH_LOG === '1',
-    // BENCH_OPS=off: no request metrics and no trace context (bench/metrics.bench.ts's baseline).
-    ...(process.env.BENCH_OPS === 'off' ? { metrics: 'off' as const, tracing: false } : {}),
+    // BENCH_OPS=off: no request metrics and no trace context (bench/metrics.bench.ts's baseline);
+    // BENCH_OPS=metrics: metrics without trace context.
+    ...(process.env.BENCH_OPS === 'off' ? { metrics: 'off' as const, tracing: false } : process.env.BENCH_OPS === 'metrics' ? { tracing: false } : {}),
   },
 });
 let key: string;
