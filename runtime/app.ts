@@ -200,9 +200,10 @@ async function assemble(
     },
     inject: (req) => inject(pipeline, req),
     async listen(port = config.port, host = config.host) {
-      const server = await listenUws(pipeline, host, port);
+      const tls = config.tls.cert && config.tls.key ? { cert: config.tls.cert, key: config.tls.key } : undefined;
+      const server = await listenUws(pipeline, host, port, tls);
       servers.push(server);
-      log.info('listening', { host, port: server.port, auth_mode: config.authMode, data_dir: dataDir });
+      log.info('listening', { host, port: server.port, tls: !!tls, auth_mode: config.authMode, data_dir: dataDir });
       return server;
     },
     async close() {
