@@ -90,6 +90,11 @@ export interface RouteDef<B = unknown, Q = unknown> {
   parseJson?: (raw: Buffer) => unknown;
   bodyLimit?: number;
   /**
+   * 'always': the success and error envelopes carry `telemetry.operation_id` even when the request
+   * did not ask for it (routes whose spec row lists it in the envelope, e.g. pack import).
+   */
+  telemetry?: 'always';
+  /**
    * What the route is, for `GET /api/v1/openapi.json` (runtime/http/openapi.ts): every field below
    * is documentation only, never checked per request. A test fails when a built-in route lacks a
    * summary, a request schema for input it reads, or a response.
