@@ -26,6 +26,8 @@ const app = await createApp({
     // BENCH_OPS=off: no request metrics and no trace context (bench/metrics.bench.ts's baseline);
     // BENCH_OPS=metrics: metrics without trace context.
     ...(process.env.BENCH_OPS === 'off' ? { metrics: 'off' as const, tracing: false } : process.env.BENCH_OPS === 'metrics' ? { tracing: false } : {}),
+    // Several of these servers run at once there: no gRPC listener to fight over.
+    ...(process.env.BENCH_OPS ? { grpcPort: 0 } : {}),
   },
 });
 let key: string;
