@@ -199,7 +199,7 @@ export class Pipeline {
     try {
       if (tracing?.enabled) {
         x.trace = tracing.forRequest(req.headers.traceparent, x.id);
-        status = await runWithTrace(x.trace, runExchange, this, x);
+        status = x.trace.propagate ? await runWithTrace(x.trace, runExchange, this, x) : await this.run(x);
       } else status = await this.run(x);
     } catch (err) {
       // run() renders every error itself; this is rendering that error failing too (details that do

@@ -14,6 +14,14 @@ import { formatTraceparent, newSpanId, newTraceId, parseTraceparent, type SpanRe
 export interface ActiveTrace extends SpanRef {
   /** The request id, when this trace is a request's (log lines carry both). */
   reqId?: string;
+  /**
+   * Whether the work runs with this trace as the async context (so calls it makes carry it): when
+   * it continues a caller's trace or spans are exported. A trace started here for an untraced
+   * request without an exporter only labels the request's own log lines: entering an
+   * AsyncLocalStorage installs promise hooks for the whole process, which cost ~25% of a small
+   * request's CPU (bench/RESULTS.md), a price worth paying only when someone follows the trace.
+   */
+  propagate: boolean;
   /** The recorded span, when spans are exported. */
   span?: ExportedSpan;
   /** Where child spans go (the app's exporter), when spans are exported. */
@@ -67,7 +75,7 @@ export class Tracing {
   /** The trace of an incoming request: continues `traceparent` when valid, else starts one. */
   forRequest(traceparent: string | undefined, reqId: string): ActiveTrace {
     const parent = parseTraceparent(traceparent);
-    const t: ActiveTrace = { traceId: parent ? parent.traceId : newTraceId(), spanId: newSpanId(), sampled: parent ? parent.sampled : true, reqId };
+    const t: ActiveTrace = { traceId: parent ? parent.traceId : newTraceId(), spanId: newSpanId(), sampled: parent ? parent.sampled : true, reqId, propagate: parent !== undefined || this.exporter !== undefined };
     if (this.exporter && t.sampled) {
       t.exporter = this.exporter;
       t.span = this.exporter.start('HTTP', 'server', t, parent);
@@ -82,7 +90,9 @@ export class Tracing {
   async work<T>(name: string, kind: SpanKindName, traceparent: string | undefined, attributes: Record<string, string | number | boolean>, fn: () => Promise<T>): Promise<T> {
     if (!this.enabled) return fn();
     const parent = parseTraceparent(traceparent);
-    const t: ActiveTrace = { traceId: parent ? parent.traceId : newTraceId(), spanId: newSpanId(), sampled: parent ? parent.sampled : true };
+    // Work no trace caused, without an exporter: nothing would follow a new trace (see `propagate`).
+    if (!parent && !this.exporter) return fn();
+    const t: ActiveTrace = { traceId: parent ? parent.traceId : newTraceId(), spanId: newSpanId(), sampled: parent ? parent.sampled : true, propagate: true };
     if (this.exporter && t.sampled) {
       t.exporter = this.exporter;
       t.span = this.exporter.start(name, kind, t, parent, attributes);
