@@ -3,11 +3,12 @@
  * routing, validation, handler, envelope; no socket), which other load on a shared machine
  * disturbs far less than HTTP throughput. Each configuration runs in its own process (an
  * AsyncLocalStorage, once entered, hooks every promise of its process), several times, alternating;
- * the figure is the median run's CPU µs per request (process.cpuUsage over 16 concurrent loops).
+ * the figures are the best and the median run's CPU µs per request (process.cpuUsage over 16
+ * concurrent loops).
  * Configurations: off (CTX_METRICS=off, CTX_TRACING=false); metrics (tracing off); on (defaults, no
  * OTLP endpoint, requests without traceparent); traced (defaults, every request carries a
  * traceparent, so the trace is propagated through an AsyncLocalStorage).
- *   npx tsx bench/metrics-pipeline.bench.ts [--runs 5] [--requests 20000]
+ *   npx tsx bench/metrics-pipeline.bench.ts [--runs 7] [--requests 10000]
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -62,8 +63,8 @@ async function child(mode: Mode, requests: number): Promise<void> {
 
 if (process.argv.includes('--child')) await child(arg('child', 'off') as Mode, Number(arg('requests', '20000')));
 else {
-  const runs = Number(arg('runs', '5'));
-  const requests = arg('requests', '20000');
+  const runs = Number(arg('runs', '7'));
+  const requests = arg('requests', '10000');
   const results: Array<{ mode: Mode; stat: number; find: number }> = [];
   for (let r = 0; r < runs; r++)
     for (const mode of r % 2 ? [...MODES].reverse() : MODES) {
@@ -73,13 +74,17 @@ else {
     }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const base = { stat: median(results.filter((x) => x.mode === 'off').map((x) => x.stat)), find: median(results.filter((x) => x.mode === 'off').map((x) => x.find)) };
-  console.log(`\n${runs} runs per configuration, ${requests} fs/stat and ${Math.ceil(Number(requests) / 10)} find per run; median run\n`);
-  console.log('| config | fs/stat CPU µs/req | vs off | find CPU µs/req | vs off |');
-  console.log('|---|---|---|---|---|');
+  // Other load only ever adds CPU time (contended caches, frequency): the best run is the closest
+  // to the code's own cost; the median shows how much the machine moved.
+  const min = (xs: number[]) => Math.min(...xs);
+  const best = { stat: min(results.filter((x) => x.mode === 'off').map((x) => x.stat)), find: min(results.filter((x) => x.mode === 'off').map((x) => x.find)) };
+  console.log(`\n${runs} runs per configuration, ${requests} fs/stat and ${Math.ceil(Number(requests) / 10)} find per run\n`);
+  console.log('| config | fs/stat CPU µs/req, best run | vs off | median run | vs off | find CPU µs/req, best run | vs off | median run | vs off |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
   for (const mode of MODES) {
     const rs = results.filter((x) => x.mode === mode);
-    const [s, f] = [median(rs.map((x) => x.stat)), median(rs.map((x) => x.find))];
-    const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
-    console.log(`| ${mode} | ${s.toFixed(2)} | ${pct(s / base.stat - 1)} | ${f.toFixed(1)} | ${pct(f / base.find - 1)} |`);
+    const [sb, sm, fb, fm] = [min(rs.map((x) => x.stat)), median(rs.map((x) => x.stat)), min(rs.map((x) => x.find)), median(rs.map((x) => x.find))];
+    console.log(`| ${mode} | ${sb.toFixed(2)} | ${pct(sb / best.stat - 1)} | ${sm.toFixed(2)} | ${pct(sm / base.stat - 1)} | ${fb.toFixed(1)} | ${pct(fb / best.find - 1)} | ${fm.toFixed(1)} | ${pct(fm / base.find - 1)} |`);
   }
 }
