@@ -22,6 +22,8 @@ gc?.();
 const rssStart = process.memoryUsage().rss;
 const t0 = Date.now();
 let bytes = 0;
+const mk = await app.inject({ method: 'POST', url: '/api/v1/fs/mkdir', headers: { 'x-api-key': ROOT }, body: { uri: 'ctx://resources/bench' } });
+if (mk.status !== 200) throw new Error(mk.text);
 for (let start = 0; start < FILES; start += 256) {
   const ops = [];
   for (let k = start; k < Math.min(FILES, start + 256); k++) {
