@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import { loadConfig, type CtxConfig } from './config.js';
+import { loadConfig, tlsProblem, type CtxConfig } from './config.js';
 import { listenUws, type UwsServer } from './adapters/uws/server.js';
 import { inject, type InjectRequest, type InjectResponse } from './http/inject.js';
 import { Pipeline } from './http/pipeline.js';
@@ -193,6 +193,8 @@ async function assemble(
     },
     inject: (req) => inject(pipeline, req),
     async listen(port = config.port, host = config.host) {
+      const problem = tlsProblem('CTX_TLS', config.tls);
+      if (problem) throw new Error(problem);
       const tls = config.tls.cert && config.tls.key ? { cert: config.tls.cert, key: config.tls.key } : undefined;
       const server = await listenUws(pipeline, host, port, tls);
       servers.push(server);

@@ -226,12 +226,19 @@ export function validateConfig(c: CtxConfig): CtxConfig {
     throw new Error(`CTX_EXECUTION_BACKEND_URL must be http://, https:// or grpc://host:port; got ${JSON.stringify(c.executionBackendUrl)}`);
   if (!['off', 'loopback', 'token'].includes(c.metrics)) throw new Error(`CTX_METRICS must be off, loopback or token; got ${JSON.stringify(c.metrics)}`);
   if (c.metrics === 'token' && (c.metricsToken ?? '').length < 16) throw new Error('CTX_METRICS=token needs CTX_METRICS_TOKEN of at least 16 characters');
-  if (!!c.grpcTls.cert !== !!c.grpcTls.key) throw new Error('CTX_GRPC_TLS_CERT and CTX_GRPC_TLS_KEY go together: set both or neither');
-  if (c.grpcTls.clientCa && !c.grpcTls.cert) throw new Error('CTX_GRPC_TLS_CLIENT_CA (mutual TLS) needs CTX_GRPC_TLS_CERT and CTX_GRPC_TLS_KEY');
-  if (!!c.tls.cert !== !!c.tls.key) throw new Error('CTX_TLS_CERT and CTX_TLS_KEY go together: set both or neither');
-  for (const [name, file] of [['CTX_GRPC_TLS_CERT', c.grpcTls.cert], ['CTX_GRPC_TLS_KEY', c.grpcTls.key], ['CTX_GRPC_TLS_CLIENT_CA', c.grpcTls.clientCa], ['CTX_TLS_CERT', c.tls.cert], ['CTX_TLS_KEY', c.tls.key]] as const)
-    if (file && !fs.existsSync(file)) throw new Error(`${name} names a file that does not exist: ${file}`);
   return c;
+}
+
+/**
+ * What is wrong with a TLS setting (PEM file paths), checked where the listener starts (the HTTP
+ * port in `app.listen`, the gRPC port in the compile plugin), or undefined when it is usable.
+ */
+export function tlsProblem(prefix: 'CTX_TLS' | 'CTX_GRPC_TLS', tls: { cert?: string; key?: string; clientCa?: string }): string | undefined {
+  if (!!tls.cert !== !!tls.key) return `${prefix}_CERT and ${prefix}_KEY go together: set both or neither`;
+  if (tls.clientCa && !tls.cert) return `${prefix}_CLIENT_CA (mutual TLS) needs ${prefix}_CERT and ${prefix}_KEY`;
+  for (const [name, file] of [[`${prefix}_CERT`, tls.cert], [`${prefix}_KEY`, tls.key], [`${prefix}_CLIENT_CA`, tls.clientCa]] as const)
+    if (file && !fs.existsSync(file)) return `${name} names a file that does not exist: ${file}`;
+  return undefined;
 }
 
 /**
@@ -259,7 +266,7 @@ function pluginsOfFile(value: unknown, base: string, file: string): { plugins?: 
  * others in the section of the one plugin that uses them (`SECRETS_BY_PLUGIN`). A test fails when
  * a configuration key that looks like a secret is missing here.
  */
-export const SECRET_FIELDS = ['rootApiKey', 'embedding.apiKey', 'rerank.apiKey', 'llm.apiKey', 'gateway.adminToken', 'executionBackendGatewayToken', 'metricsToken'] as const;
+export const SECRET_FIELDS = ['rootApiKey', 'embedding.apiKey', 'rerank.apiKey', 'llm.apiKey', 'gateway.adminToken', 'executionBackendGatewayToken', 'metricsToken', 'grpcTls.key', 'tls.key'] as const;
 
 /**
  * Secrets kept under their established names (`CTX_GATEWAY_ADMIN_TOKEN`, ...) that belong to one
@@ -267,11 +274,14 @@ export const SECRET_FIELDS = ['rootApiKey', 'embedding.apiKey', 'rerank.apiKey',
  */
 export const SECRETS_BY_PLUGIN: Readonly<Record<string, Readonly<Record<string, (c: CtxConfig) => string | undefined>>>> = {
   'gateway-proxy': { adminToken: (c) => c.gateway.adminToken },
-  compile: { gatewayToken: (c) => c.executionBackendGatewayToken },
+  // The gRPC port's private key file: only the plugin that serves it sees where it is.
+  compile: { gatewayToken: (c) => c.executionBackendGatewayToken, grpcTlsKey: (c) => c.grpcTls.key },
 };
 
 /** The configuration as every plugin sees it (`host.config`): no secret, no plugin's section. */
-export type PublicConfig = Omit<CtxConfig, 'rootApiKey' | 'executionBackendGatewayToken' | 'metricsToken' | 'pluginSections' | 'pluginEnv' | 'embedding' | 'rerank' | 'llm' | 'gateway'> & {
+export type PublicConfig = Omit<CtxConfig, 'rootApiKey' | 'executionBackendGatewayToken' | 'metricsToken' | 'pluginSections' | 'pluginEnv' | 'embedding' | 'rerank' | 'llm' | 'gateway' | 'grpcTls' | 'tls'> & {
+  grpcTls: Omit<CtxConfig['grpcTls'], 'key'>;
+  tls: Omit<CtxConfig['tls'], 'key'>;
   embedding: Omit<CtxConfig['embedding'], 'apiKey'>;
   rerank: Omit<CtxConfig['rerank'], 'apiKey'>;
   llm: Omit<CtxConfig['llm'], 'apiKey'>;

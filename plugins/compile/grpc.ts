@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
-import { CtxError, activeTraceparent, isCtxError, type ErrorCode, type PluginHost, type ScopedVfs } from 'ctx/plugin';
+import { CtxError, activeTraceparent, isCtxError, tlsProblem, type ErrorCode, type PluginHost, type ScopedVfs } from 'ctx/plugin';
 import type { BundledBackend } from './bundled.js';
 import { toStatus, type Caller, type ExecutionClient } from './clients.js';
 import { Runtime, SessionRequestSchema, SubmitRequestSchema, SubmitResponseSchema, TaskStatusSchema, type SubmitRequest, type TaskStatus } from './gen/runtime_pb.js';
@@ -227,7 +227,9 @@ export async function startGrpcServer(opts: { host: PluginHost; bundled: Bundled
         });
     },
   } as grpc.UntypedServiceImplementation);
-  const tls = host.config.grpcTls;
+  const tls = { ...host.config.grpcTls, key: (host.pluginConfig as { grpcTlsKey?: string }).grpcTlsKey };
+  const problem = tlsProblem('CTX_GRPC_TLS', tls);
+  if (problem) throw new CtxError('INVALID_ARGUMENT', `gRPC runtime service: ${problem}`);
   let creds: grpc.ServerCredentials;
   try {
     creds = serverCredentials(tls);

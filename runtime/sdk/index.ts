@@ -109,6 +109,8 @@ export { LATENCY_BUCKETS, SIZE_BUCKETS } from '../metrics/families.js';
  * (and a client span when spans are exported); undefined outside any trace. Call `end()` when done.
  */
 export { startOutbound, activeTraceparent, type OutboundCall } from '../tracing/tracing.js';
+/** What is wrong with a TLS setting of PEM files (`CTX_..._CERT`/`_KEY`/`_CLIENT_CA`), or undefined. */
+export { tlsProblem } from '../config.js';
 
 // Models (OpenAI-compatible LLM, reranker) and the native core.
 export { createLlm, parseJsonAnswer, LlmError, type ChatDelta, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig, type ToolCall, type ToolDef } from '../models/llm.js';

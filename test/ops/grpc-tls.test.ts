@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SessionRequestSchema } from '../../plugins/compile/gen/runtime_pb.js';
 import { runtimeClient } from '../../plugins/compile/grpc.js';
-import { loadConfig } from '../../runtime/config.js';
+import { loadConfig, publicConfig, tlsProblem } from '../../runtime/config.js';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makePki, type Pki } from './certs.js';
 import { parsePrometheus, value } from './prom-text.js';
@@ -104,9 +104,25 @@ describe('gRPC with mutual TLS', () => {
   });
 });
 
-test('TLS configuration is checked at start', () => {
-  expect(() => loadConfig({ CTX_GRPC_TLS_CERT: pki.serverCert })).toThrow(/CTX_GRPC_TLS_CERT and CTX_GRPC_TLS_KEY go together/);
-  expect(() => loadConfig({ CTX_GRPC_TLS_CLIENT_CA: pki.ca })).toThrow(/needs CTX_GRPC_TLS_CERT/);
-  expect(() => loadConfig({ CTX_GRPC_TLS_CERT: '/nope/cert.pem', CTX_GRPC_TLS_KEY: pki.serverKey })).toThrow(/does not exist: \/nope\/cert.pem/);
-  expect(loadConfig({ CTX_GRPC_TLS_CERT: pki.serverCert, CTX_GRPC_TLS_KEY: pki.serverKey, CTX_GRPC_TLS_CLIENT_CA: pki.ca }).grpcTls).toEqual({ cert: pki.serverCert, key: pki.serverKey, clientCa: pki.ca });
+test('a bad TLS setting: no gRPC listener (never a plaintext one), said in the log; the key path stays out of host.config', async () => {
+  expect(tlsProblem('CTX_GRPC_TLS', { cert: pki.serverCert })).toMatch(/CTX_GRPC_TLS_CERT and CTX_GRPC_TLS_KEY go together/);
+  expect(tlsProblem('CTX_GRPC_TLS', { clientCa: pki.ca })).toMatch(/needs CTX_GRPC_TLS_CERT/);
+  expect(tlsProblem('CTX_GRPC_TLS', { cert: '/nope/cert.pem', key: pki.serverKey })).toMatch(/does not exist: \/nope\/cert.pem/);
+  const full = loadConfig({ CTX_GRPC_TLS_CERT: pki.serverCert, CTX_GRPC_TLS_KEY: pki.serverKey, CTX_GRPC_TLS_CLIENT_CA: pki.ca });
+  expect(full.grpcTls).toEqual({ cert: pki.serverCert, key: pki.serverKey, clientCa: pki.ca });
+  expect(publicConfig(full).grpcTls).toEqual({ cert: pki.serverCert, clientCa: pki.ca });
+  const port = await freePort();
+  const lines: string[] = [];
+  const t = await startTestApp({ logSink: (l) => void lines.push(l), config: { logLevel: 'error', grpcPort: port, grpcTls: { cert: '/nope/cert.pem', key: pki.serverKey } } });
+  try {
+    expect(lines.join('')).toMatch(/gRPC runtime service not started.*CTX_GRPC_TLS_CERT names a file that does not exist/);
+    const c = runtimeClient(`127.0.0.1:${port}`);
+    try {
+      expect((await status(c, 'any-key'))?.code).toBe(grpc.status.UNAVAILABLE);
+    } finally {
+      c.close();
+    }
+  } finally {
+    await t.close();
+  }
 });

@@ -45,7 +45,17 @@ test('a client that does not trust the certificate is refused in the handshake',
   await expect(get('/health')).rejects.toMatchObject({ code: expect.stringMatching(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY/) });
 });
 
-test('CTX_TLS_CERT and CTX_TLS_KEY go together', () => {
-  expect(() => loadConfig({ CTX_TLS_CERT: pki.serverCert })).toThrow(/CTX_TLS_CERT and CTX_TLS_KEY go together/);
+test('CTX_TLS_CERT and CTX_TLS_KEY go together: listen() refuses a half or missing setting', async () => {
   expect(loadConfig({ CTX_TLS_CERT: pki.serverCert, CTX_TLS_KEY: pki.serverKey }).tls).toEqual({ cert: pki.serverCert, key: pki.serverKey });
+  for (const [tls, message] of [
+    [{ cert: pki.serverCert }, /CTX_TLS_CERT and CTX_TLS_KEY go together/],
+    [{ cert: pki.serverCert, key: '/nope/key.pem' }, /CTX_TLS_KEY names a file that does not exist/],
+  ] as const) {
+    const bad = await startTestApp({ config: { tls } });
+    try {
+      await expect(bad.app.listen(0, '127.0.0.1')).rejects.toThrow(message);
+    } finally {
+      await bad.close();
+    }
+  }
 });
