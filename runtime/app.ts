@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import { loadConfig, type CtxConfig } from './config.js';
+import { loadConfig, tlsProblem, type CtxConfig } from './config.js';
 import { listenUws, type UwsServer } from './adapters/uws/server.js';
 import { inject, type InjectRequest, type InjectResponse } from './http/inject.js';
 import { Pipeline } from './http/pipeline.js';
@@ -24,6 +24,13 @@ import { Kv } from './storage/kv.js';
 import { RocksDbBackend } from './storage/rocksdb.js';
 import { TaskManager } from './tasks/task-manager.js';
 import { Vfs } from './vfs/vfs.js';
+import { HttpMetrics } from './metrics/http-metrics.js';
+import { Metrics } from './metrics/registry.js';
+import { metricsRoute } from './metrics/endpoint.js';
+import { instrumentQueues, instrumentStorage, instrumentTasks } from './metrics/runtime-metrics.js';
+import { startOtlpExporter } from './tracing/otel.js';
+import { Tracing } from './tracing/tracing.js';
+import { VERSION } from './version.js';
 
 export { VERSION } from './version.js';
 
@@ -41,6 +48,11 @@ export interface App {
   readonly readyChecks: ReadonlyArray<{ name: string; plugin: string; check: ReadyCheck }>;
   readonly observers: ReadonlyArray<{ name: string; plugin: string; probe: ComponentProbe }>;
   readonly access: AccessGuard;
+  /** The metrics registry (`GET /metrics`; plugins add theirs through `host.metrics`). */
+  readonly metrics: Metrics;
+  readonly tracing: Tracing;
+  /** False once shutdown began: `/ready` answers 503 before anything else stops. */
+  readonly ready: boolean;
   service<T = unknown>(name: string): T;
   inject(req: InjectRequest): Promise<InjectResponse>;
   listen(port?: number, host?: string): Promise<UwsServer>;
@@ -78,6 +90,14 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   const tasks = new TaskManager(kv.sub('tasks'), queues, log.child({ component: 'tasks' }), config.taskRetentionHours);
   const guard = new AccessGuard();
   const feed = new ChangeFeed(vfs);
+  // Always built: plugins register their metrics whatever CTX_METRICS says; `off` only skips the
+  // per-request recording and answers /metrics with 404.
+  const metrics = new Metrics(config.metricsAccountLabel);
+  const metricsOn = config.metrics !== 'off';
+  const exporter = config.tracing && config.otlpTracesUrl ? await startOtlpExporter(config.otlpTracesUrl, { name: 'ctx', version: VERSION }, log.child({ component: 'tracing' })) : undefined;
+  const tracing = new Tracing(config.tracing, exporter);
+  let pipelineRef: Pipeline | undefined;
+  const httpMetrics = metricsOn ? new HttpMetrics(metrics, () => pipelineRef?.inFlightCount ?? 0) : undefined;
   const pipeline = new Pipeline({
     scopedVfs: (identity) => new ScopedVfs(vfs, guard, identity, { feed }),
     auth: new Authenticator(config.authMode, identities),
@@ -85,16 +105,24 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
     accessLog: config.accessLog,
     profiling: config.profiling,
     maxJsonBodyBytes: config.maxJsonBodyBytes,
+    metrics: httpMetrics,
+    metricsAccountLabel: config.metricsAccountLabel,
+    tracing: config.tracing ? tracing : undefined,
   });
+  pipelineRef = pipeline;
+  instrumentQueues(metricsOn ? metrics : undefined, tracing, queues);
+  instrumentTasks(metricsOn ? metrics : undefined, tracing, tasks);
+  if (metricsOn) instrumentStorage(metrics, kv);
 
   try {
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message
     // left on disk (it was in flight when the process stopped) must not be delivered again.
     await tasks.blockCancelledWork();
-    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard, feed);
+    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard, feed, metrics, tracing);
   } catch (err) {
     // A failed start must release RocksDB's lock so the operator can fix the config and retry.
     queues.close();
+    await tracing.shutdown();
     await kv.close().catch(() => {});
     throw err;
   }
@@ -113,6 +141,8 @@ async function assemble(
   pipeline: Pipeline,
   guard: AccessGuard,
   feed: ChangeFeed,
+  metrics: Metrics,
+  tracing: Tracing,
 ): Promise<App> {
   const trusted = opts.plugins ?? [];
   const definitions = [...trusted, ...(opts.extraPlugins ?? [])];
@@ -124,7 +154,18 @@ async function assemble(
   const ordered = orderPlugins(definitions);
   // The host's own route: the API document of every route the plugins register.
   pipeline.add('host', openApiRoute(() => pipeline.routes()));
-  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard, feed }, ordered, new Set(trusted));
+  pipeline.add('host', metricsRoute(metrics, config.metrics, config.metricsToken));
+  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard, feed, metrics }, ordered, new Set(trusted));
+  let ready = true;
+  // The host's own line in /ready: the first thing shutdown turns off.
+  started.readyChecks.push({
+    name: 'lifecycle',
+    plugin: 'host',
+    check: () => {
+      if (!ready) throw new Error('shutting down');
+      return 'ok';
+    },
+  });
 
   let app!: App;
   const servers: UwsServer[] = [];
@@ -141,6 +182,11 @@ async function assemble(
     readyChecks: started.readyChecks,
     observers: started.observers,
     access: guard,
+    metrics,
+    tracing,
+    get ready() {
+      return ready;
+    },
     plugins: ordered.map((p) => p.name),
     startedAt: Date.now(),
     service<T>(name: string): T {
@@ -150,19 +196,31 @@ async function assemble(
     },
     inject: (req) => inject(pipeline, req),
     async listen(port = config.port, host = config.host) {
-      const server = await listenUws(pipeline, host, port);
+      const problem = tlsProblem('CTX_TLS', config.tls);
+      if (problem) throw new Error(problem);
+      const tls = config.tls.cert && config.tls.key ? { cert: config.tls.cert, key: config.tls.key } : undefined;
+      const server = await listenUws(pipeline, host, port, tls);
       servers.push(server);
-      log.info('listening', { host, port: server.port, auth_mode: config.authMode, data_dir: dataDir });
+      log.info('listening', { host, port: server.port, tls: !!tls, auth_mode: config.authMode, data_dir: dataDir });
       return server;
     },
     async close() {
       if (closed) return;
       closed = true;
+      // Readiness first: a load balancer stops routing here while requests are still served.
+      ready = false;
+      const deadline = Date.now() + config.shutdownTimeoutMs;
+      if (servers.length && config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
       pipeline.draining = true;
       for (const s of servers) s.close();
-      await Promise.race([pipeline.idle(), new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref())]);
+      const left = () => Math.max(0, deadline - Date.now());
+      await Promise.race([pipeline.idle(), new Promise((r) => setTimeout(r, left()).unref())]);
+      // No new deliveries; the running ones and the running task steps get what is left of the deadline.
       queues.close();
-      await tasks.drain(Math.min(2000, config.shutdownTimeoutMs));
+      const settled = await queues.settle(left());
+      await tasks.drain(left());
+      if (!settled || pipeline.inFlightCount > 0)
+        log.warn('shutdown deadline passed with work in flight', { in_flight_requests: pipeline.inFlightCount, running_tasks: tasks.runningCount() });
       await started.settle();
       for (const { plugin, fn } of started.closeHooks()) {
         try {
@@ -171,6 +229,7 @@ async function assemble(
           log.error('onClose hook failed', { plugin, error: err });
         }
       }
+      await tracing.shutdown();
       await kv.close();
       flushLogs();
     },

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LogLevel } from './logger.js';
+import { tracesUrl } from './tracing/otel.js';
 
 export type AuthMode = 'api_key' | 'trusted' | 'dev';
 
@@ -69,6 +70,24 @@ export interface CtxConfig {
    */
   pluginPrivileges: Record<string, string[]>;
   shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM, how long `/ready` answers 503 before the listener closes (a load balancer's probe
+   * interval: it stops sending new requests before they would be refused). Env `CTX_SHUTDOWN_DELAY_MS`.
+   */
+  shutdownDelayMs: number;
+  /** `GET /metrics`: `off`, `loopback` (only from 127.0.0.0/8 and ::1), or `token` (`Authorization: Bearer <metricsToken>`). */
+  metrics: 'off' | 'loopback' | 'token';
+  metricsToken?: string;
+  /** Adds an `account` label to the HTTP request counter (small deployments only: one series set per account). */
+  metricsAccountLabel: boolean;
+  /** W3C trace context on requests, tasks and queue work, trace ids in logs. Env `CTX_TRACING`. */
+  tracing: boolean;
+  /** OTLP/HTTP traces endpoint (from `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`); unset = no spans exported. */
+  otlpTracesUrl?: string;
+  /** PEM files for the gRPC server: certificate chain and key; `clientCa` turns on mutual TLS. */
+  grpcTls: { cert?: string; key?: string; clientCa?: string };
+  /** PEM files for HTTPS on the HTTP port (uWS SSLApp). */
+  tls: { cert?: string; key?: string };
 }
 
 export const DEFAULTS: CtxConfig = {
@@ -97,6 +116,12 @@ export const DEFAULTS: CtxConfig = {
   pluginEnv: {},
   pluginPrivileges: {},
   shutdownTimeoutMs: 10_000,
+  shutdownDelayMs: 0,
+  metrics: 'loopback',
+  metricsAccountLabel: false,
+  tracing: true,
+  grpcTls: {},
+  tls: {},
 };
 
 type Env = Record<string, string | undefined>;
@@ -132,6 +157,13 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     importAllowPrivate: bool(env.CTX_IMPORT_ALLOW_PRIVATE),
     plugins: env.CTX_PLUGINS ? env.CTX_PLUGINS.split(',').map((p) => p.trim()).filter(Boolean) : undefined,
     pluginPrivileges: env.CTX_PLUGIN_PRIVILEGES ? parsePrivilegeGrants(env.CTX_PLUGIN_PRIVILEGES) : undefined,
+    shutdownTimeoutMs: int('CTX_SHUTDOWN_TIMEOUT_MS', env.CTX_SHUTDOWN_TIMEOUT_MS),
+    shutdownDelayMs: int('CTX_SHUTDOWN_DELAY_MS', env.CTX_SHUTDOWN_DELAY_MS),
+    metrics: env.CTX_METRICS,
+    metricsToken: env.CTX_METRICS_TOKEN,
+    metricsAccountLabel: bool(env.CTX_METRICS_ACCOUNT_LABEL),
+    tracing: bool(env.CTX_TRACING),
+    otlpTracesUrl: tracesUrl(env),
   };
   const nested = {
     embedding: {
@@ -145,6 +177,8 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     rerank: { baseUrl: env.CTX_RERANK_BASE_URL, model: env.CTX_RERANK_MODEL, apiKey: env.CTX_RERANK_API_KEY },
     llm: { baseUrl: env.CTX_LLM_BASE_URL, model: env.CTX_LLM_MODEL, apiKey: env.CTX_LLM_API_KEY },
     gateway: { url: env.CTX_GATEWAY_URL, adminToken: env.CTX_GATEWAY_ADMIN_TOKEN },
+    grpcTls: { cert: env.CTX_GRPC_TLS_CERT, key: env.CTX_GRPC_TLS_KEY, clientCa: env.CTX_GRPC_TLS_CLIENT_CA },
+    tls: { cert: env.CTX_TLS_CERT, key: env.CTX_TLS_KEY },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
   const pluginEnv: Record<string, string> = {};
@@ -190,7 +224,21 @@ export function validateConfig(c: CtxConfig): CtxConfig {
   if (c.gateway.adminToken !== undefined && c.gateway.adminToken.length < 32) throw new Error('CTX_GATEWAY_ADMIN_TOKEN must be at least 32 characters');
   if (c.executionBackendUrl !== undefined && c.executionBackendUrl !== '' && !/^(https?|grpc):\/\/[^/\s]+/i.test(c.executionBackendUrl))
     throw new Error(`CTX_EXECUTION_BACKEND_URL must be http://, https:// or grpc://host:port; got ${JSON.stringify(c.executionBackendUrl)}`);
+  if (!['off', 'loopback', 'token'].includes(c.metrics)) throw new Error(`CTX_METRICS must be off, loopback or token; got ${JSON.stringify(c.metrics)}`);
+  if (c.metrics === 'token' && (c.metricsToken ?? '').length < 16) throw new Error('CTX_METRICS=token needs CTX_METRICS_TOKEN of at least 16 characters');
   return c;
+}
+
+/**
+ * What is wrong with a TLS setting (PEM file paths), checked where the listener starts (the HTTP
+ * port in `app.listen`, the gRPC port in the compile plugin), or undefined when it is usable.
+ */
+export function tlsProblem(prefix: 'CTX_TLS' | 'CTX_GRPC_TLS', tls: { cert?: string; key?: string; clientCa?: string }): string | undefined {
+  if (!!tls.cert !== !!tls.key) return `${prefix}_CERT and ${prefix}_KEY go together: set both or neither`;
+  if (tls.clientCa && !tls.cert) return `${prefix}_CLIENT_CA (mutual TLS) needs ${prefix}_CERT and ${prefix}_KEY`;
+  for (const [name, file] of [[`${prefix}_CERT`, tls.cert], [`${prefix}_KEY`, tls.key], [`${prefix}_CLIENT_CA`, tls.clientCa]] as const)
+    if (file && !fs.existsSync(file)) return `${name} names a file that does not exist: ${file}`;
+  return undefined;
 }
 
 /**
@@ -218,7 +266,7 @@ function pluginsOfFile(value: unknown, base: string, file: string): { plugins?: 
  * others in the section of the one plugin that uses them (`SECRETS_BY_PLUGIN`). A test fails when
  * a configuration key that looks like a secret is missing here.
  */
-export const SECRET_FIELDS = ['rootApiKey', 'embedding.apiKey', 'rerank.apiKey', 'llm.apiKey', 'gateway.adminToken', 'executionBackendGatewayToken'] as const;
+export const SECRET_FIELDS = ['rootApiKey', 'embedding.apiKey', 'rerank.apiKey', 'llm.apiKey', 'gateway.adminToken', 'executionBackendGatewayToken', 'metricsToken', 'grpcTls.key', 'tls.key'] as const;
 
 /**
  * Secrets kept under their established names (`CTX_GATEWAY_ADMIN_TOKEN`, ...) that belong to one
@@ -226,11 +274,14 @@ export const SECRET_FIELDS = ['rootApiKey', 'embedding.apiKey', 'rerank.apiKey',
  */
 export const SECRETS_BY_PLUGIN: Readonly<Record<string, Readonly<Record<string, (c: CtxConfig) => string | undefined>>>> = {
   'gateway-proxy': { adminToken: (c) => c.gateway.adminToken },
-  compile: { gatewayToken: (c) => c.executionBackendGatewayToken },
+  // The gRPC port's private key file: only the plugin that serves it sees where it is.
+  compile: { gatewayToken: (c) => c.executionBackendGatewayToken, grpcTlsKey: (c) => c.grpcTls.key },
 };
 
 /** The configuration as every plugin sees it (`host.config`): no secret, no plugin's section. */
-export type PublicConfig = Omit<CtxConfig, 'rootApiKey' | 'executionBackendGatewayToken' | 'pluginSections' | 'pluginEnv' | 'embedding' | 'rerank' | 'llm' | 'gateway'> & {
+export type PublicConfig = Omit<CtxConfig, 'rootApiKey' | 'executionBackendGatewayToken' | 'metricsToken' | 'pluginSections' | 'pluginEnv' | 'embedding' | 'rerank' | 'llm' | 'gateway' | 'grpcTls' | 'tls'> & {
+  grpcTls: Omit<CtxConfig['grpcTls'], 'key'>;
+  tls: Omit<CtxConfig['tls'], 'key'>;
   embedding: Omit<CtxConfig['embedding'], 'apiKey'>;
   rerank: Omit<CtxConfig['rerank'], 'apiKey'>;
   llm: Omit<CtxConfig['llm'], 'apiKey'>;

@@ -10,6 +10,7 @@
  * and by `flushLogs()` (the app calls it when it closes), so no line is lost on a normal stop.
  */
 import { writeSync } from 'node:fs';
+import { currentTrace } from './tracing/tracing.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -128,7 +129,10 @@ export function createLogger(level: LogLevel = 'info', sink: LogSink = toStdout,
   const bindingNeedles = bindingKeys.map((k) => ',' + JSON.stringify(k) + ':');
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return;
-    const entry = { level: lvl, time: isoNow(), msg, ...bindings, ...(fields ? (redact(fields) as object) : {}) };
+    // Inside a request, task or queue message: its request id and trace id, whoever logs.
+    const t = currentTrace();
+    const traceFields = t ? (t.reqId !== undefined ? { req_id: t.reqId, trace_id: t.traceId } : { trace_id: t.traceId }) : undefined;
+    const entry = { level: lvl, time: isoNow(), msg, ...traceFields, ...bindings, ...(fields ? (redact(fields) as object) : {}) };
     sink(JSON.stringify(entry) + '\n');
     // A warning or an error may come just before a crash that skips `exit` (a native abort).
     if (sink === toStdout && LEVELS[lvl] >= LEVELS.warn) stdoutLines.flush();
@@ -142,7 +146,9 @@ export function createLogger(level: LogLevel = 'info', sink: LogSink = toStdout,
     child: (b) => createLogger(level, sink, { ...bindings, ...b }),
     trusted: (msg, fields) => {
       if (LEVELS.info < min) return;
-      sink(JSON.stringify({ level: 'info', time: isoNow(), msg, ...bindings, ...fields }) + '\n');
+      const t = currentTrace();
+      const traceFields = t ? (t.reqId !== undefined ? { req_id: t.reqId, trace_id: t.traceId } : { trace_id: t.traceId }) : undefined;
+      sink(JSON.stringify({ level: 'info', time: isoNow(), msg, ...traceFields, ...bindings, ...fields }) + '\n');
     },
     trustedJson(msg, fieldsJson) {
       if (LEVELS.info < min) return;

@@ -34,6 +34,7 @@ import { QueueRegistry, isPreparedQueueOp, pluginQueues } from './queues/plugin-
 import type { Kv } from './storage/kv.js';
 import type { TaskManager } from './tasks/task-manager.js';
 import type { Vfs } from './vfs/vfs.js';
+import { Metrics, type PluginMetrics } from './metrics/registry.js';
 
 export interface HostParts {
   config: CtxConfig;
@@ -48,6 +49,8 @@ export interface HostParts {
   guard: AccessGuard;
   /** Per-account change subscriptions of scoped handles (`vfs.onChange`). */
   feed: ChangeFeed;
+  /** Absent only for hosts built without metrics (then `host.metrics` registers into a private registry). */
+  metrics?: Metrics;
 }
 
 export interface StartedPlugins {
@@ -159,6 +162,7 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
     const pluginLog = log.child({ plugin: def.name });
     const ownQueues = pluginQueues(def.name, queues, queueRegistry);
     const ownKv = kv.sub(`p:${def.name}`);
+    let pluginMetrics: PluginMetrics | undefined;
     return {
       name: def.name,
       config: shared,
@@ -229,6 +233,10 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
           need('access-rules', 'access.metadata');
           return metadataReader;
         },
+      },
+      // Created on first use; metric names are prefixed with the plugin's name (ctx_<plugin>_...).
+      get metrics() {
+        return (pluginMetrics ??= (parts.metrics ?? new Metrics(false)).forPlugin(def.name));
       },
       get unscopedVfs() {
         need('unscoped-vfs', 'host.unscopedVfs');

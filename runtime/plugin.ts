@@ -27,6 +27,7 @@ import type { ChangeEvent } from './vfs/types.js';
 import type { Vfs } from './vfs/vfs.js';
 import type { Reply } from './http/reply.js';
 import type { ErrorCode } from './errors.js';
+import type { PluginMetrics } from './metrics/registry.js';
 
 import type { Services } from './sdk/index.js';
 export type { Services };
@@ -273,6 +274,12 @@ export interface PluginHost<C extends PluginConfig = PluginConfig> {
    */
   onCommit(hook: (events: ChangeEvent[]) => KvOp[]): void;
   readonly dataDir: string;
+  /**
+   * This plugin's own Prometheus metrics, served by `GET /metrics`: `counter`, `gauge`, `histogram`,
+   * named `ctx_<plugin>_<name>` (dashes become underscores). Label names that would carry an id or
+   * a URI (`account`, `user_id`, `uri`, `path`, ...) are refused, and so are `ctx://` label values.
+   */
+  readonly metrics: PluginMetrics;
   route<B, Q>(def: RouteDef<B, Q>): void;
   provide<K extends keyof Services>(name: K, api: Services[K]): void;
   provide(name: string, api: unknown): void;

@@ -17,7 +17,18 @@ const dir = kept ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-'));
 const app = await createApp({
   env: {},
   plugins: builtinPlugins,
-  config: { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: process.env.BENCH_LOG === '1' ? 'info' : 'silent', accessLog: process.env.BENCH_LOG === '1' },
+  config: {
+    dataDir: dir,
+    rootApiKey: 'bench-root-key-0123456789',
+    authMode: 'api_key',
+    logLevel: process.env.BENCH_LOG === '1' ? 'info' : 'silent',
+    accessLog: process.env.BENCH_LOG === '1',
+    // BENCH_OPS=off: no request metrics and no trace context (bench/metrics.bench.ts's baseline);
+    // BENCH_OPS=metrics: metrics without trace context.
+    ...(process.env.BENCH_OPS === 'off' ? { metrics: 'off' as const, tracing: false } : process.env.BENCH_OPS === 'metrics' ? { tracing: false } : {}),
+    // Several of these servers run at once there: no gRPC listener to fight over.
+    ...(process.env.BENCH_OPS ? { grpcPort: 0 } : {}),
+  },
 });
 let key: string;
 if (kept) key = JSON.parse(fs.readFileSync(path.join(kept, 'ingested.json'), 'utf8')).key as string;
@@ -25,6 +36,11 @@ else {
   const created = await app.inject({ method: 'POST', url: '/api/v1/admin/accounts', headers: { 'x-api-key': 'bench-root-key-0123456789' }, body: { account_id: 'bench', admin_user_id: 'alice' } });
   key = created.json().result.user_key as string;
   await app.vfs.writeFile('bench', 'resources/docs/readme.md', Buffer.from('# bench\n'.repeat(64)));
+  // BENCH_SEED=n: n more small documents, indexed before the port is announced (find has a corpus).
+  const seed = Number(process.env.BENCH_SEED ?? 0);
+  for (let i = 0; i < seed; i++)
+    await app.vfs.writeFile('bench', `resources/corpus/d${i}.md`, Buffer.from(`# Document ${i}\n\nNote ${i} about ${['rivers', 'engines', 'ledgers', 'gardens', 'compilers'][i % 5]} and ${['tides', 'pistons', 'audits', 'seeds', 'parsers'][(i * 7) % 5]} number ${i % 37}.\n`));
+  if (seed) await app.queues.waitIdle(600_000);
 }
 const server = await app.listen(0, '127.0.0.1');
 const info = JSON.stringify({ port: server.port, key }) + '\n';

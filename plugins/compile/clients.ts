@@ -4,7 +4,7 @@
  * `CTX_EXECUTION_BACKEND_URL`. The caller's key goes in `X-API-Key` (gRPC metadata `x-api-key`) and
  * nowhere else: not in the task input on disk, not in logs, and scrubbed from what comes back.
  */
-import { CtxError, type ScopedVfs } from 'ctx/plugin';
+import { CtxError, startOutbound, type ScopedVfs } from 'ctx/plugin';
 import type { BundledBackend } from './bundled.js';
 import type { CompilePayload, RuntimeStatus } from './protocol.js';
 
@@ -79,11 +79,16 @@ export function httpClient(baseUrl: string, opts: { gatewayToken?: string; timeo
     const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
     if (caller.apiKey) headers['x-api-key'] = caller.apiKey;
     if (opts.gatewayToken) headers['x-gateway-token'] = opts.gatewayToken;
+    // The compile task's trace continues at the backend.
+    const outbound = startOutbound(`POST ${path}`, { 'server.address': 'execution-backend' });
+    if (outbound) headers.traceparent = outbound.traceparent;
     const timeout = AbortSignal.timeout(timeoutMs);
     let res: Response;
     try {
       res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body), signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      outbound?.end(res.status >= 500);
     } catch (err) {
+      outbound?.end(true);
       if (signal?.aborted) throw err;
       throw new CtxError('UNAVAILABLE', `execution backend unreachable at ${base}: ${(err as Error).message}`);
     }

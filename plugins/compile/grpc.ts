@@ -4,9 +4,10 @@
  * per method). Used three ways: ctx serves its bundled backend on `CTX_GRPC_PORT`, a compile task
  * calls an external backend at `grpc://host:port`, and examples/ build their backends on it.
  */
+import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
-import { CtxError, isCtxError, type ErrorCode, type PluginHost, type ScopedVfs } from 'ctx/plugin';
+import { CtxError, activeTraceparent, isCtxError, tlsProblem, type ErrorCode, type PluginHost, type ScopedVfs } from 'ctx/plugin';
 import type { BundledBackend } from './bundled.js';
 import { toStatus, type Caller, type ExecutionClient } from './clients.js';
 import { Runtime, SessionRequestSchema, SubmitRequestSchema, SubmitResponseSchema, TaskStatusSchema, type SubmitRequest, type TaskStatus } from './gen/runtime_pb.js';
@@ -103,13 +104,50 @@ function fromServiceError(err: grpc.ServiceError, target: string): CtxError {
 }
 
 type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>;
+/** Told how each call ended (metrics): its gRPC status code and seconds. */
+export type CallObserver = (code: grpc.status, seconds: number) => void;
+
 /** A unary handler from an async function; its throw becomes the call's status. */
-export function unary<Req, Res>(fn: Handler<Req, Res>): grpc.handleUnaryCall<Req, Res> {
+export function unary<Req, Res>(fn: Handler<Req, Res>, observe?: CallObserver): grpc.handleUnaryCall<Req, Res> {
   return (call, cb) => {
+    const t0 = performance.now();
     fn(call).then(
-      (res) => cb(null, res),
-      (err) => cb(toServiceError(err) as grpc.ServiceError),
+      (res) => {
+        observe?.(grpc.status.OK, (performance.now() - t0) / 1000);
+        cb(null, res);
+      },
+      (err) => {
+        const e = toServiceError(err);
+        observe?.(e.code ?? grpc.status.UNKNOWN, (performance.now() - t0) / 1000);
+        cb(e as grpc.ServiceError);
+      },
     );
+  };
+}
+
+/**
+ * Server credentials: TLS when a certificate and key are configured (PEM files), mutual TLS when a
+ * client CA is too (clients without a certificate it signed are refused in the handshake).
+ */
+export function serverCredentials(tls: { cert?: string; key?: string; clientCa?: string }): grpc.ServerCredentials {
+  if (!tls.cert || !tls.key) return grpc.ServerCredentials.createInsecure();
+  const ca = tls.clientCa ? fs.readFileSync(tls.clientCa) : null;
+  return grpc.ServerCredentials.createSsl(ca, [{ cert_chain: fs.readFileSync(tls.cert), private_key: fs.readFileSync(tls.key) }], ca !== null);
+}
+
+/** Per-method children of the gRPC server metrics (`ctx_compile_grpc_server_*`), resolved once. */
+function callMetrics(host: PluginHost): (method: string) => CallObserver {
+  const handled = host.metrics.counter('grpc_server_handled_total', { help: 'gRPC calls of the runtime service, by method and status code', labels: ['method', 'code'] });
+  const seconds = host.metrics.histogram('grpc_server_handling_seconds', { help: 'gRPC call latency of the runtime service, by method (watch: the stream\'s whole life)', labels: ['method'] });
+  return (method) => {
+    const latency = seconds.labels(method);
+    const byCode = new Map<grpc.status, { inc(n?: number): void }>();
+    return (code, s) => {
+      let c = byCode.get(code);
+      if (!c) byCode.set(code, (c = handled.labels(method, grpc.status[code] ?? String(code))));
+      c.inc();
+      latency.observe(s);
+    };
   };
 }
 
@@ -118,9 +156,9 @@ export interface GrpcServerHandle {
   close(): Promise<void>;
 }
 
-/** Binds `server` on 127.0.0.1 or `host` and resolves with the bound port. */
-export function bindServer(server: grpc.Server, address: string): Promise<number> {
-  return new Promise((resolve, reject) => server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))));
+/** Binds `server` on 127.0.0.1 or `host` and resolves with the bound port (plaintext unless `creds` say otherwise). */
+export function bindServer(server: grpc.Server, address: string, creds: grpc.ServerCredentials = grpc.ServerCredentials.createInsecure()): Promise<number> {
+  return new Promise((resolve, reject) => server.bindAsync(address, creds, (err, port) => (err ? reject(err) : resolve(port))));
 }
 
 export function shutdown(server: grpc.Server, graceMs = 2000): Promise<void> {
@@ -144,6 +182,8 @@ export async function startGrpcServer(opts: { host: PluginHost; bundled: Bundled
     return { identity, owner: `${identity.accountId}\0${identity.userId}` };
   };
   const server = new grpc.Server();
+  const observer = callMetrics(host);
+  const watchObserved = observer('Watch');
   server.addService(runtimeServiceDefinition(), {
     submit: unary<SubmitRequest, unknown>(async (call) => {
       const { identity, owner } = await who(call.metadata);
@@ -153,26 +193,53 @@ export async function startGrpcServer(opts: { host: PluginHost; bundled: Bundled
       const key = call.metadata.get('idempotency-key')[0];
       const sessionId = bundled.submit({ owner, idempotencyKey: typeof key === 'string' && key ? key : undefined, payload, vfs });
       return create(SubmitResponseSchema, { sessionId });
-    }),
-    status: unary<{ sessionId: string }, TaskStatus>(async (call) => statusToPb(bundled.status((await who(call.metadata)).owner, call.request.sessionId))),
-    cancel: unary<{ sessionId: string }, TaskStatus>(async (call) => statusToPb(bundled.cancel((await who(call.metadata)).owner, call.request.sessionId))),
+    }, observer('Submit')),
+    status: unary<{ sessionId: string }, TaskStatus>(async (call) => statusToPb(bundled.status((await who(call.metadata)).owner, call.request.sessionId)), observer('Status')),
+    cancel: unary<{ sessionId: string }, TaskStatus>(async (call) => statusToPb(bundled.cancel((await who(call.metadata)).owner, call.request.sessionId)), observer('Cancel')),
     watch: (call: grpc.ServerWritableStream<{ sessionId: string }, TaskStatus>) => {
+      const t0 = performance.now();
+      let observed = false;
+      const done = (code: grpc.status) => {
+        if (observed) return;
+        observed = true;
+        watchObserved(code, (performance.now() - t0) / 1000);
+      };
       who(call.metadata)
         .then(({ owner }) => {
           const stop = bundled.watch(owner, call.request.sessionId, (st) => {
             call.write(statusToPb(st));
-            if (TERMINAL.has(st.status)) queueMicrotask(() => call.end());
+            if (TERMINAL.has(st.status))
+              queueMicrotask(() => {
+                done(grpc.status.OK);
+                call.end();
+              });
           });
-          call.on('cancelled', stop);
+          call.on('cancelled', () => {
+            done(grpc.status.CANCELLED);
+            stop();
+          });
         })
         // grpc-js turns an 'error' event on a server stream into the call's status.
-        .catch((err) => call.emit('error', toServiceError(err)));
+        .catch((err) => {
+          const e = toServiceError(err);
+          done(e.code ?? grpc.status.UNKNOWN);
+          call.emit('error', e);
+        });
     },
   } as grpc.UntypedServiceImplementation);
-  const port = await bindServer(server, `${host.config.host}:${opts.port}`).catch((err) => {
+  const tls = { ...host.config.grpcTls, key: (host.pluginConfig as { grpcTlsKey?: string }).grpcTlsKey };
+  const problem = tlsProblem('CTX_GRPC_TLS', tls);
+  if (problem) throw new CtxError('INVALID_ARGUMENT', `gRPC runtime service: ${problem}`);
+  let creds: grpc.ServerCredentials;
+  try {
+    creds = serverCredentials(tls);
+  } catch (err) {
+    throw new CtxError('UNAVAILABLE', `gRPC runtime service cannot read its TLS files: ${(err as Error).message}`);
+  }
+  const port = await bindServer(server, `${host.config.host}:${opts.port}`, creds).catch((err) => {
     throw new CtxError('UNAVAILABLE', `gRPC runtime service cannot listen on ${host.config.host}:${opts.port}: ${(err as Error).message}`);
   });
-  host.log.info('gRPC runtime service listening', { port });
+  host.log.info('gRPC runtime service listening', { port, tls: tls.cert ? (tls.clientCa ? 'mutual' : 'server') : 'off' });
   return { port, close: () => shutdown(server) };
 }
 
@@ -180,9 +247,9 @@ type RuntimeClient = grpc.Client & Record<'submit' | 'status' | 'cancel', (req: 
   watch(req: unknown, md: grpc.Metadata): grpc.ClientReadableStream<TaskStatus>;
 };
 
-export function runtimeClient(target: string): RuntimeClient {
+export function runtimeClient(target: string, creds: grpc.ChannelCredentials = grpc.credentials.createInsecure()): RuntimeClient {
   const Ctor = grpc.makeGenericClientConstructor(runtimeServiceDefinition(), 'Runtime');
-  return new Ctor(target, grpc.credentials.createInsecure()) as unknown as RuntimeClient;
+  return new Ctor(target, creds) as unknown as RuntimeClient;
 }
 
 /** A compile task's view of an external backend over gRPC (`grpc://host:port`). */
@@ -192,6 +259,9 @@ export function grpcClient(target: string, opts: { gatewayToken?: string; timeou
     const m = new grpc.Metadata();
     if (caller.apiKey) m.set('x-api-key', caller.apiKey);
     if (opts.gatewayToken) m.set('x-gateway-token', opts.gatewayToken);
+    // W3C trace context as gRPC metadata (the OpenTelemetry gRPC convention: a `traceparent` key).
+    const traceparent = activeTraceparent();
+    if (traceparent) m.set('traceparent', traceparent);
     for (const [k, v] of Object.entries(extra)) m.set(k, v);
     return m;
   };

@@ -57,7 +57,8 @@ export default definePlugin({
   version: HOST_VERSION,
   dependsOn: ['system'],
   // Sent to the execution backend (CTX_EXECUTION_BACKEND_GATEWAY_TOKEN): this plugin's alone, never in host.config.
-  config: s.object({ gatewayToken: s.string().optional() }),
+  // grpcTlsKey: the gRPC port's private key file (CTX_GRPC_TLS_KEY), kept out of host.config too.
+  config: s.object({ gatewayToken: s.string().optional(), grpcTlsKey: s.string().optional() }),
   setup(host) {
     let llm: Llm | null | undefined;
     const getLlm = () => (llm === undefined ? (llm = host.models.llm()) : llm);

@@ -4,7 +4,7 @@
  * ADMIN or ROOT caller, with the caller's credentials swapped for the shared admin token and the
  * caller's account. The gateway's status and body come back unchanged, streamed.
  */
-import { CtxError, HOST_VERSION, Reply, definePlugin, notFound, s, unavailable, type RouteContext } from 'ctx/plugin';
+import { CtxError, HOST_VERSION, Reply, definePlugin, notFound, s, startOutbound, unavailable, type RouteContext } from 'ctx/plugin';
 
 /** First path segments the gateway's admin API has; anything else is not ours to forward. */
 export const FORWARDED = new Set(['overview', 'logs', 'guides', 'upstreams', 'policies', 'keys', 'users', 'tools']);
@@ -86,13 +86,18 @@ export default definePlugin({
       const headers: Record<string, string> = { authorization: `Bearer ${adminToken}`, [ACCOUNT_HEADER]: ctx.identity.accountId, 'accept-encoding': 'identity' };
       for (const h of PASSED_REQUEST_HEADERS) if (ctx.req.headers[h] !== undefined) headers[h] = ctx.req.headers[h]!;
       const method = ctx.req.method;
+      // The request's trace continues at the gateway (our span as its parent, not the caller's).
+      const outbound = startOutbound(`${method} /admin`, { 'server.address': 'context-gateway' });
+      if (outbound) headers.traceparent = outbound.traceparent;
       const raw = ctx.req.rawBody;
       // A Buffer is a valid fetch body; the DOM typings only lack the ArrayBufferLike variant.
       const body = method === 'GET' || raw.length === 0 ? undefined : (raw as unknown as Uint8Array<ArrayBuffer>);
       let res: Response;
       try {
         res = await fetch(target, { method, headers, body, signal: ctx.signal, redirect: 'manual' });
+        outbound?.end(res.status >= 500);
       } catch (err) {
+        outbound?.end(true);
         if (ctx.signal.aborted) throw new CtxError('UNAVAILABLE', 'client went away');
         // The target URL can carry a path the operator considers private; the base is theirs to see.
         throw unavailable(`the context gateway is unreachable at ${base}: ${(err as Error).message}`);

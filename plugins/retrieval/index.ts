@@ -11,6 +11,7 @@ import { RecordStore, embedderTag, type RecordDoc } from './store.js';
 import type { RecordAttrs } from './backends.js';
 import { parentPath, placement, recordAttrs, type Placement } from './space.js';
 import { vectorRecords, type VectorRecordsService } from './records.js';
+import { registerIndexMetrics } from './metrics.js';
 
 /** What other plugins get from `host.optional('vector-index')`. */
 export interface VectorIndexService {
@@ -117,6 +118,7 @@ export default definePlugin({
       return 'ok';
     };
     host.readyCheck('vectordb', vectordbReady);
+    registerIndexMetrics(host, store);
     const reranker: RerankerLike | null = host.models.reranker();
     registerRoutes(host, store, llm, reranker);
 

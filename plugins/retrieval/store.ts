@@ -152,6 +152,10 @@ export class RecordStore {
   /** `flat` or `hnsw`; changes only through a compaction. */
   indexKind = 'flat';
   compactions = 0;
+  /** Full rebuilds from RocksDB since start (metrics). */
+  rebuilds = 0;
+  /** Times each search inside the core (metrics): called at the start, its result at the end. */
+  searchTimer: ((mode: 'hybrid' | 'dense') => () => void) | undefined = undefined;
   private closed = false;
   /** The vectors were dropped for an embedder change and the re-embed is not queued yet. */
   reembedPending = false;
@@ -277,6 +281,7 @@ export class RecordStore {
     }
     await flush();
     this.rebuildInfo = { at: Date.now(), records: n, reason, ms: Date.now() - started };
+    this.rebuilds++;
     this.log.info('vector index rebuilt', { records: n, ms: Date.now() - started });
     this.indexKind = this.index.stats().kind;
     this.savedSeq = -1;
@@ -561,8 +566,15 @@ export class RecordStore {
 
   /** Hybrid (dense + BM25, fused in the core) when there is query text, else dense. */
   search(query: Float32Array, text: string, k: number, filter: VectorFilter): Promise<Hit[]> {
-    if (text) return Promise.resolve(this.index.hybridSearch(query, text, k, filter, denseWeight(this.embedder.info.provider)));
-    return this.index.searchAsync(query, k, filter);
+    if (text) {
+      const done = this.searchTimer?.('hybrid');
+      const hits = this.index.hybridSearch(query, text, k, filter, denseWeight(this.embedder.info.provider));
+      done?.();
+      return Promise.resolve(hits);
+    }
+    const done = this.searchTimer?.('dense');
+    const p = this.index.searchAsync(query, k, filter);
+    return done ? p.finally(done) : p;
   }
 
   /**

@@ -7,6 +7,8 @@ export interface InjectRequest {
   url: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** The caller's address (default 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 export interface InjectResponse {
@@ -48,7 +50,7 @@ export async function inject(pipeline: Pipeline, r: InjectRequest): Promise<Inje
       resolveEnd();
     },
   };
-  await pipeline.handle({ method: (r.method ?? 'GET').toUpperCase(), path, query, headers, body, remoteAddress: '127.0.0.1' }, sink);
+  await pipeline.handle({ method: (r.method ?? 'GET').toUpperCase(), path, query, headers, body, remoteAddress: r.remoteAddress ?? '127.0.0.1' }, sink);
   await ended;
   const buf = Buffer.concat(chunks);
   const text = buf.toString('utf8');

@@ -17,10 +17,14 @@ import { dropUnknownQueryParams, parseQueryString } from '../schema.js';
 import { Router } from './router.js';
 import { JsonResult, Reply, formatSse, type SseWriter } from './reply.js';
 import type { HttpRequestData, ResponseSink } from './types.js';
+import type { HttpMetrics, RouteMetrics } from '../metrics/http-metrics.js';
+import { runWithTrace, type ActiveTrace, type Tracing } from '../tracing/tracing.js';
 
 export interface RegisteredRoute {
   def: RouteDef<any, any>;
   plugin: string;
+  /** This route's metric children (resolved from its template at registration), when metrics are on. */
+  metrics?: RouteMetrics;
 }
 
 export interface PipelineOptions {
@@ -31,6 +35,12 @@ export interface PipelineOptions {
   maxJsonBodyBytes: number;
   /** Builds the caller-scoped VFS view a handler reads as `ctx.vfs` (created on first use). */
   scopedVfs?: (identity: Identity) => ScopedVfs;
+  /** Request metrics (`GET /metrics`); absent = not recorded. */
+  metrics?: HttpMetrics;
+  /** The per-account label of the request counter (CTX_METRICS_ACCOUNT_LABEL). */
+  metricsAccountLabel?: boolean;
+  /** Trace context (traceparent in, trace id in logs, spans when exported); absent = none. */
+  tracing?: Tracing;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -57,6 +67,13 @@ class Exchange implements RouteContext {
   extraHeaders: Record<string, string> | undefined = undefined;
   profile: string[] | undefined = undefined;
   lastMark: number;
+  /** The matched route (its metric children), once routing succeeded. */
+  route: RegisteredRoute | undefined = undefined;
+  /** Bytes of the response body handed to the sink (metrics). */
+  resBytes = 0;
+  /** The error code of an error response (metrics). */
+  errorCode: string | undefined = undefined;
+  trace: ActiveTrace | undefined = undefined;
   private info: RequestInfo | undefined = undefined;
   private abort: AbortController | undefined = undefined;
   private reqLog: Logger | undefined = undefined;
@@ -100,7 +117,7 @@ class Exchange implements RouteContext {
   }
 
   get log(): Logger {
-    return (this.reqLog ??= this.rootLog.child({ req_id: this.id }));
+    return (this.reqLog ??= this.rootLog.child(this.trace ? { req_id: this.id, trace_id: this.trace.traceId } : { req_id: this.id }));
   }
 
   status(code: number): void {
@@ -144,8 +161,9 @@ export class Pipeline {
   private readonly registered: RegisteredRoute[] = [];
 
   add(plugin: string, def: RouteDef<any, any>): void {
-    this.router.add(def.method, def.path, { def, plugin }, (e) => `plugin ${e.plugin}`);
-    this.registered.push({ def, plugin });
+    const entry: RegisteredRoute = { def, plugin, metrics: this.opts.metrics?.forRoute(def.method, def.path) };
+    this.router.add(def.method, def.path, entry, (e) => `plugin ${e.plugin}`);
+    this.registered.push(entry);
   }
 
   /** The identity behind request headers, for transports beside HTTP (a plugin's gRPC server). */
@@ -178,20 +196,33 @@ export class Pipeline {
     this.inFlight++;
     const started = performance.now();
     const x = new Exchange(req, sink, requestId(req.headers), started, this.opts.auth.authMode, this.opts.log, this.opts.scopedVfs);
+    const tracing = this.opts.tracing;
     x.preset = as;
     let status = 500;
     try {
-      status = await this.run(x);
+      if (tracing?.enabled) {
+        x.trace = tracing.forRequest(req.headers.traceparent, x.id);
+        status = x.trace.propagate ? await runWithTrace(x.trace, runExchange, this, x) : await this.run(x);
+      } else status = await this.run(x);
     } catch (err) {
       // run() renders every error itself; this is rendering that error failing too (details that do
       // not serialize, a sink that throws). The client still gets a 500 carrying the request id.
-      this.opts.log.error('response failed', { req_id: x.id, error: err, stack: err instanceof Error ? err.stack : undefined });
-      if (!sink.aborted) this.sendError(sink, new CtxError('INTERNAL', `internal error (request id ${x.id})`), x.id, started, req.method === 'HEAD');
+      this.opts.log.error('response failed', { req_id: x.id, trace_id: x.trace?.traceId, error: err, stack: err instanceof Error ? err.stack : undefined });
+      if (!sink.aborted) x.resBytes = this.sendError(sink, new CtxError('INTERNAL', `internal error (request id ${x.id})`), x.id, started, req.method === 'HEAD');
     } finally {
       this.inFlight--;
       if (this.inFlight === 0 && this.idleWaiters.length) for (const w of this.idleWaiters.splice(0)) w();
-      this.accessLine(req, x.id, status, started, x.authed);
+      if (this.opts.metrics) this.record(x, status);
+      if (x.trace?.span) endSpan(x, status);
+      this.accessLine(req, x.id, status, started, x.authed, x.trace);
     }
+  }
+
+  private record(x: Exchange, status: number): void {
+    const m = x.route?.metrics ?? this.opts.metrics!.forUnmatched(x.raw.method);
+    const account = this.opts.metricsAccountLabel ? (x.authed?.accountId ?? '') : undefined;
+    m.record(status, (performance.now() - x.started) / 1000, x.raw.body.length, x.resBytes, account);
+    if (x.errorCode !== undefined) m.error(x.errorCode);
   }
 
   /**
@@ -201,21 +232,33 @@ export class Pipeline {
    */
   reject(req: Pick<HttpRequestData, 'method' | 'path' | 'headers'>, sink: ResponseSink, err: CtxError, started: number): void {
     const id = requestId(req.headers);
-    if (!sink.aborted) this.sendError(sink, err, id, started, req.method === 'HEAD');
-    this.accessLine(req, id, ERROR_STATUS[err.code], started);
+    let bytes = 0;
+    if (!sink.aborted) bytes = this.sendError(sink, err, id, started, req.method === 'HEAD');
+    const status = ERROR_STATUS[err.code];
+    if (this.opts.metrics) {
+      const found = this.router.find(req.method, req.path);
+      const m = found && 'value' in found ? found.value.metrics : undefined;
+      const rm = m ?? this.opts.metrics.forUnmatched(req.method);
+      rm.record(status, (performance.now() - started) / 1000, 0, bytes, undefined);
+      rm.error(err.code);
+    }
+    this.accessLine(req, id, status, started);
   }
 
-  private sendError(sink: ResponseSink, e: CtxError, id: string, started: number, isHead: boolean): void {
+  private sendError(sink: ResponseSink, e: CtxError, id: string, started: number, isHead: boolean): number {
     const envelope = { status: 'error', error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, time: elapsed(started) };
-    this.sendJson(sink, ERROR_STATUS[e.code], { 'content-type': JSON_TYPE, 'x-request-id': id }, envelope, isHead);
+    return this.sendJson(sink, ERROR_STATUS[e.code], { 'content-type': JSON_TYPE, 'x-request-id': id }, envelope, isHead);
   }
 
-  private accessLine(req: Pick<HttpRequestData, 'method' | 'path'>, id: string, status: number, started: number, identity?: Identity): void {
+  private accessLine(req: Pick<HttpRequestData, 'method' | 'path'>, id: string, status: number, started: number, identity?: Identity, trace?: ActiveTrace): void {
     if (!this.opts.accessLog) return;
-    // The line `trusted('request', {req_id, method, path, status, ms, account, user})` wrote, built
+    // The line `trusted('request', {req_id, trace_id, method, path, status, ms, account, user})` wrote, built
     // as text: no fields object, no second copy of the line's head (undefined fields are left out).
     const ms = Math.round((performance.now() - started) * 100) / 100;
-    let fields = ',"req_id":' + jsonString(id) + ',"method":' + jsonString(req.method) + ',"path":' + jsonString(req.path) + ',"status":' + status + ',"ms":' + ms;
+    let fields = ',"req_id":' + jsonString(id);
+    // Trace ids are validated lower-case hex (ours or a parsed traceparent): no escaping needed.
+    if (trace) fields += ',"trace_id":"' + trace.traceId + '"';
+    fields += ',"method":' + jsonString(req.method) + ',"path":' + jsonString(req.path) + ',"status":' + status + ',"ms":' + ms;
     if (identity) {
       if (identity.accountId !== undefined) fields += ',"account":' + jsonString(identity.accountId);
       if (identity.userId !== undefined) fields += ',"user":' + jsonString(identity.userId);
@@ -238,6 +281,7 @@ export class Pipeline {
         x.header('allow', allow);
         throw new CtxError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { allowed: found.allowed });
       }
+      x.route = found.value;
       const { def } = found.value;
       const limit = def.bodyLimit ?? this.opts.maxJsonBodyBytes;
       if (req.body.length > limit)
@@ -265,7 +309,7 @@ export class Pipeline {
       if (rawQuery.profile !== undefined) delete rawQuery.profile;
       if (def.query) {
         const ignored = dropUnknownQueryParams(def.query, rawQuery);
-        if (ignored) this.opts.log.debug('ignored unknown query parameters', { req_id: x.id, method: req.method, path: req.path, params: ignored });
+        if (ignored) this.opts.log.debug('ignored unknown query parameters', { req_id: x.id, trace_id: x.trace?.traceId, method: req.method, path: req.path, params: ignored });
       }
       const query = def.query ? def.query.parse(rawQuery, 'query', 'query') : rawQuery;
 
@@ -303,14 +347,16 @@ export class Pipeline {
       if (sink.aborted) return 499;
       const httpStatus = x.httpStatus;
       const profile = x.profile;
-      if (result instanceof Reply) return await this.sendReply(sink, result, x.headers(), isHead, profile);
+      if (result instanceof Reply) return await this.sendReply(sink, result, x.headers(), isHead, profile, x);
       if (result instanceof JsonResult) {
         // Same envelope, with the pre-encoded result spliced in between its other fields.
         const rest: Record<string, unknown> = { time: elapsed(x.started) };
         if (telemetry) rest.telemetry = telemetryOf(x.id, telemetry, x.started);
         if (profile) rest.profile = profile;
         sink.writeHead(httpStatus, x.jsonHeaders());
-        sink.end(isHead ? undefined : result.build(ENVELOPE_HEAD, Buffer.from(',' + JSON.stringify(rest).slice(1))));
+        const built = result.build(ENVELOPE_HEAD, Buffer.from(',' + JSON.stringify(rest).slice(1)));
+        x.resBytes = built.length;
+        sink.end(isHead ? undefined : built);
         return httpStatus;
       }
       if (!telemetry && !profile) {
@@ -318,37 +364,42 @@ export class Pipeline {
         const json = result === undefined ? 'null' : JSON.stringify(result);
         if (json !== undefined) {
           sink.writeHead(httpStatus, x.jsonHeaders());
-          sink.end(isHead ? undefined : '{"status":"ok","result":' + json + ',"time":' + elapsed(x.started) + '}');
+          const text = '{"status":"ok","result":' + json + ',"time":' + elapsed(x.started) + '}';
+          x.resBytes = Buffer.byteLength(text);
+          sink.end(isHead ? undefined : text);
           return httpStatus;
         }
       }
       const envelope: Record<string, unknown> = { status: 'ok', result: result === undefined ? null : result, time: elapsed(x.started) };
       if (telemetry) envelope.telemetry = telemetryOf(x.id, telemetry, x.started);
       if (profile) envelope.profile = profile;
-      this.sendJson(sink, httpStatus, x.jsonHeaders(), envelope, isHead);
+      x.resBytes = this.sendJson(sink, httpStatus, x.jsonHeaders(), envelope, isHead);
       return httpStatus;
     } catch (err) {
       if (sink.aborted) return 499;
-      const e = isCtxError(err) ? err : internal(err, x.id, this.opts.log);
+      const e = isCtxError(err) ? err : internal(err, x, this.opts.log);
+      x.errorCode = e.code;
       const envelope: Record<string, unknown> = { status: 'error', error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, time: elapsed(x.started) };
       if (telemetry) envelope.telemetry = telemetryOf(x.id, telemetry, x.started);
       if (x.profile) envelope.profile = x.profile;
-      this.sendJson(sink, ERROR_STATUS[e.code], x.jsonHeaders(), envelope, isHead);
+      x.resBytes = this.sendJson(sink, ERROR_STATUS[e.code], x.jsonHeaders(), envelope, isHead);
       return ERROR_STATUS[e.code];
     }
   }
 
   /** `headers` must already start with content-type (`jsonHeaders`, `jsonHead`). */
-  private sendJson(sink: ResponseSink, status: number, headers: Record<string, string>, body: unknown, isHead: boolean): void {
+  /** Returns the body's size in bytes (metrics). */
+  private sendJson(sink: ResponseSink, status: number, headers: Record<string, string>, body: unknown, isHead: boolean): number {
     const text = JSON.stringify(body);
     sink.writeHead(status, headers);
     sink.end(isHead ? undefined : text);
+    return text === undefined ? 0 : Buffer.byteLength(text);
   }
 
-  private async sendReply(sink: ResponseSink, reply: Reply, headers: Record<string, string>, isHead: boolean, profile?: string[]): Promise<number> {
+  private async sendReply(sink: ResponseSink, reply: Reply, headers: Record<string, string>, isHead: boolean, profile: string[] | undefined, x: Exchange): Promise<number> {
     if (reply.kind === 'json') {
       const body = profile && reply.body && typeof reply.body === 'object' && !Array.isArray(reply.body) ? { ...(reply.body as object), profile } : reply.body;
-      this.sendJson(sink, reply.status, { 'content-type': JSON_TYPE, ...headers, ...reply.headers }, body, isHead);
+      x.resBytes = this.sendJson(sink, reply.status, { 'content-type': JSON_TYPE, ...headers, ...reply.headers }, body, isHead);
       return reply.status;
     }
     if (reply.kind === 'sse') {
@@ -374,9 +425,11 @@ export class Pipeline {
     const body = reply.body as Buffer | string | AsyncIterable<Uint8Array>;
     if (typeof body === 'string' || Buffer.isBuffer(body)) {
       sink.writeHead(reply.status, h);
+      x.resBytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
       sink.end(isHead ? undefined : body);
       return reply.status;
     }
+    if (reply.size !== undefined) x.resBytes = reply.size;
     if (isHead) {
       if (reply.size !== undefined) h['content-length'] = String(reply.size);
       sink.writeHead(reply.status, h);
@@ -455,7 +508,25 @@ function telemetryOf(id: string, t: boolean | { summary?: boolean }, started: nu
   return out;
 }
 
-function internal(err: unknown, id: string, log: Logger): CtxError {
-  log.error('unhandled error', { req_id: id, error: err, stack: err instanceof Error ? err.stack : undefined });
-  return new CtxError('INTERNAL', `internal error (request id ${id})`);
+function internal(err: unknown, x: Exchange, log: Logger): CtxError {
+  log.error('unhandled error', { req_id: x.id, trace_id: x.trace?.traceId, error: err, stack: err instanceof Error ? err.stack : undefined });
+  return new CtxError('INTERNAL', `internal error (request id ${x.id})`);
+}
+
+/** `run` for `runWithTrace`'s callback (a module function: no closure per request). */
+function runExchange(p: Pipeline, x: Exchange): Promise<number> {
+  return (p as unknown as { run(x: Exchange): Promise<number> }).run(x);
+}
+
+function endSpan(x: Exchange, status: number): void {
+  const span = x.trace!.span!;
+  // Semantic conventions: the route template, never the raw path (it carries URIs and ids).
+  if (x.route) {
+    span.updateName(`${x.raw.method} ${x.route.def.path}`);
+    span.setAttribute('http.route', x.route.def.path);
+  }
+  span.setAttribute('http.request.method', x.raw.method);
+  span.setAttribute('http.response.status_code', status);
+  if (x.errorCode) span.setAttribute('error.type', x.errorCode);
+  span.end(status >= 500);
 }

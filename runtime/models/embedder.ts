@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CtxConfig } from '../config.js';
 import { localEmbed, nativeErrorCode, NeuralEmbedder as NativeNeuralEmbedder, type LocalEmbedParams } from '../native.js';
+import { ModelCallMetrics } from '../metrics/model-metrics.js';
 import { RemoteModelError, ResilientEndpoint, type EndpointStats, type ResilienceOptions } from './resilient-http.js';
 
 export type EmbedKind = 'document' | 'query';
@@ -82,11 +83,19 @@ export async function createEmbedder(config: CtxConfig['embedding'] | EmbedderCo
   if (c.provider === 'openai') {
     const e = new OpenAiEmbedder(c);
     if (!c.skipCheck) await e.check();
-    return e;
+    return timed(e);
   }
-  if (c.provider === 'neural') return new NeuralEmbedder(c);
+  if (c.provider === 'neural') return timed(new NeuralEmbedder(c));
   if (c.provider !== undefined && c.provider !== 'local') throw new EmbedderConfigError(`unknown embedding provider ${JSON.stringify(c.provider)}`);
-  return new LocalEmbedder(c.dim ?? 384, c.local);
+  return timed(new LocalEmbedder(c.dim ?? 384, c.local));
+}
+
+/** Counts and times every `embed` call (ctx_model_calls_total, ctx_model_call_duration_seconds). */
+function timed<E extends Embedder>(e: E): E {
+  const m = new ModelCallMetrics('embedding', e.info.provider, e.info.model);
+  const embed = e.embed.bind(e);
+  e.embed = (texts, kind, signal) => m.time(() => embed(texts, kind, signal));
+  return e;
 }
 
 /** Below this many characters per call the thread hop of the async path costs more than it saves. */

@@ -3,6 +3,9 @@
  * llama.cpp server). The base URL includes `/v1` as in OpenAI's SDKs. Unset base URL = no LLM;
  * callers then use their deterministic fallbacks (createLlm returns null).
  */
+import { ModelCallMetrics } from '../metrics/model-metrics.js';
+import { startOutbound } from '../tracing/tracing.js';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   /** Null on an assistant message that only calls tools (OpenAI's shape). */
@@ -93,6 +96,7 @@ export function createLlm(config: LlmConfig): Llm | null {
   const timeoutMs = config.timeoutMs ?? 60_000;
   const retries = config.retries ?? 2;
   const usage = { requests: 0, failures: 0, prompt_tokens: 0, completion_tokens: 0 };
+  const metrics = new ModelCallMetrics('llm', 'openai', model);
 
   async function once(messages: ChatMessage[], opts: ChatOptions): Promise<ChatResult> {
     const body: Record<string, unknown> = { model, messages: messages.map(wireMessage), temperature: opts.temperature ?? 0, stream: !!opts.onDelta };
@@ -102,14 +106,19 @@ export function createLlm(config: LlmConfig): Llm | null {
     if (opts.tools?.length) body.tools = opts.tools.map((f) => ({ type: 'function', function: f }));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+    // W3C trace context of the request, task or queue message this call serves.
+    const outbound = startOutbound('POST /chat/completions', { 'gen_ai.request.model': model });
+    if (outbound) headers.traceparent = outbound.traceparent;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     let res: Response;
     try {
       res = await fetch(`${base}/chat/completions`, { method: 'POST', headers, body: JSON.stringify(body), signal });
     } catch (err) {
+      outbound?.end(true);
       throw new LlmError(`LLM request failed: ${(err as Error).message}`, undefined, { cause: err });
     }
+    outbound?.end(!res.ok);
     if (res.ok && opts.onDelta && /^text\/event-stream\b/i.test(res.headers.get('content-type') ?? '') && res.body) {
       return readStream(res.body, opts.onDelta, res.status, opts.tools?.length ? true : false);
     }
@@ -138,7 +147,12 @@ export function createLlm(config: LlmConfig): Llm | null {
   return {
     model,
     usage,
-    async chat(messages, opts = {}) {
+    chat(messages, opts = {}) {
+      return metrics.time(() => chatWithRetries(messages, opts));
+    },
+  };
+
+  async function chatWithRetries(messages: ChatMessage[], opts: ChatOptions): Promise<ChatResult> {
       usage.requests++;
       let streamed = false;
       const onDelta = opts.onDelta;
@@ -148,6 +162,7 @@ export function createLlm(config: LlmConfig): Llm | null {
           const r = await once(messages, o);
           usage.prompt_tokens += r.usage.prompt_tokens;
           usage.completion_tokens += r.usage.completion_tokens;
+          metrics.tokens(r.usage.prompt_tokens, r.usage.completion_tokens);
           return r;
         } catch (err) {
           const status = (err as LlmError).status;
@@ -159,8 +174,7 @@ export function createLlm(config: LlmConfig): Llm | null {
           await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
         }
       }
-    },
-  };
+  }
 }
 
 function wireMessage(m: ChatMessage): Record<string, unknown> {

@@ -6,6 +6,7 @@
  * (`createReranker` returns null and callers keep their fused scores).
  */
 import type { CtxConfig } from '../config.js';
+import { ModelCallMetrics } from '../metrics/model-metrics.js';
 import { RemoteModelError, ResilientEndpoint, type EndpointStats, type ResilienceOptions } from './resilient-http.js';
 
 export interface RerankResult {
@@ -53,10 +54,17 @@ export class HttpReranker implements Reranker {
     this.endpoint = new ResilientEndpoint('reranker', base, c.apiKey, { timeoutMs: 15_000, retries: 2, ...c });
     this.batchSize = Math.max(1, c.batchSize ?? 100);
     this.maxDocChars = Math.max(1, c.maxDocChars ?? 4000);
+    this.metrics = new ModelCallMetrics('rerank', 'http', this.info.model);
   }
+
+  private readonly metrics: ModelCallMetrics;
 
   async rerank(query: string, documents: string[], opts: { topN?: number; signal?: AbortSignal } = {}): Promise<RerankResult[]> {
     if (documents.length === 0) return [];
+    return this.metrics.time(() => this.rerankAll(query, documents, opts));
+  }
+
+  private async rerankAll(query: string, documents: string[], opts: { topN?: number; signal?: AbortSignal }): Promise<RerankResult[]> {
     const chunks: number[] = [];
     for (let i = 0; i < documents.length; i += this.batchSize) chunks.push(i);
     // Cross-encoder scores are per (query, document) pair, so scores from separate requests

@@ -5,6 +5,7 @@
  * dead endpoint fails fast instead of stalling every indexing batch for retries × timeout.
  */
 import { CtxError } from '../errors.js';
+import { startOutbound } from '../tracing/tracing.js';
 
 export interface ResilienceOptions {
   /** Requests in flight at once against this endpoint (default 4). */
@@ -237,15 +238,20 @@ export class ResilientEndpoint {
   private async once(path: string, payload: string, signal?: AbortSignal): Promise<unknown> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
+    // W3C trace context of the request, task or queue message this call serves.
+    const outbound = startOutbound(`POST ${path}`, { 'server.address': this.name });
+    if (outbound) headers.traceparent = outbound.traceparent;
     const timeout = AbortSignal.timeout(this.o.timeoutMs);
     const sig = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl}${path}`, { method: 'POST', headers, body: payload, signal: sig });
     } catch (err) {
+      outbound?.end(true);
       const why = timeout.aborted ? `timed out after ${this.o.timeoutMs} ms` : (err as Error).message;
       throw new RemoteModelError(`request failed: ${why}`, undefined, { cause: err });
     }
+    outbound?.end(!res.ok);
     const raw = await res.text().catch((err) => {
       throw new RemoteModelError(`reading the answer failed: ${(err as Error).message}`, undefined, { cause: err });
     });

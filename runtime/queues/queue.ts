@@ -7,6 +7,7 @@
 import type { KvOp } from '../storage/backend.js';
 import type { Kv } from '../storage/kv.js';
 import type { Logger } from '../logger.js';
+import { activeTraceparent } from '../tracing/tracing.js';
 
 const S = '\x00';
 
@@ -21,7 +22,12 @@ export interface QueueMessage<P = unknown> {
   /** Messages with the same key coalesce while still pending. */
   dedupeKey?: string;
   lastError?: string;
+  /** The trace that enqueued it (W3C traceparent), continued when it runs. */
+  traceparent?: string;
 }
+
+/** Runs one delivery inside whatever the app wraps it in (a span, timing); must call `deliver`. */
+export type DeliveryWrapper = (queue: string, msg: QueueMessage, deliver: () => Promise<void>) => Promise<void>;
 
 export interface ConsumerOptions {
   concurrency?: number;
@@ -104,13 +110,31 @@ export class QueueManager {
   private closed = false;
   private idleWaiters: Array<() => void> = [];
   private readonly settleListeners = new Set<SettleListener>();
+  /** Deliveries running now (shutdown waits for them before storage closes). */
+  private readonly deliveries = new Set<Promise<void>>();
   /**
    * Tasks whose queue work must not run (cancelling or cancelled, spec "States and transitions"):
    * `prepare` refuses their new messages and `pump` drops theirs instead of delivering them.
    */
   private readonly blockedTasks = new Set<string>();
 
+  /** Set by the app: metrics and tracing around each delivery. */
+  wrapDelivery: DeliveryWrapper | undefined = undefined;
+
   constructor(private readonly kv: Kv, private readonly log: Logger) {}
+
+  /** When the oldest pending message of each queue was enqueued (epoch ms), for age metrics. */
+  oldestPending(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const q of this.queues.values()) {
+      // Insertion order is sequence order (load() reads keys sorted by sequence): the first is the oldest.
+      for (const msg of q.pending.values()) {
+        out.set(q.name, msg.enqueuedAt);
+        break;
+      }
+    }
+    return out;
+  }
 
   /**
    * Subscribes to settled messages (writers count what was processed for their paths while they
@@ -196,7 +220,7 @@ export class QueueManager {
       if (existing !== undefined && q.pending.has(existing) && !q.inFlight.has(existing)) return null;
     }
     const seq = this.nextSeq++;
-    const msg: QueueMessage<P> = { seq, queue: name, payload, attempts: 0, enqueuedAt: Date.now(), taskId: opts.taskId, dedupeKey: opts.dedupeKey };
+    const msg: QueueMessage<P> = { seq, queue: name, payload, attempts: 0, enqueuedAt: Date.now(), taskId: opts.taskId, dedupeKey: opts.dedupeKey, traceparent: activeTraceparent() };
     if (opts.dedupeKey) q.dedupe.set(opts.dedupeKey, seq);
     // Registered as pending at once so a second prepare in the same batch coalesces.
     q.pending.set(seq, msg);
@@ -238,7 +262,9 @@ export class QueueManager {
       }
       q.inFlight.add(msg.seq);
       if (msg.dedupeKey && q.dedupe.get(msg.dedupeKey) === msg.seq) q.dedupe.delete(msg.dedupeKey);
-      void this.run(q, msg);
+      const delivery = this.run(q, msg);
+      this.deliveries.add(delivery);
+      void delivery.finally(() => this.deliveries.delete(delivery));
     }
     if (dropped) void this.drop(q, dropped);
     if (nextWake !== Infinity && !q.timer) {
@@ -253,7 +279,8 @@ export class QueueManager {
 
   private async run(q: QueueState, msg: QueueMessage): Promise<void> {
     try {
-      await q.consumer!(msg);
+      if (this.wrapDelivery) await this.wrapDelivery(q.name, msg, () => q.consumer!(msg));
+      else await q.consumer!(msg);
       await this.kv.del(this.msgKey(q.name, msg.seq));
       q.stats.processed++;
       if (this.settleListeners.size) this.settled(q.name, msg);
@@ -487,6 +514,17 @@ export class QueueManager {
   /** True after `close()`: no message will run any more, so waiting for one is pointless. */
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** Waits up to `ms` for the deliveries running now to settle (after `close()`: graceful shutdown). */
+  async settle(ms: number): Promise<boolean> {
+    if (this.deliveries.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
+    const all = Promise.allSettled([...this.deliveries]).then(() => true);
+    const done = await Promise.race([all, timeout]);
+    clearTimeout(timer);
+    return done;
   }
 
   close(): void {

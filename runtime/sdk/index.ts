@@ -108,6 +108,17 @@ export { TASK_STATUSES, publicTask, type TaskContext, type TaskEvent, type TaskR
 export type { Consumer, ConsumerOptions, QueueManager, QueueMessage, QueueStats } from '../queues/queue.js';
 export type { PluginQueues } from '../queues/plugin-queues.js';
 
+// Metrics (`host.metrics`) and the trace context of the work in progress.
+export type { PluginMetrics, PluginCounter, PluginGauge, PluginHistogram } from '../metrics/registry.js';
+export { LATENCY_BUCKETS, SIZE_BUCKETS } from '../metrics/families.js';
+/**
+ * An outgoing call of the current request, task or queue message: the `traceparent` header to send
+ * (and a client span when spans are exported); undefined outside any trace. Call `end()` when done.
+ */
+export { startOutbound, activeTraceparent, type OutboundCall } from '../tracing/tracing.js';
+/** What is wrong with a TLS setting of PEM files (`CTX_..._CERT`/`_KEY`/`_CLIENT_CA`), or undefined. */
+export { tlsProblem } from '../config.js';
+
 // Models (OpenAI-compatible LLM, reranker) and the native core.
 export { createLlm, parseJsonAnswer, LlmError, type ChatDelta, type ChatMessage, type ChatOptions, type ChatResult, type Llm, type LlmConfig, type ToolCall, type ToolDef } from '../models/llm.js';
 export { createReranker, type Reranker, type RerankResult } from '../models/reranker.js';

@@ -59,7 +59,8 @@ export async function startTestHost(opts: TestHostOptions = {}): Promise<TestHos
       plugins: opts.plugins ?? builtinPlugins,
       env: opts.env ?? {},
       // grpcPort 0: no gRPC listener per test host (parallel hosts would fight over 1934).
-      config: { dataDir: dir, rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false, grpcPort: 0, ...opts.config } satisfies Partial<CtxConfig>,
+      // shutdownTimeoutMs 2000: close() gives running task steps what is left of this deadline.
+      config: { dataDir: dir, rootApiKey: ROOT_KEY, authMode: 'api_key', logLevel: 'silent', accessLog: false, grpcPort: 0, shutdownTimeoutMs: 2000, ...opts.config } satisfies Partial<CtxConfig>,
     });
   const t: TestHost = {
     app: await make(),

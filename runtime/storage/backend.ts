@@ -42,4 +42,23 @@ export interface KvBackend {
   iterateChunks?(opts: RangeOptions): AsyncIterable<Array<[string, Buffer]>>;
   /** Rough on-disk size of a key range (0 where the backend cannot tell). */
   approximateSize(gte: string, lt: string): Promise<number>;
+  /** Optional: engine health numbers for metrics (only those the engine really reports). */
+  engineStats?(): EngineStats | undefined;
+}
+
+export interface EngineStats {
+  liveDataBytes: number;
+  sstFilesBytes: number;
+  memtableBytes: number;
+  pendingCompactionBytes: number;
+  runningCompactions: number;
+  blockCacheUsageBytes: number;
+  blockCacheCapacityBytes: number;
+  estimatedKeys: number;
+  /** Write stalls and slowdowns since open (RocksDB's `Stalls(count)` total). */
+  writeStalls: number;
+  /** Time writes spent stalled since open, seconds (RocksDB's `Cumulative stall`). */
+  writeStallSeconds: number;
+  writesStopped: boolean;
+  backgroundErrors: number;
 }

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import type { KvBackend, KvOp, RangeOptions } from './backend.js';
+import type { EngineStats, KvBackend, KvOp, RangeOptions } from './backend.js';
 
 const require = createRequire(import.meta.url);
 const EMPTY = Buffer.alloc(0);
@@ -38,6 +38,7 @@ interface RocksDb {
   batch(): RocksChainedBatch;
   iterator(opts: object): RocksIterator;
   approximateSize(start: string, end: string, cb: (err: Error | null | undefined, size?: number) => void): void;
+  getProperty(property: string): string;
 }
 
 export class RocksDbBackend implements KvBackend {
@@ -53,6 +54,36 @@ export class RocksDbBackend implements KvBackend {
   constructor(private readonly location: string) {
     const factory = require('rocksdb') as (location: string) => RocksDb;
     this.db = factory(location);
+  }
+
+  /**
+   * RocksDB's own numbers through `getProperty` (synchronous, in-memory reads). This binding opens
+   * RocksDB without a Statistics object, so block-cache hit and miss counts do not exist here:
+   * only the cache's usage and capacity are reported.
+   */
+  engineStats(): EngineStats | undefined {
+    if (!this.isOpen) return undefined;
+    const num = (p: string) => {
+      const v = Number(this.db.getProperty(p));
+      return Number.isFinite(v) ? v : 0;
+    };
+    const stats = this.db.getProperty('rocksdb.stats');
+    const stalls = /Stalls\(count\):.*?(\d+) total count/.exec(stats);
+    const cumulative = /Cumulative stall: (\d+):(\d+):([\d.]+) H:M:S/.exec(stats);
+    return {
+      liveDataBytes: num('rocksdb.estimate-live-data-size'),
+      sstFilesBytes: num('rocksdb.total-sst-files-size'),
+      memtableBytes: num('rocksdb.cur-size-all-mem-tables'),
+      pendingCompactionBytes: num('rocksdb.estimate-pending-compaction-bytes'),
+      runningCompactions: num('rocksdb.num-running-compactions'),
+      blockCacheUsageBytes: num('rocksdb.block-cache-usage'),
+      blockCacheCapacityBytes: num('rocksdb.block-cache-capacity'),
+      estimatedKeys: num('rocksdb.estimate-num-keys'),
+      writeStalls: stalls ? Number(stalls[1]) : 0,
+      writeStallSeconds: cumulative ? Number(cumulative[1]) * 3600 + Number(cumulative[2]) * 60 + Number(cumulative[3]) : 0,
+      writesStopped: num('rocksdb.is-write-stopped') !== 0,
+      backgroundErrors: num('rocksdb.background-errors'),
+    };
   }
 
   async open(): Promise<void> {

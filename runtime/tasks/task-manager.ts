@@ -9,6 +9,7 @@ import type { Identity } from '../identity/types.js';
 import type { Logger } from '../logger.js';
 import type { Kv } from '../storage/kv.js';
 import { sanitizeError, type QueueManager } from '../queues/queue.js';
+import { activeTraceparent } from '../tracing/tracing.js';
 
 export const TASK_STATUSES = ['pending', 'running', 'cancelling', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -41,6 +42,8 @@ export interface TaskRecord {
   owner: { account_id: string; user_id: string };
   internal?: boolean;
   parent_task_id?: string;
+  /** The trace that created it (W3C traceparent), continued by its run; never shown to clients. */
+  traceparent?: string;
   events: { items: TaskEvent[]; dropped_count: number; next_seq: number; bytes: number; started_mid_task: boolean };
 }
 
@@ -72,7 +75,16 @@ const nowSec = () => Date.now() / 1000;
 /** Abort reason of a graceful shutdown (distinct from a user's cancel). */
 const SHUTDOWN = Symbol('shutdown');
 
+/** Set by the app: metrics and tracing around task runs and their outcomes. */
+export interface TaskHooks {
+  /** Runs one task's `run` (a span around it); must call `run`. */
+  around<T>(t: TaskRecord, run: () => Promise<T>): Promise<T>;
+  /** A task reached a terminal state. */
+  finished(type: string, status: TaskStatus, seconds: number): void;
+}
+
 export class TaskManager {
+  hooks: TaskHooks | undefined = undefined;
   private readonly types = new Map<string, TaskTypeDef>();
   private readonly running = new Map<string, Running>();
   private sweepTimer?: NodeJS.Timeout;
@@ -153,6 +165,7 @@ export class TaskManager {
       owner: { account_id: owner.accountId, user_id: owner.userId },
       internal: opts.internal || undefined,
       parent_task_id: opts.parentTaskId,
+      traceparent: activeTraceparent(),
       events: { items: [], dropped_count: 0, next_seq: 1, bytes: 0, started_mid_task: false },
     };
     this.pushEvent(t, 'created');
@@ -200,6 +213,7 @@ export class TaskManager {
     t.status = status;
     this.pushEvent(t, 'status_changed');
     await this.save(t);
+    if (this.hooks && TERMINAL.has(status)) this.hooks.finished(t.task_type, status, Math.max(0, nowSec() - t.created_at));
   }
 
   private launch(t: TaskRecord, input: unknown, resumed = false): void {
@@ -238,7 +252,7 @@ export class TaskManager {
         },
       };
       try {
-        const result = await def.run(ctx, input);
+        const result = this.hooks ? await this.hooks.around(current, () => def.run(ctx, input)) : await def.run(ctx, input);
         const cancelled = controller.signal.aborted && controller.signal.reason !== SHUTDOWN;
         if (cancelled || (current.status as TaskStatus) === 'cancelling') await this.settleCancel(current);
         else {
@@ -365,6 +379,14 @@ export class TaskManager {
 
   runningCount(): number {
     return this.running.size;
+  }
+
+  /** Running tasks per type (metrics). */
+  runningByType(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const type of this.types.keys()) out.set(type, 0);
+    for (const r of this.running.values()) if (r.record?.status === 'running') out.set(r.record.task_type, (out.get(r.record.task_type) ?? 0) + 1);
+    return out;
   }
 
   /** Waits for in-process task runs to settle (graceful shutdown); aborts them after `ms`. */

@@ -180,8 +180,14 @@ export interface UwsServer {
   close(): void;
 }
 
-export function listenUws(pipeline: Pipeline, host: string, port: number): Promise<UwsServer> {
-  const app: TemplatedApp = uws.App();
+/** PEM files for HTTPS (uWS SSLApp); absent = plain HTTP. */
+export interface UwsTls {
+  cert: string;
+  key: string;
+}
+
+export function listenUws(pipeline: Pipeline, host: string, port: number, tls?: UwsTls): Promise<UwsServer> {
+  const app: TemplatedApp = tls ? uws.SSLApp({ cert_file_name: tls.cert, key_file_name: tls.key }) : uws.App();
   app.any('/*', (res, req) => {
     const started = performance.now();
     const method = req.getCaseSensitiveMethod().toUpperCase();
