@@ -67,6 +67,9 @@ if [ "${CTX_SKIP_MODEL:-}" != "1" ]; then
   bash scripts/setup-model.sh
 fi
 
+# --- nats-server for cluster mode and test/cluster (go install into .cache/bin; cached) -----------
+bash scripts/install-nats.sh
+
 # --- TypeScript build (npm start runs the compiled output) ---------------------------------------
 say "compiling TypeScript"
 npx tsc -p tsconfig.build.json
