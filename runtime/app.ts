@@ -23,6 +23,7 @@ import { Kv } from './storage/kv.js';
 import { RocksDbBackend } from './storage/rocksdb.js';
 import { TaskManager } from './tasks/task-manager.js';
 import { Vfs } from './vfs/vfs.js';
+import { SINGLE_NODE, type ClusterStatusSource } from './cluster/cluster-node.js';
 
 export { VERSION } from './version.js';
 
@@ -40,6 +41,8 @@ export interface App {
   readonly readyChecks: ReadonlyArray<{ name: string; plugin: string; check: ReadyCheck }>;
   readonly observers: ReadonlyArray<{ name: string; plugin: string; probe: ComponentProbe }>;
   readonly access: AccessGuard;
+  /** Cluster mode's state (docs/scale-out.md); `{mode: 'single'}` without CTX_CLUSTER_NATS. */
+  readonly cluster: ClusterStatusSource;
   service<T = unknown>(name: string): T;
   inject(req: InjectRequest): Promise<InjectResponse>;
   listen(port?: number, host?: string): Promise<UwsServer>;
@@ -96,12 +99,20 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
     maxJsonBodyBytes: config.maxJsonBodyBytes,
   });
 
+  let cluster: (ClusterStatusSource & { close(): Promise<void> }) | undefined;
   try {
+    // Before plugins: a node that cannot reach NATS must refuse to start, not serve alone.
+    // Imported lazily so the single-node server never loads the NATS client.
+    if (config.cluster.nats.length > 0) {
+      const { ClusterNode } = await import('./cluster/cluster-node.js');
+      cluster = await ClusterNode.start(config, dataDir, log.child({ component: 'cluster' }));
+    }
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message
     // left on disk (it was in flight when the process stopped) must not be delivered again.
     await tasks.blockCancelledWork();
-    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard);
+    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard, cluster);
   } catch (err) {
+    await cluster?.close().catch(() => {});
     // A failed start must release RocksDB's lock so the operator can fix the config and retry.
     queues.close();
     await kv.close().catch(() => {});
@@ -121,6 +132,7 @@ async function assemble(
   tasks: TaskManager,
   pipeline: Pipeline,
   guard: AccessGuard,
+  cluster: (ClusterStatusSource & { close(): Promise<void> }) | undefined,
 ): Promise<App> {
   const trusted = opts.plugins ?? [];
   const definitions = [...trusted, ...(opts.extraPlugins ?? [])];
@@ -128,7 +140,7 @@ async function assemble(
   const ordered = orderPlugins(definitions);
   // The host's own route: the API document of every route the plugins register.
   pipeline.add('host', openApiRoute(() => pipeline.routes()));
-  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard }, ordered, new Set(trusted));
+  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard, cluster: cluster ?? SINGLE_NODE }, ordered, new Set(trusted));
 
   let app!: App;
   const servers: UwsServer[] = [];
@@ -145,6 +157,7 @@ async function assemble(
     readyChecks: started.readyChecks,
     observers: started.observers,
     access: guard,
+    cluster: cluster ?? SINGLE_NODE,
     plugins: ordered.map((p) => p.name),
     startedAt: Date.now(),
     service<T>(name: string): T {
@@ -175,6 +188,8 @@ async function assemble(
           log.error('onClose hook failed', { plugin, error: err });
         }
       }
+      // Leaves the membership before storage closes: peers drop this node at once.
+      await cluster?.close().catch((err: unknown) => log.error('leaving the cluster failed', { error: err }));
       await kv.close();
       flushLogs();
     },

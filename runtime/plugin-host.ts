@@ -24,6 +24,7 @@ import {
 } from './plugin.js';
 import type { Pipeline } from './http/pipeline.js';
 import type { QueueManager } from './queues/queue.js';
+import type { ClusterStatusSource } from './cluster/cluster-node.js';
 import type { Kv } from './storage/kv.js';
 import type { TaskManager } from './tasks/task-manager.js';
 import type { Vfs } from './vfs/vfs.js';
@@ -37,6 +38,7 @@ export interface HostParts {
   identities: IdentityRegistry;
   tasks: TaskManager;
   queues: QueueManager;
+  cluster: ClusterStatusSource;
   pipeline: Pipeline;
   guard: AccessGuard;
 }
@@ -140,6 +142,7 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       authMode: config.authMode,
       tasks: pluginTasks,
       queues,
+      cluster: parts.cluster,
       authenticate: (headers: Record<string, string>) => pipeline.authenticate(headers),
       vfsFor(identity: Identity) {
         if (!isIssuedIdentity(identity)) throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: vfsFor() takes an identity the host issued (ctx.identity or a task's owner), not one built by a plugin`);

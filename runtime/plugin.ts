@@ -7,6 +7,7 @@
 import type { AccessGuard, EntryRules } from './access/guard.js';
 import type { ScopedVfs } from './access/scoped-vfs.js';
 import type { CtxConfig } from './config.js';
+import type { ClusterStatusSource } from './cluster/cluster-node.js';
 import type { Identity, Role } from './identity/types.js';
 import type { IdentityRegistry } from './identity/registry.js';
 import type { Logger } from './logger.js';
@@ -198,6 +199,8 @@ export interface PluginHost {
   readonly identities: IdentityAdmin;
   readonly tasks: PluginTasks;
   readonly queues: QueueManager;
+  /** Cluster mode's membership and placement, read-only (`{mode: 'single'}` on one node). */
+  readonly cluster: ClusterStatusSource;
   readonly dataDir: string;
   route<B, Q>(def: RouteDef<B, Q>): void;
   provide<K extends keyof Services>(name: K, api: Services[K]): void;

@@ -11,6 +11,7 @@ import { parseUri } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { isAncestorPath } from 'ctx/plugin';
 import { statusTable as table, type ComponentStatus, type QueueManager } from 'ctx/plugin';
+import { clusterStatusSchema } from './cluster-status.js';
 import { TempFileStore, type TempFiles } from './temp-files.js';
 import { componentStatusSchema, resultObject } from 'ctx/plugin';
 
@@ -103,9 +104,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/system/status',
-      summary: 'whether the service is initialized, and the caller',
-      response: resultObject({ initialized: s.bool(), user: s.string() }),
-      handler: (ctx) => ({ initialized: true, user: ctx.identity.userId }),
+      summary: 'whether the service is initialized, the caller, and the cluster (docs/scale-out.md)',
+      response: resultObject({ initialized: s.bool(), user: s.string(), cluster: clusterStatusSchema }),
+      handler: (ctx) => ({ initialized: true, user: ctx.identity.userId, cluster: host.cluster.status() }),
     });
 
     host.route({
