@@ -36,6 +36,7 @@ export const SINGLE_NODE: ClusterStatusSource = { status: () => ({ mode: 'single
 
 export class ClusterNode implements ClusterStatusSource {
   private placement: Placement = [];
+  private placedFor = '';
 
   private constructor(
     private readonly config: CtxConfig,
@@ -44,10 +45,7 @@ export class ClusterNode implements ClusterStatusSource {
     readonly self: { id: string; url: string; started_at: string },
     private readonly log: Logger,
   ) {
-    membership.onChange = (ids) => {
-      this.placement = place(config.cluster.shards, ids, config.cluster.replicas);
-      log.info('cluster membership changed', { nodes: ids });
-    };
+    membership.onChange = (ids) => log.info('cluster membership changed', { nodes: ids });
   }
 
   static async start(config: CtxConfig, dataDir: string, log: Logger): Promise<ClusterNode> {
@@ -73,8 +71,12 @@ export class ClusterNode implements ClusterStatusSource {
   status(): ClusterStatus {
     const k = this.config.cluster;
     const peers = this.membership.peers();
-    // Recomputed when empty so the first status after start is never blank.
-    if (this.placement.length === 0) this.placement = place(k.shards, this.membership.liveIds(), k.replicas);
+    // From the same live set as `peers` (expiry is time-based, so a timer-driven copy could lag it).
+    const ids = peers.map((p) => p.id);
+    if (ids.join() !== this.placedFor) {
+      this.placement = place(k.shards, ids, k.replicas);
+      this.placedFor = ids.join();
+    }
     return {
       mode: 'cluster',
       node: this.self,
