@@ -11,7 +11,7 @@ import { parseUri } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { isAncestorPath } from 'ctx/plugin';
 import { statusTable as table, type ComponentStatus, type QueueManager } from 'ctx/plugin';
-import { clusterStatusSchema } from './cluster-status.js';
+import { clusterComponent, clusterStatusSchema } from './cluster-status.js';
 import { TempFileStore, type TempFiles } from './temp-files.js';
 import { componentStatusSchema, resultObject } from 'ctx/plugin';
 
@@ -158,6 +158,8 @@ export default definePlugin({
     host.observer('queue', queueComponent);
     host.observer('models', modelsComponent);
     host.observer('lock', lockComponent);
+    // Only in cluster mode: a single node's observer output stays what it was.
+    if (host.cluster.status().mode === 'cluster') host.observer('cluster', () => clusterComponent(host.cluster.status()));
     const probeOf = (name: string) => host.observers().find((o) => o.name === name)?.probe;
 
     const component = async (name: string): Promise<ComponentStatus> => {

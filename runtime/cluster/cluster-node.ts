@@ -37,6 +37,7 @@ export const SINGLE_NODE: ClusterStatusSource = { status: () => ({ mode: 'single
 export class ClusterNode implements ClusterStatusSource {
   private placement: Placement = [];
   private placedFor = '';
+  private connected = true;
 
   private constructor(
     private readonly config: CtxConfig,
@@ -46,6 +47,18 @@ export class ClusterNode implements ClusterStatusSource {
     private readonly log: Logger,
   ) {
     membership.onChange = (ids) => log.info('cluster membership changed', { nodes: ids });
+    // The client reconnects by itself; this only records the state for status and the logs.
+    void (async () => {
+      for await (const st of nc.status()) {
+        if (st.type === 'disconnect') {
+          this.connected = false;
+          log.warn('NATS connection lost; reconnecting', { server: st.server });
+        } else if (st.type === 'reconnect') {
+          this.connected = true;
+          log.info('NATS connection restored', { server: st.server });
+        }
+      }
+    })().catch(() => {});
   }
 
   static async start(config: CtxConfig, dataDir: string, log: Logger): Promise<ClusterNode> {
@@ -80,7 +93,7 @@ export class ClusterNode implements ClusterStatusSource {
     return {
       mode: 'cluster',
       node: this.self,
-      nats: { connected: !this.nc.isClosed() && this.nc.getServer() !== '', server: this.nc.getServer() },
+      nats: { connected: this.connected && !this.nc.isClosed(), server: this.nc.getServer() },
       shard_count: k.shards,
       replicas: k.replicas,
       peers,

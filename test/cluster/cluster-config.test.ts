@@ -52,6 +52,7 @@ describe('cluster configuration', () => {
     // RocksDB's lock was released: a single-node start on the same data dir works.
     const app = await createApp({ plugins: builtinPlugins, env: {}, config });
     expect((await app.inject({ url: '/api/v1/system/status' })).json().result.cluster).toEqual({ mode: 'single' });
+    expect((await app.inject({ url: '/api/v1/observer/system' })).json().result.components.cluster).toBeUndefined();
     await app.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

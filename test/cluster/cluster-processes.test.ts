@@ -70,6 +70,11 @@ describe.skipIf(!natsServerInstalled())('a local cluster over real processes', (
       expect(c.shards.map((s) => s.replicas)).toEqual(expected);
       for (const s of c.shards) expect(s.role).toBe(s.replicas.includes(c.node.id) ? 'replica' : 'unassigned');
     }
+    const res = await fetch(`${file.nodes[1]!.url}/api/v1/observer/system`, { headers: { 'x-api-key': file.root_api_key } });
+    const component = ((await res.json()) as { result: { components: Record<string, { is_healthy: boolean; status: string }> } }).result.components.cluster!;
+    expect(component.is_healthy).toBe(true);
+    for (const id of ids) expect(component.status).toContain(id);
+    expect(component.status).toContain('this node: ctx-2');
   });
 
   it('kill -9 of a node: the others drop it within the TTL and only its shards move', async () => {
