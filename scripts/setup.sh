@@ -73,4 +73,8 @@ bash scripts/install-nats.sh
 # --- TypeScript build (npm start runs the compiled output) ---------------------------------------
 say "compiling TypeScript"
 npx tsc -p tsconfig.build.json
+# Workspace packages with a build (examples/plugin-*: the out-of-tree plugin the tests load into a
+# real server) compile against the server's declarations just built.
+say "building workspace packages"
+npm run build --workspaces --if-present --silent
 say "done"

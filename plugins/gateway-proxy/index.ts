@@ -67,8 +67,11 @@ export default definePlugin({
   name: 'gateway-proxy',
   version: HOST_VERSION,
   dependsOn: ['system'],
+  // The admin token is this plugin's alone: CTX_GATEWAY_ADMIN_TOKEN reaches it here, never in host.config.
+  config: s.object({ adminToken: s.string({ min: 32 }).optional() }),
   setup(host) {
-    const { url, adminToken } = host.config.gateway;
+    const { url } = host.config.gateway;
+    const { adminToken } = host.pluginConfig;
     const base = url?.replace(/\/+$/, '');
     host.readyCheck('context_gateway', () => (base && adminToken ? 'ok' : 'not_configured'));
 
