@@ -31,6 +31,7 @@ import { instrumentQueues, instrumentStorage, instrumentTasks } from './metrics/
 import { startOtlpExporter } from './tracing/otel.js';
 import { Tracing } from './tracing/tracing.js';
 import { VERSION } from './version.js';
+import { SINGLE_NODE, type ClusterStatusSource } from './cluster/cluster-node.js';
 
 export { VERSION } from './version.js';
 
@@ -53,6 +54,8 @@ export interface App {
   readonly tracing: Tracing;
   /** False once shutdown began: `/ready` answers 503 before anything else stops. */
   readonly ready: boolean;
+  /** Cluster mode's state (docs/scale-out.md); `{mode: 'single'}` without CTX_CLUSTER_NATS. */
+  readonly cluster: ClusterStatusSource;
   service<T = unknown>(name: string): T;
   inject(req: InjectRequest): Promise<InjectResponse>;
   listen(port?: number, host?: string): Promise<UwsServer>;
@@ -114,12 +117,20 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   instrumentTasks(metricsOn ? metrics : undefined, tracing, tasks);
   if (metricsOn) instrumentStorage(metrics, kv);
 
+  let cluster: (ClusterStatusSource & { close(): Promise<void> }) | undefined;
   try {
+    // Before plugins: a node that cannot reach NATS must refuse to start, not serve alone.
+    // Imported lazily so the single-node server never loads the NATS client.
+    if (config.cluster.nats.length > 0) {
+      const { ClusterNode } = await import('./cluster/cluster-node.js');
+      cluster = await ClusterNode.start(config, dataDir, log.child({ component: 'cluster' }));
+    }
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message
     // left on disk (it was in flight when the process stopped) must not be delivered again.
     await tasks.blockCancelledWork();
-    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard, feed, metrics, tracing);
+    return await assemble(opts, config, log, dataDir, kv, identities, vfs, queues, tasks, pipeline, guard, feed, metrics, tracing, cluster);
   } catch (err) {
+    await cluster?.close().catch(() => {});
     // A failed start must release RocksDB's lock so the operator can fix the config and retry.
     queues.close();
     await tracing.shutdown();
@@ -143,6 +154,7 @@ async function assemble(
   feed: ChangeFeed,
   metrics: Metrics,
   tracing: Tracing,
+  cluster: (ClusterStatusSource & { close(): Promise<void> }) | undefined,
 ): Promise<App> {
   const trusted = opts.plugins ?? [];
   const definitions = [...trusted, ...(opts.extraPlugins ?? [])];
@@ -155,7 +167,7 @@ async function assemble(
   // The host's own route: the API document of every route the plugins register.
   pipeline.add('host', openApiRoute(() => pipeline.routes()));
   pipeline.add('host', metricsRoute(metrics, config.metrics, config.metricsToken));
-  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard, feed, metrics }, ordered, new Set(trusted));
+  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard, feed, metrics, cluster: cluster ?? SINGLE_NODE }, ordered, new Set(trusted));
   let ready = true;
   // The host's own line in /ready: the first thing shutdown turns off.
   started.readyChecks.push({
@@ -187,6 +199,7 @@ async function assemble(
     get ready() {
       return ready;
     },
+    cluster: cluster ?? SINGLE_NODE,
     plugins: ordered.map((p) => p.name),
     startedAt: Date.now(),
     service<T>(name: string): T {
@@ -229,6 +242,8 @@ async function assemble(
           log.error('onClose hook failed', { plugin, error: err });
         }
       }
+      // Leaves the membership before storage closes: peers drop this node at once.
+      await cluster?.close().catch((err: unknown) => log.error('leaving the cluster failed', { error: err }));
       await tracing.shutdown();
       await kv.close();
       flushLogs();

@@ -88,6 +88,26 @@ export interface CtxConfig {
   grpcTls: { cert?: string; key?: string; clientCa?: string };
   /** PEM files for HTTPS on the HTTP port (uWS SSLApp). */
   tls: { cert?: string; key?: string };
+  /**
+   * Cluster mode (docs/scale-out.md): on when `nats` is non-empty (`CTX_CLUSTER_NATS`); absent or
+   * empty is the single-node server, unchanged.
+   */
+  cluster: ClusterConfig;
+}
+
+export interface ClusterConfig {
+  /** NATS URLs (`CTX_CLUSTER_NATS=nats://a:4222,nats://b:4222`); empty = single node. */
+  nats: string[];
+  /** Default: an id generated once and kept in `<data dir>/node-id`. */
+  nodeId?: string;
+  shards: number;
+  replicas: number;
+  /** The URL other nodes forward to; default `http://<host>:<port>`. */
+  advertiseUrl?: string;
+  /** Membership heartbeat; a peer silent for 3 heartbeats is gone. */
+  heartbeatMs: number;
+  /** How long a start-up waits for NATS (and JetStream) before refusing to start. */
+  connectTimeoutMs: number;
 }
 
 export const DEFAULTS: CtxConfig = {
@@ -122,6 +142,7 @@ export const DEFAULTS: CtxConfig = {
   tracing: true,
   grpcTls: {},
   tls: {},
+  cluster: { nats: [], shards: 64, replicas: 2, heartbeatMs: 1000, connectTimeoutMs: 10_000 },
 };
 
 type Env = Record<string, string | undefined>;
@@ -179,6 +200,15 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     gateway: { url: env.CTX_GATEWAY_URL, adminToken: env.CTX_GATEWAY_ADMIN_TOKEN },
     grpcTls: { cert: env.CTX_GRPC_TLS_CERT, key: env.CTX_GRPC_TLS_KEY, clientCa: env.CTX_GRPC_TLS_CLIENT_CA },
     tls: { cert: env.CTX_TLS_CERT, key: env.CTX_TLS_KEY },
+    cluster: {
+      nats: env.CTX_CLUSTER_NATS !== undefined ? env.CTX_CLUSTER_NATS.split(',').map((u) => u.trim()).filter(Boolean) : undefined,
+      nodeId: env.CTX_NODE_ID,
+      shards: int('CTX_CLUSTER_SHARDS', env.CTX_CLUSTER_SHARDS),
+      replicas: int('CTX_CLUSTER_REPLICAS', env.CTX_CLUSTER_REPLICAS),
+      advertiseUrl: env.CTX_CLUSTER_ADVERTISE_URL,
+      heartbeatMs: int('CTX_CLUSTER_HEARTBEAT_MS', env.CTX_CLUSTER_HEARTBEAT_MS),
+      connectTimeoutMs: int('CTX_CLUSTER_CONNECT_TIMEOUT_MS', env.CTX_CLUSTER_CONNECT_TIMEOUT_MS),
+    },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
   const pluginEnv: Record<string, string> = {};
@@ -226,7 +256,17 @@ export function validateConfig(c: CtxConfig): CtxConfig {
     throw new Error(`CTX_EXECUTION_BACKEND_URL must be http://, https:// or grpc://host:port; got ${JSON.stringify(c.executionBackendUrl)}`);
   if (!['off', 'loopback', 'token'].includes(c.metrics)) throw new Error(`CTX_METRICS must be off, loopback or token; got ${JSON.stringify(c.metrics)}`);
   if (c.metrics === 'token' && (c.metricsToken ?? '').length < 16) throw new Error('CTX_METRICS=token needs CTX_METRICS_TOKEN of at least 16 characters');
+  validateCluster(c.cluster);
   return c;
+}
+
+function validateCluster(k: ClusterConfig): void {
+  for (const u of k.nats) if (!/^(nats|tls|wss?):\/\/[^/\s]+/i.test(u)) throw new Error(`CTX_CLUSTER_NATS entries must be nats://host:port URLs; got ${JSON.stringify(u)}`);
+  if (k.shards < 1 || k.shards > 4096) throw new Error(`CTX_CLUSTER_SHARDS must be between 1 and 4096; got ${k.shards}`);
+  if (k.replicas < 1 || k.replicas > 9) throw new Error(`CTX_CLUSTER_REPLICAS must be between 1 and 9; got ${k.replicas}`);
+  if (k.nodeId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(k.nodeId)) throw new Error(`CTX_NODE_ID must be 1-64 letters, digits, _ or -; got ${JSON.stringify(k.nodeId)}`);
+  if (k.advertiseUrl !== undefined && !/^https?:\/\/[^/\s]+/i.test(k.advertiseUrl)) throw new Error(`CTX_CLUSTER_ADVERTISE_URL must be an http(s):// URL; got ${JSON.stringify(k.advertiseUrl)}`);
+  if (k.heartbeatMs < 100) throw new Error(`CTX_CLUSTER_HEARTBEAT_MS must be at least 100; got ${k.heartbeatMs}`);
 }
 
 /**

@@ -31,6 +31,7 @@ import type { Pipeline } from './http/pipeline.js';
 import { invoke, type InvokeRequest } from './http/invoke.js';
 import type { QueueManager } from './queues/queue.js';
 import { QueueRegistry, isPreparedQueueOp, pluginQueues } from './queues/plugin-queues.js';
+import type { ClusterStatusSource } from './cluster/cluster-node.js';
 import type { Kv } from './storage/kv.js';
 import type { TaskManager } from './tasks/task-manager.js';
 import type { Vfs } from './vfs/vfs.js';
@@ -45,6 +46,7 @@ export interface HostParts {
   identities: IdentityRegistry;
   tasks: TaskManager;
   queues: QueueManager;
+  cluster: ClusterStatusSource;
   pipeline: Pipeline;
   guard: AccessGuard;
   /** Per-account change subscriptions of scoped handles (`vfs.onChange`). */
@@ -206,6 +208,7 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
         need('lock-observer', 'host.locks');
         return { list: () => vfs.locks.list(), get waiting() { return vfs.locks.waiting; } };
       },
+      cluster: parts.cluster,
       authenticate: (headers: Record<string, string>) => pipeline.authenticate(headers),
       vfsFor(identity: Identity) {
         if (!isIssuedIdentity(identity)) throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: vfsFor() takes an identity the host issued (ctx.identity or a task's owner), not one built by a plugin`);

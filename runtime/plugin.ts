@@ -10,6 +10,7 @@ import type { InvokeRequest } from './http/invoke.js';
 import type { ScopedVfs } from './access/scoped-vfs.js';
 import type { OwnFiles } from './access/own-files.js';
 import type { PublicConfig } from './config.js';
+import type { ClusterStatusSource } from './cluster/cluster-node.js';
 import type { Identity, Role } from './identity/types.js';
 import type { IdentityRegistry } from './identity/registry.js';
 import type { Logger } from './logger.js';
@@ -273,6 +274,8 @@ export interface PluginHost<C extends PluginConfig = PluginConfig> {
    * change, e.g. an index that must never miss a change (privilege `all-account-changes`).
    */
   onCommit(hook: (events: ChangeEvent[]) => KvOp[]): void;
+  /** Cluster mode's membership and placement, read-only (`{mode: 'single'}` on one node). */
+  readonly cluster: ClusterStatusSource;
   readonly dataDir: string;
   /**
    * This plugin's own Prometheus metrics, served by `GET /metrics`: `counter`, `gauge`, `histogram`,

@@ -71,6 +71,9 @@ fi
 say "building the web console"
 node --import tsx scripts/build-console.ts
 
+# --- nats-server for cluster mode and test/cluster (go install into .cache/bin; cached) -----------
+bash scripts/install-nats.sh
+
 # --- TypeScript build (npm start runs the compiled output) ---------------------------------------
 say "compiling TypeScript"
 npx tsc -p tsconfig.build.json

@@ -11,6 +11,7 @@ import { parseUri } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { isAncestorPath } from 'ctx/plugin';
 import { statusTable as table, type ComponentStatus, type QueueManager } from 'ctx/plugin';
+import { clusterComponent, clusterStatusSchema } from './cluster-status.js';
 import { TempFileStore, type TempFiles } from './temp-files.js';
 import { componentStatusSchema, resultObject } from 'ctx/plugin';
 
@@ -106,9 +107,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/system/status',
-      summary: 'whether the service is initialized, and the caller',
-      response: resultObject({ initialized: s.bool(), user: s.string() }),
-      handler: (ctx) => ({ initialized: true, user: ctx.identity.userId }),
+      summary: 'whether the service is initialized, the caller, and the cluster (docs/scale-out.md)',
+      response: resultObject({ initialized: s.bool(), user: s.string(), cluster: clusterStatusSchema }),
+      handler: (ctx) => ({ initialized: true, user: ctx.identity.userId, cluster: host.cluster.status() }),
     });
 
     host.route({
@@ -160,6 +161,8 @@ export default definePlugin({
     host.observer('queue', queueComponent);
     host.observer('models', modelsComponent);
     host.observer('lock', lockComponent);
+    // Only in cluster mode: a single node's observer output stays what it was.
+    if (host.cluster.status().mode === 'cluster') host.observer('cluster', () => clusterComponent(host.cluster.status()));
     const probeOf = (name: string) => host.observers().find((o) => o.name === name)?.probe;
 
     const component = async (name: string): Promise<ComponentStatus> => {

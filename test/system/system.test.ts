@@ -125,7 +125,7 @@ describe('envelope, telemetry, profile, request ids', () => {
     expect(res.status).toBe(200);
     const body = res.json();
     expect(body.status).toBe('ok');
-    expect(body.result).toEqual({ initialized: true, user: 'alice' });
+    expect(body.result).toEqual({ initialized: true, user: 'alice', cluster: { mode: 'single' } });
     expect(typeof body.time).toBe('number');
     expect(body.telemetry).toBeUndefined();
   });

@@ -1,0 +1,132 @@
+/**
+ * A local cluster on loopback (docs/scale-out.md, "Local cluster"): 3 nats-servers as one
+ * JetStream cluster and N ctx nodes, for users and for test/cluster. `up` writes
+ * `DIR/cluster.json`; `down` reads it and stops every process (idempotent).
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface ClusterFile {
+  nats: { url: string; pid: number }[];
+  nodes: { id: string; url: string; pid: number }[];
+  root_api_key: string;
+}
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const NATS_BIN = process.env.CTX_NATS_SERVER_BIN ?? path.join(ROOT, '.cache/bin/nats-server');
+
+export function natsServerInstalled(): boolean {
+  return fs.existsSync(NATS_BIN);
+}
+
+/** A free loopback port: bound and released (the kernel does not hand it out again at once). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(what: string, deadlineMs: number, probe: () => Promise<boolean>): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (Date.now() < end) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`cluster: ${what} not ready after ${deadlineMs / 1000} s`);
+}
+
+function detached(cmd: string, args: string[], env: NodeJS.ProcessEnv, log: string): number {
+  const out = fs.openSync(log, 'a');
+  const child = spawn(cmd, args, { env, stdio: ['ignore', out, out], detached: true });
+  child.unref();
+  fs.closeSync(out);
+  if (child.pid === undefined) throw new Error(`cluster: could not start ${cmd}`);
+  return child.pid;
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function up(opts: { nodes: number; dir: string; heartbeatMs?: number }): Promise<ClusterFile> {
+  if (!natsServerInstalled()) throw new Error(`cluster: ${NATS_BIN} is missing; run bash scripts/install-nats.sh (needs Go)`);
+  const dir = path.resolve(opts.dir);
+  if (fs.existsSync(path.join(dir, 'cluster.json'))) throw new Error(`cluster: ${dir}/cluster.json exists; run down first`);
+  fs.mkdirSync(dir, { recursive: true });
+  const file: ClusterFile = { nats: [], nodes: [], root_api_key: randomBytes(24).toString('hex') };
+  const write = () => fs.writeFileSync(path.join(dir, 'cluster.json'), JSON.stringify(file, null, 2) + '\n');
+  try {
+    const servers = [];
+    for (let i = 0; i < 3; i++) servers.push({ client: await freePort(), route: await freePort(), monitor: await freePort() });
+    const routes = servers.map((s) => `nats://127.0.0.1:${s.route}`).join(',');
+    for (const [i, s] of servers.entries()) {
+      const store = path.join(dir, `nats-${i}`);
+      fs.mkdirSync(store, { recursive: true });
+      const args = ['-a', '127.0.0.1', '-p', String(s.client), '-m', String(s.monitor), '-js', '-sd', store, '-n', `nats-${i}`, '--cluster_name', 'ctx', '--cluster', `nats://127.0.0.1:${s.route}`, '--routes', routes];
+      file.nats.push({ url: `nats://127.0.0.1:${s.client}`, pid: detached(NATS_BIN, args, process.env, path.join(dir, `nats-${i}.log`)) });
+      write();
+    }
+    // JetStream is usable once the meta group has a leader: every server's healthz says so.
+    for (const s of servers) await until(`nats-server :${s.client}`, 30_000, async () => (await fetch(`http://127.0.0.1:${s.monitor}/healthz?js-enabled-only=true`)).ok);
+    const natsUrls = file.nats.map((n) => n.url).join(',');
+    for (let i = 0; i < opts.nodes; i++) {
+      const port = await freePort();
+      const id = `ctx-${i + 1}`;
+      const url = `http://127.0.0.1:${port}`;
+      const env = {
+        ...process.env,
+        CTX_HOST: '127.0.0.1',
+        CTX_PORT: String(port),
+        CTX_GRPC_PORT: '0',
+        CTX_DATA_DIR: path.join(dir, `node-${i + 1}`),
+        CTX_ROOT_API_KEY: file.root_api_key,
+        CTX_AUTH_MODE: 'api_key',
+        CTX_CLUSTER_NATS: natsUrls,
+        CTX_NODE_ID: id,
+        CTX_CLUSTER_ADVERTISE_URL: url,
+        ...(opts.heartbeatMs ? { CTX_CLUSTER_HEARTBEAT_MS: String(opts.heartbeatMs) } : {}),
+      };
+      const main = path.join(ROOT, 'runtime/main.ts');
+      file.nodes.push({ id, url, pid: detached(process.execPath, ['--import', 'tsx', main], env, path.join(dir, `node-${i + 1}.log`)) });
+      write();
+    }
+    for (const n of file.nodes) await until(`ctx node ${n.id} (${n.url}, log ${dir}/${n.id.replace('ctx', 'node')}.log)`, 60_000, async () => (await fetch(`${n.url}/health`)).ok);
+    return file;
+  } catch (err) {
+    await down({ dir }).catch(() => {});
+    throw err;
+  }
+}
+
+/** SIGTERM every process of DIR/cluster.json, SIGKILL what is left after the deadline. */
+export async function down(opts: { dir: string; deadlineMs?: number }): Promise<{ stopped: number }> {
+  const f = path.join(path.resolve(opts.dir), 'cluster.json');
+  if (!fs.existsSync(f)) return { stopped: 0 };
+  const file = JSON.parse(fs.readFileSync(f, 'utf8')) as ClusterFile;
+  // Nodes first: they leave the membership while NATS is still there.
+  const groups = [file.nodes.map((n) => n.pid), file.nats.map((n) => n.pid)];
+  let stopped = 0;
+  for (const pids of groups) {
+    const live = pids.filter(alive);
+    for (const pid of live) process.kill(pid, 'SIGTERM');
+    const end = Date.now() + (opts.deadlineMs ?? 10_000);
+    while (live.some(alive) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    for (const pid of live.filter(alive)) process.kill(pid, 'SIGKILL');
+    stopped += live.length;
+  }
+  fs.rmSync(f);
+  return { stopped };
+}
