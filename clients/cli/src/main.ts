@@ -130,8 +130,8 @@ export function buildProgram(version: string): Command {
   snap.command('create').argument('[paths...]', 'URIs to include (a USER must name some)').requiredOption('-m, --message <text>').action(action('packs', 'snapCreate'));
   snap.command('ls').option('--limit <n>').option('--branch <name>').action(action('packs', 'snapLs'));
   snap.command('show').argument('<ref>').action(action('packs', 'snapShow'));
-  snap.command('diff').description('what restoring <ref> would change').argument('<ref>').action(action('packs', 'snapDiff'));
-  snap.command('restore').argument('<ref>').option('--dry-run').option('-m, --message <text>').action(action('packs', 'snapRestore'));
+  snap.command('diff').description('what restoring <ref> would change').argument('<ref>').option('--dir <uri>', 'only this directory (a USER must name one)').action(action('packs', 'snapDiff'));
+  snap.command('restore').argument('<ref>').option('--dir <uri>', 'only this directory (a USER must name one)').option('--dry-run').option('-m, --message <text>').action(action('packs', 'snapRestore'));
   const task = program.command('task').description('background tasks');
   task.command('ls').option('--status <status>').option('--type <type>').option('--limit <n>').action(action('tasks', 'ls'));
   task.command('show').argument('<id>').option('--events', 'include execution events').action(action('tasks', 'show'));

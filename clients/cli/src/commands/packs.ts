@@ -51,9 +51,9 @@ export const snapShow: Handler = async (cx, [ref]) => {
 
 type Restore = { diff?: { to_write: Array<{ path: string }>; to_delete: string[]; unchanged: string[] }; written?: number; deleted?: number; result: string; new_commit_oid?: string };
 
-export const snapDiff: Handler = async (cx, [ref]) => {
+export const snapDiff: Handler = async (cx, [ref], o) => {
   const c = await cx.client();
-  const res = await c.snapshots.restore({ source_commit: ref as string, dry_run: true });
+  const res = await c.snapshots.restore({ source_commit: ref as string, dry_run: true, project_dir: o.dir ? uri(o.dir) : undefined });
   cx.out.emit(res, (r: Restore) => {
     const d = r.diff ?? { to_write: [], to_delete: [], unchanged: [] };
     const lines = [...d.to_write.map((w) => `M ${w.path}`), ...d.to_delete.map((p) => `D ${p}`)];
@@ -63,6 +63,6 @@ export const snapDiff: Handler = async (cx, [ref]) => {
 
 export const snapRestore: Handler = async (cx, [ref], o) => {
   const c = await cx.client();
-  const res = await c.snapshots.restore({ source_commit: ref as string, dry_run: o.dryRun, message: o.message });
+  const res = await c.snapshots.restore({ source_commit: ref as string, dry_run: o.dryRun, message: o.message, project_dir: o.dir ? uri(o.dir) : undefined });
   cx.out.emit(res, (r: Restore) => `${r.result}: ${r.written ?? 0} written, ${r.deleted ?? 0} deleted${r.new_commit_oid ? `, commit ${r.new_commit_oid.slice(0, 12)}` : ''}`);
 };
