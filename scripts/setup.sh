@@ -70,4 +70,8 @@ fi
 # --- TypeScript build (npm start runs the compiled output) ---------------------------------------
 say "compiling TypeScript"
 npx tsc -p tsconfig.build.json
+
+# --- client SDK and CLI (clients/: npm workspaces; `npx ctx` runs clients/cli/dist) ---------------
+say "building ctx-client and ctx-cli"
+npm run build --silent -w ctx-client -w ctx-cli
 say "done"
