@@ -300,6 +300,12 @@ export default definePlugin({
           .optional()
           .describe('`semantic_and_vectors` (default): L0/L1 text and vectors; `vectors_only`: what changed is embedded, no L0/L1 text is generated'),
         telemetry: s.telemetry(),
+      }).annotate({
+        // A source is required: temp_file_id (wins) or path.
+        anyOf: [
+          { required: ['temp_file_id'], properties: { temp_file_id: { type: 'string', minLength: 1 } } },
+          { required: ['path'], properties: { path: { type: 'string', minLength: 1 } } },
+        ],
       }),
       response: resultObject({
         status: s.enum(['success', 'pending', 'running'] as const),
@@ -444,7 +450,7 @@ export default definePlugin({
       method: 'GET',
       path: '/api/v1/resources/info',
       summary: 'what a resource root was imported from: source, reason, instruction, time, task (never credentials)',
-      query: s.object({ uri: s.string({ min: 1 }) }),
+      query: s.object({ uri: s.uri() }),
       response: resultObject({
         uri: s.string(),
         source_type: s.string(),

@@ -41,12 +41,14 @@ const findShape = {
   agent_id: s.string({ max: 128 }).optional().describe('legacy 0.3.x agent_id: the actor peer, and unmigrated ctx://agent data searched too'),
   peer_id: s.any().optional().describe('not supported: 400; set the peer view with X-Ctx-Actor-Peer'),
 };
-const findSchema = s.object(findShape);
+// Either a text query or an image: the handler answers 400 with neither.
+const QUERY_OR_IMAGE = { anyOf: [{ required: ['query'], properties: { query: { minLength: 1 } } }, { required: ['image_url'], properties: { image_url: { minLength: 1 } } }] };
+const findSchema = s.object(findShape).annotate(QUERY_OR_IMAGE);
 const searchSchema = s.object({
   ...findShape,
   session_id: s.string({ min: 1, max: 128 }).optional(),
   mode: s.enum(['auto', 'fast', 'deep', 'context'] as const).optional(),
-});
+}).annotate(QUERY_OR_IMAGE);
 // Spec Part 3 "Search result".
 const matchedContext = resultObject({
   uri: s.string(),
@@ -293,10 +295,10 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     response: resultObject({ matches: s.array(resultObject({ uri: s.string(), line: s.int(), content: s.string() })), count: s.int() }),
     errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
     body: s.object({
-      uri: s.string({ min: 1 }),
-      pattern: s.string({ min: 1, max: 4096 }),
+      uri: s.uri(),
+      pattern: s.string({ min: 1, max: 4096 }).annotate({ format: 'regex' }),
       case_insensitive: s.bool().optional(),
-      exclude_uri: s.string({ min: 1 }).optional(),
+      exclude_uri: s.uri().optional(),
       node_limit: s.int({ min: 1, max: 100_000 }).optional(),
       level_limit: s.int({ min: 1, max: 64 }).optional(),
     }),
@@ -325,7 +327,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     summary: 'URIs under uri whose relative path matches a glob',
     response: resultObject({ matches: s.array(s.string()), count: s.int() }),
     errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-    body: s.object({ pattern: s.string({ min: 1, max: 1024 }), uri: s.string({ min: 1 }).default('ctx://'), node_limit: s.int({ min: 1, max: 100_000 }).optional() }),
+    body: s.object({ pattern: s.string({ min: 1, max: 1024 }), uri: s.uri().default('ctx://'), node_limit: s.int({ min: 1, max: 100_000 }).optional() }),
     async handler(ctx) {
       const t0 = performance.now();
       const b = ctx.body;
@@ -374,7 +376,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     summary: 'index records missing for what lies under uri',
     response: resultObject({ ok: s.bool(), expected_count: s.int(), missing_record_count: s.int(), missing_records_truncated: s.bool(), missing_records: s.array(resultObject({ uri: s.string(), path: s.string(), level: s.int(), key: s.string() })) }),
     errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-    body: s.object({ uri: s.string({ min: 1 }) }),
+    body: s.object({ uri: s.uri() }),
     async handler(ctx) {
       const u = parseUri(ctx.body.uri, ctx.identity);
       authorize(u, ctx.identity, 'read');

@@ -19,7 +19,7 @@ import {
 import { assembleContext } from './context.js';
 import { ackSchema, anyObject, commitSchema, configSchema, info, infoSchema, messageSchema, policySchema, userSchema } from './shapes.js';
 import { Committer, TASK_TYPE } from './commit.js';
-import { buildMessage, LIMITS, messageBody, messageShape, messageText, type MessageInput } from './messages.js';
+import { buildMessage, CONTENT_OR_PARTS, LIMITS, messageBody, messageShape, messageText, type MessageInput } from './messages.js';
 import { extract } from './extract.js';
 import { writeMemories } from './memories.js';
 import { enabledCategories, mergePolicy, parseExtractionConfig, parseMemoryPolicy, POLICY_FIELDS } from './policy.js';
@@ -241,7 +241,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
       method: 'POST',
       path: '/api/v1/sessions/{session_id}/messages/batch',
       summary: `adds up to ${LIMITS.batch} messages in one atomic write`,
-      body: s.object({ messages: s.array(s.object(messageShape), { min: 1, max: LIMITS.batch }), telemetry: s.telemetry() }),
+      body: s.object({ messages: s.array(s.object(messageShape).annotate(CONTENT_OR_PARTS), { min: 1, max: LIMITS.batch }), telemetry: s.telemetry() }),
       bodyLimit: LIMITS.messageBytes * 4,
       response: ackSchema,
       handler: (ctx) => add(ctx, ctx.body.messages, true),
@@ -274,7 +274,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
       path: '/api/v1/sessions/{session_id}/archives/{archive_id}',
       summary: 'one completed archive: abstract, overview and messages',
       response: resultObject({ archive_id: s.string(), abstract: s.string(), overview: s.string(), messages: s.array(messageSchema) }),
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'INVALID_ARGUMENT'],
       async handler(ctx) {
         const { id, dir, account } = locate(ctx);
         await mustMeta(account, dir, id);

@@ -87,6 +87,12 @@ export default definePlugin({
         wait: s.bool().default(false),
         timeout: s.number({ min: 0 }).nullable().optional(),
         telemetry: s.telemetry(),
+      }).annotate({
+        // Exactly one of data and temp_file_id.
+        oneOf: [
+          { required: ['data'], properties: { data: { not: { type: 'null' } } } },
+          { required: ['temp_file_id'], properties: { temp_file_id: { type: 'string' } } },
+        ],
       }),
       response: resultObject({
         status: s.enum(['success', 'error'] as const),

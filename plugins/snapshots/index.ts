@@ -54,7 +54,7 @@ export default definePlugin({
       description: 'paths null or absent: the whole account tree (ADMIN/ROOT); [] a no-op; a list: those URIs, directories recursively. Files matched by .ctxgitignore are left out and counted in `ignored`.',
       body: s.object({
         message: s.string({ min: 1, max: 65_536 }),
-        paths: s.array(s.string({ min: 1 }), { max: 10_000 }).nullable().optional(),
+        paths: s.array(s.uri(), { max: 10_000 }).nullable().optional(),
         branch,
         author_name: name.optional(),
         author_email: name.optional(),
@@ -85,7 +85,7 @@ export default definePlugin({
       path: '/api/v1/snapshot/show',
       summary: 'A commit’s metadata, or with `path` the raw bytes of one file in it',
       description: 'With `path`: `application/octet-stream` without the envelope, headers X-Snapshot-Oid (blob id) and X-Snapshot-Size (bytes).',
-      query: s.object({ target_ref: s.string({ min: 1, max: 256 }), path: s.string({ min: 1 }).optional() }),
+      query: s.object({ target_ref: s.string({ min: 1, max: 256 }), path: s.uri().optional() }),
       response: commitMeta,
       errors: [...uriErrors],
       async handler(ctx) {
@@ -102,7 +102,7 @@ export default definePlugin({
       summary: 'Restore a commit (or one directory of it) as a new commit on top of the branch head',
       body: s.object({
         source_commit: s.string({ min: 1, max: 256 }),
-        project_dir: s.string({ min: 1 }).optional(),
+        project_dir: s.uri().optional(),
         branch,
         dry_run: s.bool().default(false),
         message: s.string({ min: 1, max: 65_536 }).optional(),

@@ -1594,7 +1594,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** retired: use POST /api/v1/compile (202 with a compile task) */
+        /**
+         * retired: use POST /api/v1/compile (202 with a compile task)
+         * @deprecated
+         */
         post: operations["postBotV1Compile"];
         delete?: never;
         options?: never;
@@ -1609,7 +1612,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** retired: use GET /api/v1/tasks/{task_id} */
+        /**
+         * retired: use GET /api/v1/tasks/{task_id}
+         * @deprecated
+         */
         get: operations["getBotV1CompileTaskId"];
         put?: never;
         post?: never;
@@ -1628,7 +1634,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** retired: use POST /api/v1/tasks/{task_id}/cancel */
+        /**
+         * retired: use POST /api/v1/tasks/{task_id}/cancel
+         * @deprecated
+         */
         post: operations["postBotV1CompileTaskIdCancel"];
         delete?: never;
         options?: never;
@@ -5463,6 +5472,20 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description FAILED_PRECONDITION */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FAILED_PRECONDITION";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description INTERNAL */
             500: {
                 headers: {
@@ -8436,7 +8459,7 @@ export interface operations {
             path: {
                 category: string;
                 target_key: string;
-                version: string;
+                version: number;
             };
             cookie?: never;
         };
@@ -9125,6 +9148,10 @@ export interface operations {
                      * @default 0
                      */
                     watch_interval?: number;
+                } | {
+                    temp_file_id: string;
+                } | {
+                    path: string;
                 };
             };
         };
@@ -9449,7 +9476,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
             };
         };
         responses: {
@@ -9518,6 +9548,20 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description INTERNAL */
             500: {
                 headers: {
@@ -9579,6 +9623,10 @@ export interface operations {
                     target_uri?: string | string[];
                     time_field?: "updated_at" | "created_at";
                     until?: string;
+                } | {
+                    query: unknown;
+                } | {
+                    image_url: unknown;
                 };
             };
         };
@@ -9936,6 +9984,7 @@ export interface operations {
                     exclude_uri?: string;
                     level_limit?: number;
                     node_limit?: number;
+                    /** Format: regex */
                     pattern: string;
                     uri: string;
                 };
@@ -10112,6 +10161,10 @@ export interface operations {
                     target_uri?: string | string[];
                     time_field?: "updated_at" | "created_at";
                     until?: string;
+                } | {
+                    query: unknown;
+                } | {
+                    image_url: unknown;
                 };
             };
         };
@@ -10794,6 +10847,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_ARGUMENT";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -11424,14 +11491,20 @@ export interface operations {
                     agent_id?: string;
                     /** @description simple mode: one text part */
                     content?: string;
-                    /** @description ISO 8601; default now */
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601; default now
+                     */
                     created_at?: string;
                     /** @description free-form, kept with the message */
                     metadata?: {
                         [key: string]: unknown;
                     };
                     /** @description parts mode: text, context and tool parts; wins over content */
-                    parts?: unknown[];
+                    parts?: {
+                        /** @enum {unknown} */
+                        type: "text" | "context" | "tool";
+                    }[];
                     /** @description the peer that spoke (shared sessions) */
                     peer_id?: string;
                     role: "user" | "assistant" | "system";
@@ -11440,6 +11513,8 @@ export interface operations {
                     telemetry?: boolean | {
                         summary?: boolean;
                     };
+                } | unknown | {
+                    parts: unknown;
                 };
             };
         };
@@ -11564,19 +11639,25 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    messages: {
+                    messages: ({
                         /** @description legacy 0.3.x: the agent that spoke; becomes peer_id */
                         agent_id?: string;
                         /** @description simple mode: one text part */
                         content?: string;
-                        /** @description ISO 8601; default now */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601; default now
+                         */
                         created_at?: string;
                         /** @description free-form, kept with the message */
                         metadata?: {
                             [key: string]: unknown;
                         };
                         /** @description parts mode: text, context and tool parts; wins over content */
-                        parts?: unknown[];
+                        parts?: {
+                            /** @enum {unknown} */
+                            type: "text" | "context" | "tool";
+                        }[];
                         /** @description the peer that spoke (shared sessions) */
                         peer_id?: string;
                         role: "user" | "assistant" | "system";
@@ -11585,7 +11666,9 @@ export interface operations {
                         telemetry?: boolean | {
                             summary?: boolean;
                         };
-                    }[];
+                    } | unknown | {
+                        parts: unknown;
+                    })[];
                     telemetry?: boolean | {
                         summary?: boolean;
                     };
@@ -11961,7 +12044,11 @@ export interface operations {
                     timeout?: number | null;
                     /** @default false */
                     wait?: boolean;
-                };
+                } & ({
+                    data: unknown;
+                } | {
+                    temp_file_id: string;
+                });
             };
         };
         responses: {
@@ -14644,8 +14731,8 @@ export interface operations {
     };
     deleteWatches: {
         parameters: {
-            query?: {
-                to_uri?: string;
+            query: {
+                to_uri: string;
             };
             header?: never;
             path?: never;
@@ -14761,8 +14848,8 @@ export interface operations {
     };
     patchWatches: {
         parameters: {
-            query?: {
-                to_uri?: string;
+            query: {
+                to_uri: string;
             };
             header?: never;
             path?: never;
@@ -15518,8 +15605,8 @@ export interface operations {
     };
     postWatchesTrigger: {
         parameters: {
-            query?: {
-                to_uri?: string;
+            query: {
+                to_uri: string;
             };
             header?: never;
             path?: never;
@@ -15945,15 +16032,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 410 with migration guidance in the error envelope */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
             /** @description INVALID_ARGUMENT */
             400: {
                 headers: {
@@ -15966,6 +16044,15 @@ export interface operations {
                             code?: "INVALID_ARGUMENT";
                         };
                     } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 410 with migration guidance in the error envelope */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -16038,7 +16125,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description 410 with migration guidance in the error envelope */
-            200: {
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16087,15 +16174,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 410 with migration guidance in the error envelope */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
             /** @description INVALID_ARGUMENT */
             400: {
                 headers: {
@@ -16108,6 +16186,15 @@ export interface operations {
                             code?: "INVALID_ARGUMENT";
                         };
                     } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 410 with migration guidance in the error envelope */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -16490,7 +16577,8 @@ export interface operations {
             content: {
                 "application/json": {
                     payload: unknown;
-                    task_type: string;
+                    /** @enum {string} */
+                    task_type: "compile";
                 };
             };
         };
