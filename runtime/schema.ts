@@ -120,12 +120,19 @@ export abstract class Schema<T> {
   }
 }
 
+/** A user, peer, agent or session id (runtime/uri/ids.ts; reserved words aside). */
+const ID = '[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}';
+const SEGMENT = String.raw`/[^/\\\u0000-\u001f\u007f-\u009f]{1,255}`;
 /**
  * The shape of a public `ctx://` URI for the OpenAPI document (runtime/uri parses the real thing):
- * a scope, then segments without control characters or backslashes. `.`/`..` segments match
- * (they are refused as denied access, 403, not as malformed).
+ * a scope; under user, agent and session an id first; under `~` a user space; then segments
+ * without control characters or backslashes. `.`/`..` segments match (they are refused as denied
+ * access, 403, not as malformed).
  */
-export const URI_PATTERN = String.raw`^ctx://((resources|user|agent|session|~)(/[^/\\\u0000-\u001f\u007f-\u009f]{1,255}){0,32}/?)?$`;
+export const URI_PATTERN =
+  `^ctx://(resources(${SEGMENT}){0,32}|(user|agent|session)(/${ID}(${SEGMENT}){0,32})?|~(/(memories|resources|skills|sessions|peers)(${SEGMENT}){0,32})?)?/?$`;
+/** A `k=v` tag (runtime/tags.ts). */
+export const TAG_PATTERN = '^[^=]{1,511}=';
 
 export type Infer<S> = S extends Schema<infer T> ? T : never;
 

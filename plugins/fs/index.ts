@@ -6,7 +6,7 @@
 import { invalidArgument } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { definePlugin } from 'ctx/plugin';
-import { s } from 'ctx/plugin';
+import { s, TAG_PATTERN } from 'ctx/plugin';
 import { authorize, isValidId, parseUri, uriFromPath } from 'ctx/plugin';
 import type { Entry } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
@@ -170,7 +170,7 @@ export default definePlugin({
       errors: [...uriErrors],
       body: s.object({
         uri: s.uri(),
-        tags: s.array(s.string(), { max: 64 }),
+        tags: s.array(s.string().annotate({ pattern: TAG_PATTERN }), { max: 64 }),
         mode: s.enum(['replace', 'append'] as const).default('replace'),
         recursive: s.bool().default(false),
         telemetry: s.telemetry(),

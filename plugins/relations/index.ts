@@ -49,7 +49,7 @@ const toUris = s.custom<string[]>((v, field) => {
     if (typeof x !== 'string') throw invalidArgument(`${field}[${i}] must be a string`, { field: `${field}[${i}]` });
   });
   return list as string[];
-}, s.union([s.string(), s.array(s.string(), { min: 1, max: LIMITS.targets })], 'a URI string or an array of URI strings'));
+}, s.union([s.uri(), s.array(s.uri(), { min: 1, max: LIMITS.targets })], 'a URI string or an array of URI strings'));
 
 export default definePlugin({
   name: 'relations',

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { CtxError, HOST_VERSION, checkOptionalTags, conflict, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, type Identity, type PluginHost, type Services, type TaskRecord } from 'ctx/plugin';
+import { CtxError, HOST_VERSION, checkOptionalTags, conflict, definePlugin, invalidArgument, isCtxError, notFound, permissionDenied, resultObject, s, TAG_PATTERN, type Identity, type PluginHost, type Services, type TaskRecord } from 'ctx/plugin';
 import { checkLocalPath, classifyPath, fetchSource, loadUpload, mediaFolder, parseFetched, parseModeOf, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
 import { Reservations, planTarget, type Target } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
@@ -274,7 +274,7 @@ export default definePlugin({
       description:
         '`path` is an http(s) URL (a page or file; a `.git` URL or a code-host `/owner/repo` URL is cloned) or, when the operator allows a root (`CTX_IMPORT_ROOTS`), an absolute host path; `temp_file_id` names an upload (a file, or a zip of a directory tree), and wins over `path`. The resource root is `to`, or `parent` (default `ctx://resources`) plus the source name made unique. Runs as an `add_resource` task (`task_id`); with `wait` the call returns when it is indexed (or after `timeout` seconds). `args.auth_config` `{username?, token}` authenticates a git clone and is never stored or returned.',
       body: s.object({
-        path: s.string({ max: 8192 }).nullable().optional(),
+        path: s.string({ max: 8192 }).annotate({ pattern: '^(https?://|git@|ssh://|git://|/)' }).nullable().optional(),
         temp_file_id: s.string({ max: 256 }).nullable().optional(),
         to: s.string({ max: 4096 }).nullable().optional(),
         parent: s.string({ max: 4096 }).nullable().optional(),
@@ -291,7 +291,7 @@ export default definePlugin({
         directly_upload_media: s.bool().default(true),
         preserve_structure: s.bool().nullable().optional(),
         args: s.record(s.any()).default({}),
-        tags: s.array(s.string(), { max: 64 }).nullable().optional(),
+        tags: s.array(s.string().annotate({ pattern: TAG_PATTERN }), { max: 64 }).nullable().optional(),
         tag_mode: s.enum(['replace', 'append'] as const).default('replace'),
         watch_interval: s.number().default(0).describe('minutes between re-imports into the same root; > 0 creates (or updates) the watch of that root; 0 or less with `to` pauses the watch of that root'),
         processing_mode: s
@@ -302,9 +302,13 @@ export default definePlugin({
         telemetry: s.telemetry(),
       }).annotate({
         // A source is required: temp_file_id (wins) or path.
-        anyOf: [
-          { required: ['temp_file_id'], properties: { temp_file_id: { type: 'string', minLength: 1 } } },
-          { required: ['path'], properties: { path: { type: 'string', minLength: 1 } } },
+        allOf: [
+          {
+            anyOf: [
+              { required: ['temp_file_id'], properties: { temp_file_id: { type: 'string', minLength: 1 } } },
+              { required: ['path'], properties: { path: { type: 'string', minLength: 1 } } },
+            ],
+          },
         ],
       }),
       response: resultObject({

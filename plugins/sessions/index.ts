@@ -100,7 +100,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
       path: '/api/v1/sessions',
       summary: 'creates a session (session_id generated when absent)',
       body: s.object({
-        session_id: s.string({ max: 128 }).optional(),
+        session_id: s.string({ max: 128 }).annotate({ pattern: ID_PATTERN_SOURCE }).optional(),
         memory_policy: anyObject.nullable().optional(),
         auto_commit_policy: anyObject.nullable().optional(),
         memory_extraction_config: anyObject.nullable().optional(),
@@ -137,6 +137,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'GET',
       path: '/api/v1/sessions/{session_id}',
+      params: PATH_PARAMS,
       summary: 'session info; NOT_FOUND when absent unless auto_create',
       query: s.object({ auto_create: s.bool().default(false) }),
       response: infoSchema,
@@ -161,6 +162,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'PATCH',
       path: '/api/v1/sessions/{session_id}/config',
+      params: PATH_PARAMS,
       summary: 'updates memory_extraction_config and auto_commit_policy (merge; null disables the policy)',
       body: s.object({
         memory_extraction_config: anyObject.optional(),
@@ -192,6 +194,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'DELETE',
       path: '/api/v1/sessions/{session_id}',
+      params: PATH_PARAMS,
       summary: 'deletes a session with its messages and archives (extracted memories stay); absent is fine',
       response: resultObject({ session_id: s.string() }),
       async handler(ctx) {
@@ -230,6 +233,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'POST',
       path: '/api/v1/sessions/{session_id}/messages',
+      params: PATH_PARAMS,
       summary: 'adds a message (simple mode: content; parts mode: parts); creates the session when missing',
       body: messageBody,
       bodyLimit: LIMITS.messageBytes,
@@ -240,6 +244,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'POST',
       path: '/api/v1/sessions/{session_id}/messages/batch',
+      params: PATH_PARAMS,
       summary: `adds up to ${LIMITS.batch} messages in one atomic write`,
       body: s.object({ messages: s.array(s.object(messageShape).annotate(CONTENT_OR_PARTS), { min: 1, max: LIMITS.batch }), telemetry: s.telemetry() }),
       bodyLimit: LIMITS.messageBytes * 4,
@@ -250,6 +255,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'GET',
       path: '/api/v1/sessions/{session_id}/context',
+      params: PATH_PARAMS,
       summary: 'active messages plus archive overview and abstracts within token_budget',
       query: s.object({ token_budget: s.int().default(128_000) }),
       response: resultObject({
@@ -272,6 +278,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'GET',
       path: '/api/v1/sessions/{session_id}/archives/{archive_id}',
+      params: PATH_PARAMS,
       summary: 'one completed archive: abstract, overview and messages',
       response: resultObject({ archive_id: s.string(), abstract: s.string(), overview: s.string(), messages: s.array(messageSchema) }),
       errors: ['NOT_FOUND', 'INVALID_ARGUMENT'],
@@ -289,6 +296,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'POST',
       path: '/api/v1/sessions/{session_id}/commit',
+      params: PATH_PARAMS,
       summary: 'archives the live messages now and starts the session_commit task (summary and memory extraction)',
       body: s.object({ keep_recent_count: s.int({ min: 0, max: POLICY_FIELDS.keep_recent_count.max }).optional(), telemetry: s.telemetry() }),
       response: commitSchema,
@@ -304,6 +312,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'POST',
       path: '/api/v1/sessions/{session_id}/extract',
+      params: PATH_PARAMS,
       summary: 'extracts memories from the live messages now, without archiving them (the reference\'s manual extract)',
       body: s.object({ telemetry: s.telemetry() }),
       response: s.array(resultObject({ category: s.string(), uri: s.string(), action: s.enum(['created', 'updated', 'unchanged'] as const), added: s.array(s.string()), count: s.int() })),
@@ -321,8 +330,9 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
     host.route({
       method: 'POST',
       path: '/api/v1/sessions/{session_id}/used',
+      params: PATH_PARAMS,
       summary: 'records contexts and a skill the agent actually used (creates a missing session)',
-      body: s.object({ contexts: s.array(s.string({ min: 1, max: 2048 }), { max: 1000 }).nullable().optional(), skill: anyObject.nullable().optional() }),
+      body: s.object({ contexts: s.array(s.uri({ max: 2048 }), { max: 1000 }).nullable().optional(), skill: anyObject.nullable().optional() }),
       response: resultObject({ session_id: s.string(), contexts_used: s.int(), skills_used: s.int() }),
       errors: ['NOT_FOUND'],
       async handler(ctx) {
@@ -354,5 +364,10 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
 
   },
 });
+
+/** A session id as the OpenAPI document states it (runtime/uri/ids.ts checks it; reserved words aside). */
+const ID_PATTERN_SOURCE = '^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$';
+/** Path parameters as the OpenAPI document states them (the handlers check them). */
+const PATH_PARAMS = { session_id: s.string({ min: 1, max: 128 }).annotate({ pattern: ID_PATTERN_SOURCE }) };
 
 export default createSessionsPlugin();

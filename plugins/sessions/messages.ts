@@ -72,7 +72,7 @@ export const messageShape = {
   telemetry: s.telemetry(),
 };
 /** Content or parts (parts win): a message without either is refused. */
-export const CONTENT_OR_PARTS = { anyOf: [{ required: ['content'] }, { required: ['parts'], properties: { parts: { minItems: 1 } } }] };
+export const CONTENT_OR_PARTS = { allOf: [{ anyOf: [{ required: ['content'], properties: { content: { type: 'string' } } }, { required: ['parts'], properties: { parts: { type: 'array', minItems: 1 } } }] }] };
 export const messageBody = s.object(messageShape).annotate(CONTENT_OR_PARTS);
 export type MessageInput = ReturnType<typeof messageBody.parse>;
 

@@ -10,7 +10,7 @@ import { RESTORE_TASK, Snapshots } from './service.js';
 const signature = resultObject({ name: s.string(), email: s.string(), time_seconds: s.int(), tz_offset_seconds: s.int() });
 const commitMeta = resultObject({ oid: s.string(), tree: s.string(), parents: s.array(s.string()), author: signature, committer: signature, message: s.string() });
 const name = s.string({ min: 1, max: 256, pattern: /^[^<>\n\r\x00]*$/, patternHint: 'no <, > or line breaks' });
-const branch = s.string({ min: 1, max: 200 }).default('main');
+const branch = s.string({ min: 1, max: 200 }).annotate({ pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$' }).default('main');
 const uriErrors = ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'] as const;
 
 export const LOG_LIMIT = { min: 1, max: 500, default: 20 };

@@ -7,4 +7,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   const { main } = await import('../dist/main.js');
   await main(process.argv);
+  // fetch keeps idle keep-alive sockets open for seconds; a finished command exits now, once
+  // what it printed is flushed.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
 }

@@ -9148,11 +9148,11 @@ export interface operations {
                      * @default 0
                      */
                     watch_interval?: number;
-                } | {
+                } & ({
                     temp_file_id: string;
                 } | {
                     path: string;
-                };
+                });
             };
         };
         responses: {
@@ -9604,7 +9604,7 @@ export interface operations {
                 "application/json": {
                     /** @description legacy 0.3.x agent_id: the actor peer, and unmigrated ctx://agent data searched too */
                     agent_id?: string;
-                    context_type?: string | string[];
+                    context_type?: ("resource" | "memory" | "skill") | ("resource" | "memory" | "skill")[];
                     filter?: {
                         [key: string]: unknown;
                     };
@@ -9623,11 +9623,11 @@ export interface operations {
                     target_uri?: string | string[];
                     time_field?: "updated_at" | "created_at";
                     until?: string;
+                } & ({
+                    query: string;
                 } | {
-                    query: unknown;
-                } | {
-                    image_url: unknown;
-                };
+                    image_url: string;
+                });
             };
         };
         responses: {
@@ -10140,7 +10140,7 @@ export interface operations {
                 "application/json": {
                     /** @description legacy 0.3.x agent_id: the actor peer, and unmigrated ctx://agent data searched too */
                     agent_id?: string;
-                    context_type?: string | string[];
+                    context_type?: ("resource" | "memory" | "skill") | ("resource" | "memory" | "skill")[];
                     filter?: {
                         [key: string]: unknown;
                     };
@@ -10161,11 +10161,11 @@ export interface operations {
                     target_uri?: string | string[];
                     time_field?: "updated_at" | "created_at";
                     until?: string;
+                } & ({
+                    query: string;
                 } | {
-                    query: unknown;
-                } | {
-                    image_url: unknown;
-                };
+                    image_url: string;
+                });
             };
         };
         responses: {
@@ -11513,9 +11513,11 @@ export interface operations {
                     telemetry?: boolean | {
                         summary?: boolean;
                     };
-                } | unknown | {
-                    parts: unknown;
-                };
+                } & ({
+                    content: string;
+                } | {
+                    parts: unknown[];
+                });
             };
         };
         responses: {
@@ -11666,9 +11668,11 @@ export interface operations {
                         telemetry?: boolean | {
                             summary?: boolean;
                         };
-                    } | unknown | {
-                        parts: unknown;
-                    })[];
+                    } & ({
+                        content: string;
+                    } | {
+                        parts: unknown[];
+                    }))[];
                     telemetry?: boolean | {
                         summary?: boolean;
                     };

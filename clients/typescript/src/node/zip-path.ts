@@ -1,7 +1,7 @@
 /** Zips a local file or directory with fflate, for add-resource by temp upload. */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { zip, type AsyncZippable } from 'fflate';
+import type { AsyncZippable } from 'fflate';
 
 /** Directories never worth uploading (VCS metadata, dependency trees). */
 export const DEFAULT_SKIP = ['.git', 'node_modules', '.hg', '.svn', '__pycache__', '.venv'];
@@ -53,6 +53,8 @@ export async function zipPath(target: string, opts: ZipOptions = {}): Promise<Zi
   };
   await walk(abs, '');
   if (files === 0) throw new Error(`nothing to upload under ${target}`);
+  // Loaded here: most commands never zip anything.
+  const { zip } = await import('fflate');
   const data = await new Promise<Uint8Array>((resolve, reject) => zip(tree, { level: 6 }, (err, out) => (err ? reject(err) : resolve(out))));
   return { data, filename: `${path.basename(abs) || 'upload'}.zip`, files, bytes };
 }
