@@ -3,7 +3,6 @@
  * `createApp` is what `main.ts`, the tests and the benchmarks all use.
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import fs from 'node:fs';
 import { loadConfig, type CtxConfig } from './config.js';
 import { listenUws, type UwsServer } from './adapters/uws/server.js';
@@ -15,8 +14,9 @@ import { IdentityRegistry } from './identity/registry.js';
 import { createLogger, flushLogs, type Logger } from './logger.js';
 import { AccessGuard } from './access/guard.js';
 import { ScopedVfs } from './access/scoped-vfs.js';
-import { PluginError, orderPlugins, type ComponentProbe, type PluginDefinition, type ReadyCheck } from './plugin.js';
+import { orderPlugins, type ComponentProbe, type PluginDefinition, type ReadyCheck } from './plugin.js';
 import { startPlugins } from './plugin-host.js';
+import { importPlugin } from './plugin-loader.js';
 import { QueueManager } from './queues/queue.js';
 import type { KvBackend } from './storage/backend.js';
 import { Kv } from './storage/kv.js';
@@ -59,17 +59,6 @@ export interface CreateAppOptions {
   extraPlugins?: PluginDefinition[];
   backend?: KvBackend;
   logSink?: (line: string) => void;
-}
-
-async function importPlugin(spec: string): Promise<PluginDefinition> {
-  const target = spec.startsWith('.') || path.isAbsolute(spec) ? pathToFileURL(path.resolve(spec)).href : spec;
-  try {
-    const mod = (await import(target)) as { default?: PluginDefinition };
-    if (!mod.default || typeof mod.default.setup !== 'function') throw new Error('its default export is not a definePlugin({...}) result');
-    return mod.default;
-  } catch (err) {
-    throw new PluginError('CTX_PLUGIN_LOAD_FAILED', `cannot load plugin ${spec}: ${(err as Error).message}`, { cause: err });
-  }
 }
 
 export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
@@ -124,7 +113,11 @@ async function assemble(
 ): Promise<App> {
   const trusted = opts.plugins ?? [];
   const definitions = [...trusted, ...(opts.extraPlugins ?? [])];
-  for (const spec of config.plugins) definitions.push(await importPlugin(spec));
+  for (const spec of config.plugins) {
+    const def = await importPlugin(spec, { configDir: config.configDir });
+    if (def.hostApi === undefined) log.warn('extra plugin declares no hostApi range: nothing checks it was written for this plugin API', { plugin: def.name, from: spec });
+    definitions.push(def);
+  }
   const ordered = orderPlugins(definitions);
   // The host's own route: the API document of every route the plugins register.
   pipeline.add('host', openApiRoute(() => pipeline.routes()));

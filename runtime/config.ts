@@ -47,8 +47,21 @@ export interface CtxConfig {
   importAllowPrivate: boolean;
   /** Live vector records above which the index becomes an HNSW graph (docs/vector-index.md). */
   vectorFlatThreshold: number;
-  /** Extra plugins: paths (relative to the config file or cwd) or package names. */
+  /**
+   * Extra plugins: paths (relative to the config file, or to the working directory from the
+   * environment) or package names (resolved from `configDir`, then the working directory). The file
+   * takes `"plugins": [...]` or, with sections, `"plugins": {"load": [...], "<name>": {...}}`.
+   */
   plugins: string[];
+  /**
+   * Each plugin's own section (`plugins.<name>` in the file's object form), validated by the schema
+   * the plugin declares and handed only to it (`host.pluginConfig`). Never in `host.config`.
+   */
+  pluginSections: Record<string, Record<string, unknown>>;
+  /** `CTX_PLUGIN_<NAME>_<KEY>` variables, matched to a plugin's schema when it loads (runtime/plugin-config.ts). */
+  pluginEnv: Record<string, string>;
+  /** The directory of the config file, when there is one: package names in `plugins` resolve from it first. */
+  configDir?: string;
   /**
    * Privileges granted to extra plugins, by plugin name (`{"my-plugin": ["identity-read"]}`); env
    * `CTX_PLUGIN_PRIVILEGES=my-plugin=identity-read+unscoped-vfs,other=identity-read`. Built-in
@@ -80,6 +93,8 @@ export const DEFAULTS: CtxConfig = {
   importAllowPrivate: false,
   vectorFlatThreshold: 20_000,
   plugins: [],
+  pluginSections: {},
+  pluginEnv: {},
   pluginPrivileges: {},
   shutdownTimeoutMs: 10_000,
 };
@@ -132,6 +147,9 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     gateway: { url: env.CTX_GATEWAY_URL, adminToken: env.CTX_GATEWAY_ADMIN_TOKEN },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
+  const pluginEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (k.startsWith('CTX_PLUGIN_') && k !== 'CTX_PLUGIN_PRIVILEGES' && v !== undefined) pluginEnv[k] = v;
+  if (Object.keys(pluginEnv).length) out.pluginEnv = pluginEnv;
   return out as Partial<CtxConfig>;
 }
 
@@ -175,6 +193,70 @@ export function validateConfig(c: CtxConfig): CtxConfig {
   return c;
 }
 
+/**
+ * The file's `plugins`: an array of what to load, or an object whose `load` is that array and whose
+ * other keys are plugin sections. Relative paths are resolved against the config file's directory.
+ */
+function pluginsOfFile(value: unknown, base: string, file: string): { plugins?: string[]; pluginSections?: Record<string, Record<string, unknown>> } {
+  if (value === undefined) return {};
+  const specs = (list: unknown, where: string) => {
+    if (!Array.isArray(list) || list.some((p) => typeof p !== 'string' || p === ''))
+      throw new Error(`${file}: ${where} must be an array of plugin paths or package names`);
+    return (list as string[]).map((p) => (p.startsWith('.') ? path.resolve(base, p) : p));
+  };
+  if (Array.isArray(value)) return { plugins: specs(value, 'plugins') };
+  if (typeof value !== 'object' || value === null) throw new Error(`${file}: plugins must be an array, or an object like {"load": [...], "<plugin>": {...}}`);
+  const { load, ...sections } = value as Record<string, unknown>;
+  for (const [name, section] of Object.entries(sections))
+    if (typeof section !== 'object' || section === null || Array.isArray(section)) throw new Error(`${file}: plugins.${name} must be an object (the configuration section of plugin ${name})`);
+  return { plugins: load === undefined ? [] : specs(load, 'plugins.load'), pluginSections: sections as Record<string, Record<string, unknown>> };
+}
+
+/**
+ * Every secret of the configuration. None reaches `host.config`: the root key stays with the
+ * identity registry, the model keys inside the clients the host builds (`host.models`), and the
+ * others in the section of the one plugin that uses them (`SECRETS_BY_PLUGIN`). A test fails when
+ * a configuration key that looks like a secret is missing here.
+ */
+export const SECRET_FIELDS = ['rootApiKey', 'embedding.apiKey', 'rerank.apiKey', 'llm.apiKey', 'gateway.adminToken', 'executionBackendGatewayToken'] as const;
+
+/**
+ * Secrets kept under their established names (`CTX_GATEWAY_ADMIN_TOKEN`, ...) that belong to one
+ * capability: the host adds each to that plugin's section, as if set in `plugins.<name>`.
+ */
+export const SECRETS_BY_PLUGIN: Readonly<Record<string, Readonly<Record<string, (c: CtxConfig) => string | undefined>>>> = {
+  'gateway-proxy': { adminToken: (c) => c.gateway.adminToken },
+  compile: { gatewayToken: (c) => c.executionBackendGatewayToken },
+};
+
+/** The configuration as every plugin sees it (`host.config`): no secret, no plugin's section. */
+export type PublicConfig = Omit<CtxConfig, 'rootApiKey' | 'executionBackendGatewayToken' | 'pluginSections' | 'pluginEnv' | 'embedding' | 'rerank' | 'llm' | 'gateway'> & {
+  embedding: Omit<CtxConfig['embedding'], 'apiKey'>;
+  rerank: Omit<CtxConfig['rerank'], 'apiKey'>;
+  llm: Omit<CtxConfig['llm'], 'apiKey'>;
+  gateway: Omit<CtxConfig['gateway'], 'adminToken'>;
+};
+
+export function publicConfig(c: CtxConfig): Readonly<PublicConfig> {
+  const copy = structuredClone(c) as unknown as Record<string, Record<string, unknown>>;
+  for (const field of SECRET_FIELDS) {
+    const [outer, inner] = field.split('.') as [string, string | undefined];
+    if (inner === undefined) delete copy[outer];
+    else if (copy[outer]) delete copy[outer][inner];
+  }
+  delete copy.pluginSections;
+  delete copy.pluginEnv;
+  return deepFreeze(copy) as unknown as PublicConfig;
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
@@ -192,10 +274,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<CtxConfig>
     } catch (err) {
       throw new Error(`cannot read config file ${file}: ${(err as Error).message}`);
     }
-    if (Array.isArray(fileConfig.plugins)) {
-      const base = path.dirname(path.resolve(file));
-      fileConfig.plugins = (fileConfig.plugins as string[]).map((p) => (p.startsWith('.') ? path.resolve(base, p) : p));
-    }
+    const base = path.dirname(path.resolve(file));
+    fileConfig = { ...fileConfig, ...pluginsOfFile(fileConfig.plugins, base, file), configDir: base };
   }
   let c = merge(DEFAULTS, fileConfig);
   c = merge(c, fromEnv(env));

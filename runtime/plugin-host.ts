@@ -7,7 +7,9 @@
 import { AccessGuard } from './access/guard.js';
 import { isIssuedIdentity, issueIdentity } from './access/issued.js';
 import { ScopedVfs } from './access/scoped-vfs.js';
-import type { CtxConfig } from './config.js';
+import { publicConfig, type CtxConfig } from './config.js';
+import { hostModels } from './models/host-models.js';
+import { pluginSection, unclaimedEnv } from './plugin-config.js';
 import type { Identity } from './identity/types.js';
 import type { IdentityRegistry } from './identity/registry.js';
 import type { Logger } from './logger.js';
@@ -69,6 +71,14 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       );
   }
 
+  // Every section is checked before any plugin sets up: a typo fails start-up at once, naming the field.
+  const loadedNames = ordered.map((p) => p.name);
+  const sections = new Map(ordered.map((def) => [def.name, pluginSection(def, config, loadedNames)]));
+  for (const name of Object.keys(config.pluginSections))
+    if (!sections.has(name)) log.warn('configuration section of a plugin that is not loaded', { section: `plugins.${name}` });
+  for (const variable of unclaimedEnv(config, loadedNames)) log.warn('environment variable of a plugin that is not loaded', { variable });
+  const shared = publicConfig(config);
+  const models = hostModels(config);
   const services = new Map<string, { plugin: string; api: unknown }>();
   const readyChecks: StartedPlugins['readyChecks'] = [];
   const observers: StartedPlugins['observers'] = [];
@@ -133,7 +143,9 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
     const pluginLog = log.child({ plugin: def.name });
     return {
       name: def.name,
-      config,
+      config: shared,
+      pluginConfig: sections.get(def.name)!,
+      models,
       log: pluginLog,
       kv: kv.sub(`p:${def.name}`),
       dataDir: parts.dataDir,

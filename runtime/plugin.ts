@@ -4,14 +4,17 @@
  * routes, provides and uses services, task types, queue consumers and lifecycle hooks. The loader
  * checks metadata at load time and fails start-up with a coded error naming both plugins.
  */
-import type { AccessGuard, EntryRules } from './access/guard.js';
+import semver from 'semver';
+import type { EntryRules } from './access/guard.js';
 import type { ScopedVfs } from './access/scoped-vfs.js';
-import type { CtxConfig } from './config.js';
+import type { PublicConfig } from './config.js';
 import type { Identity, Role } from './identity/types.js';
 import type { IdentityRegistry } from './identity/registry.js';
 import type { Logger } from './logger.js';
 import type { ConsumerOptions, Consumer, QueueManager } from './queues/queue.js';
-import type { Schema } from './schema.js';
+import { ObjectSchema, type Schema } from './schema.js';
+import type { HostModels } from './models/host-models.js';
+import { PLUGIN_API_VERSION, VERSION } from './version.js';
 import type { Kv } from './storage/kv.js';
 import type { TaskContext, TaskManager, TaskRecord, TaskTypeDef } from './tasks/task-manager.js';
 import type { ChangeEvent } from './vfs/types.js';
@@ -88,6 +91,11 @@ export interface RouteDef<B = unknown, Q = unknown> {
    */
   parseJson?: (raw: Buffer) => unknown;
   bodyLimit?: number;
+  /**
+   * 'always': the success and error envelopes carry `telemetry.operation_id` even when the request
+   * did not ask for it (routes whose spec row lists it in the envelope, e.g. pack import).
+   */
+  telemetry?: 'always';
   /**
    * What the route is, for `GET /api/v1/openapi.json` (runtime/http/openapi.ts): every field below
    * is documentation only, never checked per request. A test fails when a built-in route lacks a
@@ -175,9 +183,20 @@ export type IdentityReader = Pick<IdentityRegistry, 'getAccount' | 'listAccounts
 /** Full account/user administration (privilege `identity-admin`). */
 export type IdentityAdmin = IdentityRegistry;
 
-export interface PluginHost {
+/** What a plugin's `config` schema accepts: its section's fields. */
+export type PluginConfig = Record<string, unknown>;
+
+export interface PluginHost<C extends PluginConfig = PluginConfig> {
   readonly name: string;
-  readonly config: Readonly<CtxConfig>;
+  /** The server's configuration without any secret (runtime/config.ts `SECRET_FIELDS`) or any plugin's section. */
+  readonly config: Readonly<PublicConfig>;
+  /**
+   * This plugin's own section (`plugins.<name>` in the config file, `CTX_PLUGIN_<NAME>_<KEY>` in
+   * the environment), validated at start-up by `definePlugin({ config })`; `{}` without a schema.
+   */
+  readonly pluginConfig: Readonly<C>;
+  /** The configured model clients; their keys stay inside them. */
+  readonly models: HostModels;
   readonly log: Logger;
   /** This plugin's own keyspace (no other plugin reads it). */
   readonly kv: Kv;
@@ -229,26 +248,55 @@ export interface PluginHost {
   readonly authMode: string;
 }
 
-export interface PluginDefinition {
+export interface PluginDefinition<C extends PluginConfig = PluginConfig> {
   name: string;
   version: string;
+  /**
+   * The host plugin API versions this plugin works with, a semver range (`'^1.0.0'`); a host whose
+   * `PLUGIN_API_VERSION` is outside it refuses to start (`CTX_PLUGIN_API_VERSION`).
+   */
+  hostApi?: string;
+  /** Its configuration section's schema (`s.object({...})`), checked at start-up: see `PluginHost.pluginConfig`. */
+  config?: Schema<C>;
   dependsOn?: string[];
   /** Milliseconds setup may take before start-up fails naming this plugin. Default 10 s. */
   bootTimeoutMs?: number;
   /** What this plugin needs beyond the scoped surface (see `Privilege`). */
   privileges?: Privilege[];
-  setup(host: PluginHost): Promise<void> | void;
+  setup(host: PluginHost<C>): Promise<void> | void;
 }
 
 const PLUGIN_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+/** Marks what `definePlugin` returned; `Symbol.for` so the mark survives a second copy of this module. */
+const DEFINED = Symbol.for('ctx.plugin-definition');
 
-export function definePlugin(def: PluginDefinition): PluginDefinition {
+export function definePlugin<C extends PluginConfig = PluginConfig>(def: PluginDefinition<C>): PluginDefinition<C> {
   if (!def || typeof def !== 'object') throw new PluginError('CTX_PLUGIN_INVALID', 'definePlugin expects an object');
   if (!PLUGIN_NAME.test(def.name)) throw new PluginError('CTX_PLUGIN_INVALID', `plugin name must be kebab-case: ${JSON.stringify(def.name)}`);
+  // `plugins.load` in the config file is the list of plugins to load, not a section.
+  if (def.name === 'load') throw new PluginError('CTX_PLUGIN_INVALID', 'plugin name load is reserved (plugins.load in the config file lists the plugins to load)');
   if (typeof def.setup !== 'function') throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} has no setup function`);
   for (const p of def.privileges ?? [])
     if (!PRIVILEGES.includes(p)) throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} declares unknown privilege ${JSON.stringify(p)} (known: ${PRIVILEGES.join(', ')})`);
-  return Object.freeze({ ...def });
+  if (def.hostApi !== undefined && (typeof def.hostApi !== 'string' || semver.validRange(def.hostApi) === null))
+    throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name} declares hostApi ${JSON.stringify(def.hostApi)}, which is not a semver range (e.g. '^1.0.0')`);
+  if (def.config !== undefined && !(def.config instanceof ObjectSchema))
+    throw new PluginError('CTX_PLUGIN_INVALID', `plugin ${def.name}: config must be an object schema, s.object({...})`);
+  return Object.freeze({ ...def, [DEFINED]: true });
+}
+
+/** Whether `value` came from `definePlugin` (the loader's test for "is this module a plugin"). */
+export function isPluginDefinition(value: unknown): value is PluginDefinition {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[DEFINED] === true;
+}
+
+/** Refuses a plugin whose `hostApi` range excludes this host's plugin API, naming both versions. */
+export function checkHostApi(def: PluginDefinition): void {
+  if (def.hostApi === undefined || semver.satisfies(PLUGIN_API_VERSION, def.hostApi)) return;
+  throw new PluginError(
+    'CTX_PLUGIN_API_VERSION',
+    `plugin ${def.name} ${def.version} supports host plugin API ${def.hostApi}, but this host (ctx ${VERSION}) implements plugin API ${PLUGIN_API_VERSION}; install a version of the plugin built for plugin API ${semver.major(PLUGIN_API_VERSION)}.x`,
+  );
 }
 
 export type PluginErrorCode =
@@ -261,6 +309,9 @@ export type PluginErrorCode =
   | 'CTX_PLUGIN_LATE_REGISTRATION'
   | 'CTX_PLUGIN_BOOT_TIMEOUT'
   | 'CTX_PLUGIN_LOAD_FAILED'
+  | 'CTX_PLUGIN_NOT_FOUND'
+  | 'CTX_PLUGIN_API_VERSION'
+  | 'CTX_PLUGIN_CONFIG'
   | 'CTX_PLUGIN_PRIVILEGE'
   | 'CTX_PLUGIN_SETUP_FAILED'
   | 'CTX_DUPLICATE_ROUTE';
@@ -276,6 +327,7 @@ export class PluginError extends Error {
 export function orderPlugins(plugins: PluginDefinition[]): PluginDefinition[] {
   const byName = new Map<string, PluginDefinition>();
   for (const p of plugins) {
+    checkHostApi(p);
     if (byName.has(p.name)) throw new PluginError('CTX_PLUGIN_DUPLICATE', `plugin ${p.name} is registered twice`);
     byName.set(p.name, p);
   }

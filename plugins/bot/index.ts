@@ -5,7 +5,7 @@
  * with `CTX_BOT_ENABLED=true` and an LLM; otherwise every route answers 503.
  */
 import { randomUUID } from 'node:crypto';
-import { HOST_VERSION, LlmError, Reply, createLlm, definePlugin, invalidArgument, isCtxError, notFound, resultObject, s, unavailable, type RouteContext } from 'ctx/plugin';
+import { HOST_VERSION, LlmError, Reply, definePlugin, invalidArgument, isCtxError, notFound, resultObject, s, unavailable, type RouteContext } from 'ctx/plugin';
 import { runChat, type BotEvent, type ChatInput } from './chat.js';
 import { MAX_IMAGES, MAX_IMAGE_URL_CHARS, checkImages, type ChatImage } from './images.js';
 import { BotStore } from './store.js';
@@ -65,7 +65,7 @@ export default definePlugin({
   dependsOn: ['system'],
   setup(host) {
     const enabled = host.config.botEnabled;
-    const llm = enabled ? createLlm({ ...host.config.llm, retries: 1 }) : null;
+    const llm = enabled ? host.models.llm({ retries: 1 }) : null;
     const store = new BotStore(host.kv);
     host.on('account-deleted', ({ account }) => store.dropAccount(account));
     host.readyCheck('bot', () => (enabled && llm ? 'ok' : 'not_configured'));

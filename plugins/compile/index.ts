@@ -7,7 +7,7 @@
  * `CTX_GRPC_PORT`, over gRPC.
  */
 import { randomUUID } from 'node:crypto';
-import { CtxError, HOST_VERSION, Reply, createLlm, definePlugin, invalidArgument, isCtxError, presentedKey, resultObject, s, spaceRootDepth, type Identity, type Llm, type PluginTaskContext, type ScopedVfs } from 'ctx/plugin';
+import { CtxError, HOST_VERSION, Reply, definePlugin, invalidArgument, isCtxError, presentedKey, resultObject, s, spaceRootDepth, type Identity, type Llm, type PluginTaskContext, type ScopedVfs } from 'ctx/plugin';
 import { BundledBackend, resolveSkill } from './bundled.js';
 import { bundledClient, httpClient, type Caller, type ExecutionClient } from './clients.js';
 import { grpcClient, startGrpcServer, type GrpcServerHandle } from './grpc.js';
@@ -56,11 +56,13 @@ export default definePlugin({
   name: 'compile',
   version: HOST_VERSION,
   dependsOn: ['system'],
+  // Sent to the execution backend (CTX_EXECUTION_BACKEND_GATEWAY_TOKEN): this plugin's alone, never in host.config.
+  config: s.object({ gatewayToken: s.string().optional() }),
   setup(host) {
     let llm: Llm | null | undefined;
-    const getLlm = () => (llm === undefined ? (llm = createLlm(host.config.llm)) : llm);
+    const getLlm = () => (llm === undefined ? (llm = host.models.llm()) : llm);
     const bundled = new BundledBackend(getLlm, host.log);
-    const client = pickClient(host.config.executionBackendUrl, bundled, host.config.executionBackendGatewayToken);
+    const client = pickClient(host.config.executionBackendUrl, bundled, host.pluginConfig.gatewayToken);
     // Keys of callers whose compile tasks are about to run, claimed by the run; lost on restart, as
     // are the tasks (they fail). A task cancelled before it ran never claims its key: a timer drops it.
     const keys = new Map<string, { key: string | undefined; timer: NodeJS.Timeout }>();
@@ -85,7 +87,7 @@ export default definePlugin({
     });
 
     async function follow(task: PluginTaskContext, payload: CompilePayload, caller: Caller): Promise<Record<string, unknown>> {
-      const clean = <T>(v: T) => scrub(v, [caller.apiKey, host.config.executionBackendGatewayToken]);
+      const clean = <T>(v: T) => scrub(v, [caller.apiKey, host.pluginConfig.gatewayToken]);
       const sessionId = await client.submit(caller, task.task.task_id, payload, task.signal).catch((err) => {
         throw new CtxError(err instanceof CtxError ? err.code : 'UNAVAILABLE', clean((err as Error).message));
       });

@@ -44,6 +44,22 @@ function queryString(query: Record<string, string | string[]>): string {
   return text ? `?${text}` : '';
 }
 
+/**
+ * A key is issued for one service identity: the caller's own key or a user the account admin names.
+ * Both at once is ambiguous (which identity should the gateway key act as?), so it is refused here,
+ * as the reference refuses it, instead of letting the gateway pick one silently.
+ */
+function checkKeyRequest(raw: Buffer): void {
+  let body: unknown;
+  try {
+    body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+  } catch {
+    return; // not JSON: the gateway answers for its own body format
+  }
+  if (body && typeof body === 'object' && !Array.isArray(body) && 'openviking_key' in body && 'user_id' in body)
+    throw new CtxError('INVALID_ARGUMENT', 'send `openviking_key` (your own service key) or `user_id` (a user of your account), not both', { field: 'user_id' });
+}
+
 /** Any parameters, passed on as they came (repeated keys as arrays). */
 const passedQuery = s.record(s.union<string | string[]>([s.string(), s.array(s.string())], 'a value, or several for a repeated key')).describe('forwarded to the gateway unchanged (e.g. logs?limit=)');
 
@@ -51,14 +67,18 @@ export default definePlugin({
   name: 'gateway-proxy',
   version: HOST_VERSION,
   dependsOn: ['system'],
+  // The admin token is this plugin's alone: CTX_GATEWAY_ADMIN_TOKEN reaches it here, never in host.config.
+  config: s.object({ adminToken: s.string({ min: 32 }).optional() }),
   setup(host) {
-    const { url, adminToken } = host.config.gateway;
+    const { url } = host.config.gateway;
+    const { adminToken } = host.pluginConfig;
     const base = url?.replace(/\/+$/, '');
     host.readyCheck('context_gateway', () => (base && adminToken ? 'ok' : 'not_configured'));
 
     async function forward(ctx: RouteContext): Promise<Reply> {
       // Path first: an unknown path is 404 whether or not a gateway is configured.
       const segs = checkPath(ctx.req.path);
+      if (ctx.req.method === 'POST' && segs.length === 1 && segs[0] === 'keys') checkKeyRequest(ctx.req.rawBody);
       if (!base) throw unavailable('the context gateway is not enabled (CTX_GATEWAY_URL is not set)');
       if (!adminToken) throw unavailable('the context gateway admin token is not configured (CTX_GATEWAY_ADMIN_TOKEN)');
       const target = `${base}/admin/${segs.map(encodeURIComponent).join('/')}${queryString(ctx.query as Record<string, string | string[]>)}`;
@@ -102,7 +122,7 @@ export default definePlugin({
         description:
           'Forwarded to {CTX_GATEWAY_URL}/admin/{path} with the same method, query and body; the caller\'s credentials are replaced by the shared admin token and the caller\'s account. Only first segments overview, logs, guides, upstreams, policies, keys, users, tools are forwarded (others, and paths with "..", 404).',
         reply: { contentType: 'application/json', description: "the gateway's own status and body, unchanged" },
-        errors: ['NOT_FOUND', 'UNAVAILABLE'],
+        errors: ['NOT_FOUND', 'UNAVAILABLE', ...(method === 'POST' ? (['INVALID_ARGUMENT'] as const) : [])],
         handler: forward,
       });
     }

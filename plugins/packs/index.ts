@@ -107,6 +107,8 @@ export default definePlugin({
       summary: 'Import an uploaded pack below a parent URI',
       body: s.object({ temp_file_id: s.string({ min: 1 }).annotate({ pattern: '^tmp_[0-9a-f]{32}$' }), parent: s.uri(), on_conflict: onConflict, vector_mode: vectorMode, telemetry: s.telemetry() }),
       response: resultObject({ uri: s.string() }),
+      // The spec's row lists telemetry.operation_id in this envelope whatever the request says.
+      telemetry: 'always',
       errors: [...uriErrors, 'CONFLICT'],
       async handler(ctx) {
         const b = ctx.body;

@@ -4,7 +4,7 @@
  * touches another tenant's vectors) and the configured embedder (runtime/models/embedder.ts:
  * the core's local lexical embedder or an OpenAI-compatible API).
  */
-import { createEmbedder, VectorIndex, type CtxConfig, type Embedder } from 'ctx/plugin';
+import { VectorIndex, type Embedder } from 'ctx/plugin';
 
 export type { Hit, RecordAttrs, VectorFilter } from 'ctx/plugin';
 
@@ -19,10 +19,9 @@ export interface Backends {
   kind: 'native';
 }
 
-export async function loadBackends(config: CtxConfig): Promise<Backends> {
-  // createEmbedder checks a remote model's dimension before the index is sized by it.
-  const embedder = await createEmbedder(config.embedding);
-  const flatThreshold = config.vectorFlatThreshold;
+/** `embedder` is the host's (`host.models.embedder()`), which checks a remote model's dimension before the index is sized by it. */
+export async function loadBackends(embedderReady: Promise<Embedder>, flatThreshold: number): Promise<Backends> {
+  const embedder = await embedderReady;
   return {
     embedder,
     kind: 'native',

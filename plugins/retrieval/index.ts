@@ -4,7 +4,6 @@
  * See README.md and docs/retrieval.md.
  */
 import { definePlugin, type Identity, type PluginHost } from 'ctx/plugin';
-import { createLlm, createReranker } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
 import { loadBackends } from './backends.js';
 import { registerRoutes, type RerankerLike } from './routes.js';
@@ -78,10 +77,10 @@ export default definePlugin({
   privileges: ['unscoped-vfs'],
   bootTimeoutMs: 120_000,
   async setup(host: PluginHost) {
-    const backends = await loadBackends(host.config);
+    const backends = await loadBackends(host.models.embedder(), host.config.vectorFlatThreshold);
     const store = new RecordStore(host.kv, backends, host.dataDir, host.log);
     const { embedderChanged } = await store.open();
-    const llm = createLlm(host.config.llm);
+    const llm = host.models.llm();
     host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, records: store.index.stats().size });
 
     const service: VectorIndexService = {
@@ -120,7 +119,7 @@ export default definePlugin({
       return 'ok';
     };
     host.readyCheck('vectordb', vectordbReady);
-    const reranker: RerankerLike | null = createReranker(host.config.rerank);
+    const reranker: RerankerLike | null = host.models.reranker();
     registerRoutes(host, store, llm, reranker);
 
     host.onClose(() => store.close());

@@ -10,6 +10,7 @@ import { authorize, isAncestorOrSelf, parseUri } from 'ctx/plugin';
 import { checkOptionalTags as checkTags } from 'ctx/plugin';
 import type { VectorFilter } from './backends.js';
 import { legacyAgentFilters } from './legacy.js';
+import { normalizeFilter } from './filter-compat.js';
 
 const CONTEXT_TYPES = ['memory', 'resource', 'skill'] as const;
 const MAX_BRANCHES = 16;
@@ -196,6 +197,7 @@ function fieldCondition(field: string, cond: unknown, path: string, identity: Id
 
 /** Compiles a filter object to alternatives (OR of AND-conjunctions); [] when it can match nothing. */
 export function compileFilter(filter: unknown, identity: Identity, path = '$'): Conj[] {
+  if (path === '$') filter = normalizeFilter(filter);
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw bad(path, 'expected an object');
   let branches: Conj[] = [{}];
   for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {

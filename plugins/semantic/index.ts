@@ -4,7 +4,7 @@
  * embeds records into the retrieval plugin's store through its `vector-store` service. Other
  * plugins read index status through the `indexing` service. README.md describes the pipeline.
  */
-import { HOST_VERSION, createLlm, definePlugin, type CodeOutline, type Identity } from 'ctx/plugin';
+import { HOST_VERSION, definePlugin, type CodeOutline, type Identity } from 'ctx/plugin';
 import { Indexer, type IndexerStats } from './indexer.js';
 import { EMBEDDING_QUEUE, SEMANTIC_QUEUE } from './indexing-contract.js';
 import { createIndexingService, type IndexingService } from './indexing-status.js';
@@ -43,7 +43,7 @@ export default definePlugin({
   privileges: ['unscoped-vfs'],
   setup(host) {
     const store = host.use('vector-store');
-    const llm = createLlm(host.config.llm);
+    const llm = host.models.llm();
     const indexer = new Indexer(
       host,
       store,

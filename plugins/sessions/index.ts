@@ -5,7 +5,6 @@
  * details.
  */
 import {
-  createLlm,
   definePlugin,
   HOST_VERSION,
   invalidArgument,
@@ -63,7 +62,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
   privileges: ['unscoped-vfs'],
   setup(host) {
     const store = new SessionStore(host.unscopedVfs);
-    const llm = createLlm(host.config.llm);
+    const llm = host.models.llm();
     const committer = new Committer(host, store, llm);
     host.taskType({ type: TASK_TYPE, cancellable: true, onRestart: 'resume', run: (task, input) => committer.run(task, input) });
     const idle = new IdleScheduler(host.kv, store, committer, host.log, opts.idleScanMs ?? 60_000);
@@ -249,6 +248,7 @@ export const createSessionsPlugin = (opts: SessionsOptions = {}) => definePlugin
       body: s.object({ messages: s.array(s.object(messageShape).annotate(CONTENT_OR_PARTS), { min: 1, max: LIMITS.batch }), telemetry: s.telemetry() }),
       bodyLimit: LIMITS.messageBytes * 4,
       response: ackSchema,
+      errors: ['CONFLICT'],
       handler: (ctx) => add(ctx, ctx.body.messages, true),
     });
 

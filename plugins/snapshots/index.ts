@@ -85,7 +85,7 @@ export default definePlugin({
       path: '/api/v1/snapshot/show',
       summary: 'A commit’s metadata, or with `path` the raw bytes of one file in it',
       description: 'With `path`: `application/octet-stream` without the envelope, headers X-Snapshot-Oid (blob id) and X-Snapshot-Size (bytes).',
-      query: s.object({ target_ref: s.string({ min: 1, max: 256 }), path: s.uri().optional() }),
+      query: s.object({ target_ref: s.string({ min: 1, max: 200 }).describe('a commit id or a branch (at most 200 characters, as branch names: git cannot hold a longer ref as a file)'), path: s.uri().optional() }),
       response: commitMeta,
       errors: [...uriErrors],
       async handler(ctx) {
@@ -101,7 +101,7 @@ export default definePlugin({
       path: '/api/v1/snapshot/restore',
       summary: 'Restore a commit (or one directory of it) as a new commit on top of the branch head',
       body: s.object({
-        source_commit: s.string({ min: 1, max: 256 }),
+        source_commit: s.string({ min: 1, max: 200 }),
         project_dir: s.uri().optional(),
         branch,
         dry_run: s.bool().default(false),

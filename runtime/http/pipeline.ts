@@ -285,6 +285,7 @@ export class Pipeline {
         }
         if (def.body) body = def.body.parse(body === undefined ? {} : body, 'body', 'json');
       }
+      if (telemetry === false && def.telemetry === 'always') telemetry = true;
       x.mark('parse');
 
       x.params = found.params;

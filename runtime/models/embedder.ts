@@ -229,7 +229,11 @@ export class OpenAiEmbedder implements Embedder {
   private checked: Promise<void> | null = null;
   private readonly counters = { texts: 0, batches: 0 };
 
-  constructor(private readonly c: EmbedderConfig) {
+  /** A real private field: it holds the API key, and plugins hold this embedder (`host.models`). */
+  readonly #c: EmbedderConfig;
+
+  constructor(c: EmbedderConfig) {
+    this.#c = c;
     if (!c.baseUrl) throw new EmbedderConfigError('CTX_EMBEDDING_PROVIDER=openai needs CTX_EMBEDDING_BASE_URL (including /v1, e.g. https://api.openai.com/v1)');
     if (!c.model) throw new EmbedderConfigError('CTX_EMBEDDING_PROVIDER=openai needs CTX_EMBEDDING_MODEL');
     if (c.dim !== undefined && (!Number.isInteger(c.dim) || c.dim < 1)) throw new EmbedderConfigError(`CTX_EMBEDDING_DIM must be a positive integer, got ${c.dim}`);
@@ -261,9 +265,9 @@ export class OpenAiEmbedder implements Embedder {
         throw err;
       }
       const got = v!.length;
-      if (this.c.dim !== undefined && got !== this.c.dim) {
+      if (this.#c.dim !== undefined && got !== this.#c.dim) {
         throw new EmbedderConfigError(
-          `embedding model ${this.model} at ${this.info.params.baseUrl} returns ${got}-dimensional vectors but CTX_EMBEDDING_DIM=${this.c.dim}; set CTX_EMBEDDING_DIM=${got} (existing vectors are then re-embedded) or choose a model with ${this.c.dim} dimensions`,
+          `embedding model ${this.model} at ${this.info.params.baseUrl} returns ${got}-dimensional vectors but CTX_EMBEDDING_DIM=${this.#c.dim}; set CTX_EMBEDDING_DIM=${got} (existing vectors are then re-embedded) or choose a model with ${this.#c.dim} dimensions`,
         );
       }
       (this.info as { dim: number }).dim = got;
@@ -273,7 +277,7 @@ export class OpenAiEmbedder implements Embedder {
 
   async embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]> {
     await this.check();
-    const prefix = (kind === 'query' ? this.c.queryPrefix : this.c.documentPrefix) ?? '';
+    const prefix = (kind === 'query' ? this.#c.queryPrefix : this.#c.documentPrefix) ?? '';
     const out = new Array<Float32Array>(texts.length);
     // Empty texts are answered locally: several servers reject an empty input with a 400.
     const todo: number[] = [];

@@ -148,13 +148,16 @@ export class ResilientEndpoint {
   private readonly o: Required<Omit<ResilienceOptions, 'now' | 'sleep'>>;
   private readonly sleep: NonNullable<ResilienceOptions['sleep']>;
   private readonly counters = { requests: 0, attempts: 0, retries: 0, failures: 0 };
+  /** A real private field: plugins hold clients built on this (`host.models`), never the key. */
+  readonly #apiKey: string | undefined;
 
   constructor(
     readonly name: string,
     private readonly baseUrl: string,
-    private readonly apiKey: string | undefined,
+    apiKey: string | undefined,
     opts: ResilienceOptions = {},
   ) {
+    this.#apiKey = apiKey;
     this.o = {
       concurrency: opts.concurrency ?? 4,
       retries: opts.retries ?? 4,
@@ -233,7 +236,7 @@ export class ResilientEndpoint {
 
   private async once(path: string, payload: string, signal?: AbortSignal): Promise<unknown> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     const timeout = AbortSignal.timeout(this.o.timeoutMs);
     const sig = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let res: Response;

@@ -16,6 +16,7 @@ export interface Services {}
 // Defining a plugin, its host, routes, tasks, events, services and privileges.
 export {
   definePlugin,
+  isPluginDefinition,
   PluginError,
   PRIVILEGES,
   type AccessFacility,
@@ -25,6 +26,7 @@ export {
   type HostEvents,
   type IdentityAdmin,
   type IdentityReader,
+  type PluginConfig,
   type PluginDefinition,
   type PluginErrorCode,
   type PluginHost,
@@ -37,8 +39,9 @@ export {
   type RouteContext,
   type RouteDef,
 } from '../plugin.js';
-export { VERSION as HOST_VERSION } from '../version.js';
-export type { CtxConfig } from '../config.js';
+export { VERSION as HOST_VERSION, PLUGIN_API_VERSION } from '../version.js';
+export type { CtxConfig, PublicConfig } from '../config.js';
+export type { HostModels } from '../models/host-models.js';
 export type { Logger } from '../logger.js';
 
 // Access: the caller-scoped VFS and the rules it applies.

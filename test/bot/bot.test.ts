@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { write, wait } from '../retrieval/helpers.js';
 import { startFakeLlm, type FakeLlm } from './fake-llm.js';
+import { pollUntil } from '../helpers/poll.js';
 
 let llm: FakeLlm;
 let t: TestApp;
@@ -315,7 +316,7 @@ describe('streaming over a real socket', () => {
       while (!buf.includes('content_delta')) buf += new TextDecoder().decode((await reader.read()).value);
       const before = llm.cutShort;
       ctrl.abort();
-      for (let i = 0; i < 50 && llm.cutShort === before; i++) await new Promise((r) => setTimeout(r, 20));
+      await pollUntil(() => llm.cutShort !== before, { what: 'the LLM stream to be cut short' });
       expect(llm.cutShort).toBe(before + 1);
     } finally {
       llm.gapMs = 0;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpBackend } from '../../examples/compile-backend/http-server.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { body, seed, settle } from './helpers.js';
+import { pollUntil } from '../helpers/poll.js';
 
 describe('compile via the example HTTP backend', () => {
   let t: TestApp;
@@ -116,19 +117,18 @@ describe('compile via a scripted HTTP backend', () => {
     mode = 'cancel';
     const r = await t.req({ method: 'POST', url: '/api/v1/compile', headers: alice, body: body() });
     const id = r.json().result.task_id;
-    while (!fake.calls.some((c) => c.path === '/runtime/v1/tasks/status')) await new Promise((res) => setTimeout(res, 10));
+    await pollUntil(() => fake.calls.some((c) => c.path === '/runtime/v1/tasks/status'), { what: 'the first status call' });
     const submitCall = fake.calls.find((c) => c.path === '/runtime/v1/tasks')!;
     expect(submitCall.headers['idempotency-key']).toBe(id);
     expect(submitCall.headers['x-api-key']).toBe(alice['x-api-key']);
     expect(submitCall.headers['x-gateway-token']).toBe('gateway-token-for-tests');
     expect(submitCall.body).toEqual({ task_type: 'compile', payload: body() });
     // The backend answered its first status call; the task records that answer's stage right after.
-    let running = await t.req({ method: 'GET', url: `/api/v1/tasks/${id}`, headers: alice });
-    for (let i = 0; i < 200 && running.json().result.stage !== 'agent'; i++) {
-      await new Promise((res) => setTimeout(res, 10));
-      running = await t.req({ method: 'GET', url: `/api/v1/tasks/${id}`, headers: alice });
-    }
-    expect(running.json().result).toMatchObject({ status: 'running', stage: 'agent' });
+    const running = await pollUntil(async () => {
+      const task = (await t.req({ method: 'GET', url: `/api/v1/tasks/${id}`, headers: alice })).json().result;
+      return task.stage === 'agent' && task;
+    }, { what: 'the agent stage' });
+    expect(running).toMatchObject({ status: 'running', stage: 'agent' });
     const c = await t.req({ method: 'POST', url: `/api/v1/tasks/${id}/cancel`, headers: alice });
     expect(c.json().result.status).toBe('cancelling');
     const task = await settle(t, alice, id);

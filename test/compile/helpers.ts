@@ -1,6 +1,7 @@
 /** Shared set-up of the compile tests: an account with two users, a skill, a source tree. */
 import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import { pollUntil } from '../helpers/poll.js';
 
 export const SKILL = { name: 'summarize', description: 'Summarizes sources into one file', content: '# Summarize\n\nRead every source file and write summary.md with one line per file.' };
 
@@ -19,14 +20,14 @@ export async function seed(t: TestApp, account = 'acme'): Promise<{ alice: Recor
 export const body = (extra: Record<string, unknown> = {}) => ({ from: ['ctx://~/resources/src'], to: 'ctx://~/resources/out', skill: 'ctx://~/skills/summarize', ...extra });
 
 /** Polls a task until it is terminal. */
-export async function settle(t: TestApp, headers: Record<string, string>, id: string, ms = 10_000): Promise<Record<string, any>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const r = await t.req({ method: 'GET', url: `/api/v1/tasks/${id}`, headers });
-    expect(r.status, r.text).toBe(200);
-    const task = r.json().result;
-    if (['completed', 'failed', 'cancelled'].includes(task.status)) return task;
-    if (Date.now() > end) throw new Error(`task ${id} still ${task.status} (${task.stage})`);
-    await new Promise((res) => setTimeout(res, 20));
-  }
+export async function settle(t: TestApp, headers: Record<string, string>, id: string, ms = 20_000): Promise<Record<string, any>> {
+  return pollUntil(
+    async () => {
+      const r = await t.req({ method: 'GET', url: `/api/v1/tasks/${id}`, headers });
+      expect(r.status, r.text).toBe(200);
+      const task = r.json().result;
+      return ['completed', 'failed', 'cancelled'].includes(task.status) && task;
+    },
+    { what: `task ${id} to finish`, timeoutMs: ms, intervalMs: 20 },
+  );
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startFakeLlm, type FakeLlm } from './fake-llm.js';
 import { seed } from './helpers.js';
+import { pollUntil } from '../helpers/poll.js';
 
 const payload = (extra: Record<string, unknown> = {}) => ({ from: ['ctx://~/resources/src'], to: 'ctx://~/resources/rt', skill: 'ctx://~/skills/summarize/SKILL.md', ...extra });
 
@@ -12,14 +13,14 @@ describe('/runtime/v1 on the bundled backend', () => {
   let alice: Record<string, string>;
   let bob: Record<string, string>;
   const post = (path: string, headers: Record<string, string>, body: unknown) => t.req({ method: 'POST', url: `/runtime/v1${path}`, headers, body });
-  const until = async (headers: Record<string, string>, id: string, want: string[]) => {
-    for (let i = 0; i < 500; i++) {
-      const st = (await post('/tasks/status', headers, { session_id: id })).json();
-      if (want.includes(st.status)) return st;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`session ${id} never reached ${want}`);
-  };
+  const until = (headers: Record<string, string>, id: string, want: string[]) =>
+    pollUntil(
+      async () => {
+        const st = (await post('/tasks/status', headers, { session_id: id })).json();
+        return want.includes(st.status) && st;
+      },
+      { what: `session ${id} to reach ${want.join(' or ')}` },
+    );
 
   beforeAll(async () => {
     llm = await startFakeLlm();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatHeader } from '../../runtime/vfs/headers.js';
 import type { TestApp } from '../helpers/app.js';
 import { contentApp, probeIndexer, type Probe } from './helpers.js';
+import { settledTask } from '../helpers/poll.js';
 
 let t: TestApp;
 let probe: Probe;
@@ -128,11 +129,7 @@ describe('reindex', () => {
       expect(second.json().error.details).toMatchObject({ resource: 'ctx://resources/re/a.md', task_id: id });
       expect((await post('/api/v1/content/reindex', { uri: 'ctx://resources/ix' })).status).toBe(200);
       probe.release();
-      for (;;) {
-        const s = (await t.req({ url: `/api/v1/tasks/${id}`, headers: alice })).json().result.status;
-        if (s === 'completed') break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      expect((await settledTask(async () => (await t.req({ url: `/api/v1/tasks/${id}`, headers: alice })).json().result)).status).toBe('completed');
       expect((await post('/api/v1/content/reindex', { uri: 'ctx://resources/re/a.md', wait: true })).json().result.status).toBe('completed');
     } finally {
       probe.release();

@@ -90,6 +90,20 @@ describe('refusals', () => {
     expect(gw.received.length).toBe(n);
   });
 
+  it('POST keys with both openviking_key and user_id: 400 naming the choice, nothing forwarded', async () => {
+    const n = gw.received.length;
+    const body = { name: 'k', openviking_key: 'sk-x', user_id: 'bob', policy_id: 'p', upstream_ids: ['u'] };
+    const res = await t.req({ method: 'POST', url: `${P}/keys`, headers: admin, body });
+    expect(res.status).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'user_id' } });
+    expect(res.json().error.message).toMatch(/openviking_key.*or.*user_id/);
+    expect(gw.received.length).toBe(n);
+    // Either one alone is forwarded.
+    const { user_id: _omit, ...one } = body;
+    expect((await t.req({ method: 'POST', url: `${P}/keys`, headers: admin, body: one })).status).toBe(200);
+    expect(gw.received.length).toBe(n + 1);
+  });
+
   it('no credentials: 401', async () => {
     expect((await t.req({ method: 'GET', url: `${P}/overview` })).status).toBe(401);
   });

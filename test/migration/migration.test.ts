@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { RecordDoc, VectorRecordsService, VectorStoreService } from '../../plugins/retrieval/index.js';
+import { settledTask } from '../helpers/poll.js';
 
 let t: TestApp;
 const A = 'legacy';
@@ -28,14 +29,11 @@ async function migrate(action?: string) {
 }
 
 async function finished(taskId: string) {
-  for (let i = 0; i < 200; i++) {
+  return settledTask(async () => {
     const r = await t.req({ method: 'GET', url: `/api/v1/tasks/${taskId}`, headers: t.root });
     expect(r.status, r.text).toBe(200);
-    const task = r.json().result;
-    if (task.status === 'completed' || task.status === 'failed') return task;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error('task did not finish');
+    return r.json().result;
+  });
 }
 
 async function vectorOf(account: string, path: string, level: 0 | 1 | 2): Promise<Float32Array | undefined> {

@@ -142,6 +142,8 @@ describe('import', () => {
     const res = await importPack(await exportPack('ctx://resources/proj'), { parent: 'ctx://resources/copies' });
     expect(res.status, res.text).toBe(200);
     expect(res.json().result).toEqual({ uri: 'ctx://resources/copies/proj' });
+    // The spec's row: the envelope carries telemetry.operation_id though the request did not ask.
+    expect(res.json().telemetry).toEqual(expect.objectContaining({ operation_id: expect.stringMatching(/\S/) }));
     const original = await snapshot('resources/proj');
     delete original['.relations.json'];
     expect(await snapshot('resources/copies/proj')).toEqual(original);
@@ -153,6 +155,7 @@ describe('import', () => {
     const before = await snapshot('resources/target/proj');
     const fail = await importPack(zip, { parent: 'ctx://resources/target' });
     expect(fail.status).toBe(409);
+    expect(fail.json().telemetry.operation_id).toEqual(expect.any(String));
     expect(fail.json().error.details.resource).toBe('ctx://resources/target/proj');
     expect(await snapshot('resources/target/proj')).toEqual(before);
     const skip = await importPack(zip, { parent: 'ctx://resources/target', on_conflict: 'skip' });

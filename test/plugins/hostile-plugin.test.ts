@@ -197,3 +197,93 @@ describe('without the plugin that supplies the entry rules, access is denied', (
     }
   });
 });
+
+/** Every string reachable through own properties (enumerable or not) of `root`. */
+function strings(root: unknown): string[] {
+  const out: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (v: unknown) => {
+    if (typeof v === 'string') out.push(v);
+    if ((typeof v !== 'object' && typeof v !== 'function') || v === null || seen.has(v)) return;
+    seen.add(v);
+    for (const key of Reflect.ownKeys(v)) {
+      const d = Object.getOwnPropertyDescriptor(v, key);
+      if (d && 'value' in d) visit(d.value);
+    }
+  };
+  visit(root);
+  return out;
+}
+
+describe('host.config holds no secret', () => {
+  const SECRETS = {
+    rootApiKey: 'root-secret-0123456789abcdef',
+    llm: 'sk-llm-secret-value-000111',
+    embedding: 'sk-embedding-secret-value-222',
+    rerank: 'sk-rerank-secret-value-333444',
+    gateway: 'gateway-admin-secret-token-0123456789abcdef',
+    execution: 'execution-backend-secret-token-5566',
+    otherSection: 'sk-another-plugins-own-key-7788',
+  };
+  it('no root key, provider key, gateway or backend token, nor another plugin section reaches a plugin', async () => {
+    let seen!: PluginHost;
+    const spy = definePlugin({ name: 'config-spy', version: '1.0.0', setup: (h) => void (seen = h) });
+    const holder = definePlugin({ name: 'key-holder', version: '1.0.0', config: s.object({ apiKey: s.string() }), setup: () => {} });
+    const t4 = await startTestApp({
+      extraPlugins: [spy, holder],
+      env: {
+        CTX_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+        CTX_LLM_API_KEY: SECRETS.llm,
+        CTX_EMBEDDING_API_KEY: SECRETS.embedding,
+        CTX_RERANK_BASE_URL: 'http://127.0.0.1:9',
+        CTX_RERANK_API_KEY: SECRETS.rerank,
+        CTX_GATEWAY_URL: 'http://127.0.0.1:9',
+        CTX_GATEWAY_ADMIN_TOKEN: SECRETS.gateway,
+        CTX_EXECUTION_BACKEND_GATEWAY_TOKEN: SECRETS.execution,
+        CTX_PLUGIN_KEY_HOLDER_API_KEY: SECRETS.otherSection,
+      },
+      config: { rootApiKey: SECRETS.rootApiKey },
+    });
+    try {
+      const visible = JSON.stringify({ config: seen.config, own: seen.pluginConfig });
+      for (const [what, secret] of Object.entries(SECRETS)) expect(visible, what).not.toContain(secret);
+      expect(seen.config.llm).toEqual({ baseUrl: 'http://127.0.0.1:9/v1' });
+      expect('rootApiKey' in seen.config).toBe(false);
+      // Frozen: a plugin cannot change what the others read.
+      expect(Object.isFrozen(seen.config) && Object.isFrozen(seen.config.llm)).toBe(true);
+      expect(() => ((seen.config as { port: number }).port = 1)).toThrow(TypeError);
+      // The parts that use the secrets still get them: the gateway proxy is configured, the model clients exist.
+      const ready = await t4.req({ url: '/ready' });
+      expect(JSON.stringify(ready.json())).toMatch(/context_gateway"?:\s*"ok"/);
+      // Nor inside the clients it is handed: the keys are in closures and #private fields.
+      const { createEmbedder } = await import('../../runtime/models/embedder.js');
+      const openai = await createEmbedder({ provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: SECRETS.embedding, skipCheck: true });
+      const reachable = strings([seen.models.llm(), seen.models.reranker(), await seen.models.embedder(), openai]);
+      expect(reachable.length).toBeGreaterThan(3);
+      for (const [what, secret] of Object.entries(SECRETS)) expect(reachable.filter((v) => v.includes(secret)), what).toEqual([]);
+    } finally {
+      await t4.close();
+    }
+  });
+
+  it('every configuration key that looks like a secret is one the host keeps back', async () => {
+    const { SECRET_FIELDS, loadConfig, publicConfig } = await import('../../runtime/config.js');
+    const source = (await import('node:fs')).readFileSync('runtime/config.ts', 'utf8');
+    const secretVars = [...new Set([...source.matchAll(/env\.(CTX_[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD)[A-Z_]*)/g)].map((m) => m[1]!))];
+    expect(secretVars.length).toBeGreaterThanOrEqual(6);
+    const env: Record<string, string> = { CTX_RERANK_BASE_URL: 'http://127.0.0.1:9' };
+    for (const v of secretVars) env[v] = `secret-of-${v}-0123456789abcdef0123456789`;
+    const full = loadConfig(env);
+    const paths: string[] = [];
+    const walk = (o: Record<string, unknown>, prefix: string) => {
+      for (const [k, v] of Object.entries(o)) {
+        if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, `${prefix}${k}.`);
+        else if (/key|token|secret|password/i.test(k)) paths.push(prefix + k);
+      }
+    };
+    walk(full as unknown as Record<string, unknown>, '');
+    expect(paths.sort()).toEqual([...SECRET_FIELDS].sort());
+    const shown = JSON.stringify(publicConfig(full));
+    for (const v of secretVars) expect(shown, v).not.toContain(`secret-of-${v}`);
+  });
+});

@@ -74,7 +74,7 @@ describe('load-time checks', () => {
   });
 
   it('a config plugin that cannot be loaded fails start-up clearly', async () => {
-    await expect(startTestApp({ config: { plugins: [path.resolve('does/not/exist.js')] } })).rejects.toMatchObject({ code: 'CTX_PLUGIN_LOAD_FAILED' });
+    await expect(startTestApp({ config: { plugins: [path.resolve('does/not/exist.js')] } })).rejects.toMatchObject({ code: 'CTX_PLUGIN_NOT_FOUND' });
   });
 
   it('optional() returns services of non-dependencies at request time, undefined when absent', async () => {

@@ -33,7 +33,7 @@ function violation(file: string, root: string, specifier: string, dynamic: boole
   if (dynamic && !/^['"][^'"]+['"]$/.test(specifier)) return `computed import(${specifier})`;
   const spec = dynamic ? specifier.slice(1, -1) : specifier;
   if (spec.startsWith('node:')) return null;
-  if (spec === 'ctx/plugin') return null;
+  if (spec === 'ctx/plugin' || spec === 'ctx-plugin-sdk') return null;
   if (spec === 'ctx' || spec.startsWith('ctx/')) return `${spec}: only ctx/plugin is public`;
   if (!spec.startsWith('.')) return null; // an npm package of the plugin's own
   const target = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
@@ -45,6 +45,8 @@ function violation(file: string, root: string, specifier: string, dynamic: boole
 const pluginRoots = [
   ...fs.readdirSync('plugins', { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.resolve('plugins', e.name)),
   ...fs.readdirSync('docs/examples', { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.resolve('docs/examples', e.name)),
+  // Out-of-tree plugins: their sources import the SDK package and nothing of the server.
+  ...fs.readdirSync('examples', { withFileTypes: true }).filter((e) => e.isDirectory() && e.name.startsWith('plugin-')).map((e) => path.resolve('examples', e.name, 'src')),
 ];
 
 describe('plugins import only the SDK', () => {
@@ -72,6 +74,8 @@ describe('plugins import only the SDK', () => {
     expect(violation(file, root, 'spec', true)).toMatch(/computed/);
     expect(violation(file, root, '../../runtime/sdk/index.js', false)).toMatch(/as ctx\/plugin/);
     expect(violation(file, root, 'ctx/plugin', false)).toBeNull();
+    expect(violation(file, root, 'ctx-plugin-sdk', false)).toBeNull();
+    expect(violation(file, root, 'ctx/testing', false)).toMatch(/only ctx\/plugin/);
     expect(violation(file, root, './helpers.js', false)).toBeNull();
     expect(specifiers("import type {\n  A,\n  B,\n} from '../x.js';\nconst m = await import(name);")).toEqual([
       { specifier: '../x.js', dynamic: false },

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { pollUntil } from '../helpers/poll.js';
 
 type Headers = Record<string, string>;
 let t: TestApp;
@@ -200,12 +201,7 @@ describe('privacy configs: isolation', () => {
     expect(del.status).toBe(200);
     const again = await t.account('doomed', ['dora']);
     // The drop runs after the account deletion answers; poll the store through the API.
-    let cats: string[] = ['llm'];
-    for (let i = 0; i < 50 && cats.length; i++) {
-      cats = (await get('', again.users.dora!)).json().result;
-      if (cats.length) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(cats).toEqual([]);
+    await pollUntil(async () => ((await get('', again.users.dora!)).json().result as string[]).length === 0, { what: "the deleted account's privacy configs to be dropped" });
   });
 });
 

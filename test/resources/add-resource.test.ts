@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { upload } from '../skills/zips.js';
+import { settledTask } from '../helpers/poll.js';
 
 let t: TestApp;
 let alice: Record<string, string>;
@@ -19,14 +20,7 @@ const ls = async (who: Record<string, string>, uri: string): Promise<string[]> =
 };
 const resourceRoots = async (who: Record<string, string>) => (await ls(who, 'ctx://resources')).filter((u) => u.split('/').length === 4);
 
-async function waitTask(who: Record<string, string>, id: string) {
-  for (let i = 0; i < 400; i++) {
-    const r = (await get(who, `/api/v1/tasks/${id}?include_events=true`)).json().result;
-    if (['completed', 'failed', 'cancelled'].includes(r.status)) return r;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error('task did not finish');
-}
+const waitTask = (who: Record<string, string>, id: string) => settledTask(async () => (await get(who, `/api/v1/tasks/${id}?include_events=true`)).json().result);
 
 beforeAll(async () => {
   hostDir = tempDir('ctx-import-root-');

@@ -10,6 +10,7 @@ import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makeZip } from '../skills/zips.js';
 import { commitTo, makeRepo, startGitServer, startStatic, type TestServer } from './servers.js';
 import { png } from './documents.js';
+import { pollUntil, settledTask } from '../helpers/poll.js';
 
 let t: TestApp;
 let alice: Record<string, string>;
@@ -34,7 +35,6 @@ const files = async (uri: string): Promise<string[]> => {
 const exists = async (uri: string) => (await call('GET', `/api/v1/fs/stat?${qs({ uri })}`)).status === 200;
 const read = async (uri: string) => (await call('GET', `/api/v1/content/read?${qs({ uri })}`)).json().result as string;
 const consistency = async (uri: string) => (await call('POST', '/api/v1/system/consistency', { uri })).json().result;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const ZIP = 'application/zip';
 const mixed = makeZip([
@@ -100,11 +100,7 @@ describe('strict', () => {
     const r = await add({ path: `${web.url}/mixed.zip`, to: 'ctx://resources/strict2', strict: true });
     expect(r.status).toBe(200);
     const id = r.json().result.task_id as string;
-    let task: { status: string; error?: string } = { status: 'pending' };
-    for (let i = 0; i < 400 && !['completed', 'failed'].includes(task.status); i++) {
-      await sleep(25);
-      task = (await call('GET', `/api/v1/tasks/${id}`)).json().result;
-    }
+    const task: { status: string; error?: string } = await settledTask(async () => (await call('GET', `/api/v1/tasks/${id}`)).json().result);
     expect(task.status).toBe('failed');
     expect(task.error).toMatch(/strict/);
     expect(await exists('ctx://resources/strict2')).toBe(false);
@@ -273,17 +269,11 @@ describe('re-ingest writes only what changed', () => {
     t.app.vfs.on('change', listen);
     const trig = await call('POST', `/api/v1/watches/${watchId}/trigger`);
     expect(trig.status).toBe(200);
-    let w: { last_task_id: string | null; last_status: string | null } = { last_task_id: null, last_status: null };
-    for (let i = 0; i < 800; i++) {
-      w = (await call('GET', `/api/v1/watches/${watchId}`)).json().result;
-      if (w.last_task_id && w.last_task_id !== first.json().result.task_id && w.last_status) break;
-      await sleep(25);
-    }
-    let run = (await call('GET', `/api/v1/tasks/${w.last_task_id}`)).json().result;
-    for (let i = 0; i < 800 && !['completed', 'failed', 'cancelled'].includes(run.status); i++) {
-      await sleep(25);
-      run = (await call('GET', `/api/v1/tasks/${w.last_task_id}`)).json().result;
-    }
+    const w = await pollUntil(async () => {
+      const watch: { last_task_id: string | null; last_status: string | null } = (await call('GET', `/api/v1/watches/${watchId}`)).json().result;
+      return watch.last_task_id && watch.last_task_id !== first.json().result.task_id && watch.last_status ? watch : false;
+    }, { what: "the triggered run's outcome" });
+    const run = await settledTask(async () => (await call('GET', `/api/v1/tasks/${w.last_task_id}`)).json().result);
     t.app.vfs.off('change', listen);
     expect(run.status).toBe('completed');
     expect((await call('GET', `/api/v1/watches/${watchId}`)).json().result).toMatchObject({

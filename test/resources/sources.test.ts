@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { centralRecords, makeZip, upload } from '../skills/zips.js';
 import { commitTo, makeRepo, startGitServer, startStatic, type TestServer } from './servers.js';
+import { settledTask } from '../helpers/poll.js';
 
 let t: TestApp;
 let alice: Record<string, string>;
@@ -22,14 +23,7 @@ const ls = async (uri: string): Promise<string[]> => {
 };
 const roots = async () => (await ls('ctx://resources')).filter((u) => u.split('/').length === 4);
 
-async function waitTask(id: string) {
-  for (let i = 0; i < 800; i++) {
-    const r = (await get(`/api/v1/tasks/${id}?include_events=true`)).json().result;
-    if (['completed', 'failed', 'cancelled'].includes(r.status)) return r;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error('task did not finish');
-}
+const waitTask = (id: string) => settledTask(async () => (await get(`/api/v1/tasks/${id}?include_events=true`)).json().result);
 
 const bigMarkdown = () => {
   const para = 'Numbats eat termites and live in eucalypt woodland. '.repeat(40);

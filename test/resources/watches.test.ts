@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { upload } from '../skills/zips.js';
 import { commitTo, makeRepo, startGitServer, startStatic, type TestServer } from './servers.js';
+import { pollUntil, sleep } from '../helpers/poll.js';
 
 let t: TestApp;
 let alice: Record<string, string>;
@@ -24,17 +25,7 @@ const read = async (uri: string) => {
   return r.json().result as string;
 };
 const exists = async (uri: string) => (await call('GET', `/api/v1/fs/stat?${qs({ uri })}`)).status === 200;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const until = <T>(what: string, fn: () => Promise<T | undefined | false>) => pollUntil(fn, { what, intervalMs: 50 }) as Promise<T>;
 
 const taskDone = (taskId: string) =>
   until('the task', async () => ['completed', 'failed', 'cancelled'].includes((await call('GET', `/api/v1/tasks/${taskId}`)).json().result.status));
@@ -54,6 +45,8 @@ const runAfter = async (id: string, after: string | null) => {
 /** Back to a long interval, with any run the short one started finished. */
 async function calm(id: string) {
   await call('PATCH', `/api/v1/watches/${id}`, { watch_interval: 60 });
+  // A run the short interval fired just before the PATCH records its task id only once it starts:
+  // there is no state to await for a run that may or may not exist, so let one timer turn pass.
   await sleep(150);
   const w = await watchOf(id);
   if (w.last_task_id) await taskDone(w.last_task_id);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, setup, uris, wait, type Ctx } from './helpers.js';
+import { pollUntil } from '../helpers/poll.js';
 
 const TOPICS = ['volcano eruption lava basalt', 'sourdough starter flour hydration', 'kubernetes pod eviction memory', 'violin bow rosin horsehair', 'glacier moraine ice sheet'];
 
@@ -13,13 +14,7 @@ async function vectordb(c: Ctx): Promise<string> {
   return r.json().result.status as string;
 }
 
-async function until(check: () => Promise<boolean>, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (check: () => Promise<boolean>) => pollUntil(check, { what: 'the index to become HNSW', intervalMs: 50 });
 
 describe('vector index compaction in the plugin', () => {
   let c: Ctx;

@@ -138,6 +138,34 @@ describe('find', () => {
     expect(uris(r.body.result)).not.toContain('ctx://resources/kb/databases/postgres-vacuum.md');
   });
 
+  it("the reference's filter forms: {type: ...} and its operator tree give the same hits as ctx's grammar", async () => {
+    const q = { query: 'solarized editor postgres', limit: 20 };
+    const same = async (reference: unknown, ours: unknown) => {
+      const a = await post(c.t, c.alice, FIND, { ...q, filter: reference });
+      const b = await post(c.t, c.alice, FIND, { ...q, filter: ours });
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      expect(uris(a.body.result).sort()).toEqual(uris(b.body.result).sort());
+      return uris(a.body.result);
+    };
+    const memories = await same({ type: 'memory' }, { context_type: 'memory' });
+    expect(memories.length).toBeGreaterThan(0);
+    expect(memories.every((u) => u.includes('/memories/'))).toBe(true);
+    const resources = await same({ type: 'resource' }, { context_type: 'resource' });
+    expect(resources).toContain('ctx://resources/kb/databases/postgres-vacuum.md');
+    await same({ op: 'must', field: 'context_type', conds: ['memory', 'skill'] }, { context_type: { $in: ['memory', 'skill'] } });
+    await same({ op: 'must_not', field: 'context_type', conds: ['memory'] }, { context_type: { $in: ['resource', 'skill'] } });
+    await same(
+      { op: 'and', conds: [{ op: 'must', field: 'level', conds: [2] }, { op: 'time_range', field: 'updated_at', gte: '2001-01-01T00:00:00' }] },
+      { level: 2, updated_at: { $gte: '2001-01-01T00:00:00' } },
+    );
+    await same({ op: 'or', conds: [{ type: 'skill' }, { op: 'must', field: 'uri', conds: ['ctx://resources/kb/frontend'] }] }, { $or: [{ context_type: 'skill' }, { uri: { $prefix: 'ctx://resources/kb/frontend' } }] });
+    for (const bad of [{ op: 'xor', conds: [] }, { op: 'must', field: 'level' }, { type: 'memory', context_type: 'memory' }, { op: 'time_range', field: 'updated_at' }, { type: 'nothing' }]) {
+      const r = await post(c.t, c.alice, FIND, { ...q, filter: bad });
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'filter' } });
+    }
+  });
+
   it('home alias target and peer view header', async () => {
     let r = await post(c.t, c.alice, FIND, { query: 'solarized', target_uri: 'ctx://~/memories' });
     const all = uris(r.body.result);

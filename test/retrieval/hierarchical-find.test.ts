@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
+import { hostModels } from '../../runtime/models/host-models.js';
 import { Kv } from '../../runtime/storage/kv.js';
 import { MemoryBackend } from '../../runtime/storage/memory.js';
 import { recordId } from '../../runtime/vfs/record-id.js';
@@ -32,7 +33,7 @@ describe('hierarchical find: known answers', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-hier-'));
     const config = loadConfig({}, { dataDir: dir, authMode: 'dev' });
     const log = createLogger('silent');
-    const backends = await loadBackends(config);
+    const backends = await loadBackends(hostModels(config).embedder(), config.vectorFlatThreshold);
     store = new RecordStore(await Kv.open(new MemoryBackend()), backends, dir, log);
     await store.open();
     const docs: RecordDoc[] = [];

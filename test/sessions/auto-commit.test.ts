@@ -3,6 +3,7 @@ import { builtinPlugins } from '../../plugins/index.js';
 import { createSessionsPlugin } from '../../plugins/sessions/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { client } from './helpers.js';
+import { pollUntil } from '../helpers/poll.js';
 
 let t: TestApp;
 let c: ReturnType<typeof client>;
@@ -15,13 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const waitFor = async (fn: () => Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+const waitFor = (fn: () => Promise<boolean>) => pollUntil(fn, { what: 'the auto commit', intervalMs: 25 });
 
 describe('auto commit after a message write', () => {
   it('commits when the live message count is strictly greater than the threshold, keeping keep_recent_count', async () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT_KEY, startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { client } from './helpers.js';
+import { pollUntil } from '../helpers/poll.js';
 
 const CHILD = path.resolve('test/sessions/crash-child.ts');
 let t: TestApp | undefined;
@@ -54,9 +55,7 @@ describe('sessions: SIGKILL while appending and committing', () => {
     const w0 = await c.info('w0');
     const last = `archive_${String(w0.commit_count).padStart(3, '0')}`;
     if (w0.commit_count > 0) {
-      const end = Date.now() + 20_000;
-      while ((await c.get(`/api/v1/sessions/w0/archives/${last}`)).status !== 200 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      expect((await c.get(`/api/v1/sessions/w0/archives/${last}`)).status).toBe(200);
+      await pollUntil(async () => (await c.get(`/api/v1/sessions/w0/archives/${last}`)).status === 200, { what: `archive ${last} of w0`, intervalMs: 50 });
     }
     for (const [session, texts] of acked) {
       const info = await c.info(session);

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import { pollUntil } from '../helpers/poll.js';
 
 export function client(t: TestApp, headers: Record<string, string>) {
   const c = {
@@ -18,15 +19,14 @@ export function client(t: TestApp, headers: Record<string, string>) {
       return res.json().result;
     },
     /** Polls the task until it is terminal. */
-    task: async (taskId: string, ms = 10_000) => {
-      const end = Date.now() + ms;
-      for (;;) {
-        const r = (await c.get(`/api/v1/tasks/${taskId}`)).json().result;
-        if (['completed', 'failed', 'cancelled'].includes(r.status)) return r;
-        if (Date.now() > end) throw new Error(`task ${taskId} still ${r.status}`);
-        await new Promise((res) => setTimeout(res, 20));
-      }
-    },
+    task: (taskId: string) =>
+      pollUntil(
+        async () => {
+          const r = (await c.get(`/api/v1/tasks/${taskId}`)).json().result;
+          return ['completed', 'failed', 'cancelled'].includes(r.status) && r;
+        },
+        { what: `task ${taskId} to finish`, intervalMs: 20 },
+      ),
     read: async (uri: string) => {
       const res = await c.get(`/api/v1/content/read?uri=${encodeURIComponent(uri)}`);
       return res.status === 200 ? (res.json().result as string) : null;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { upload, makeZip } from './zips.js';
+import { settledTask } from '../helpers/poll.js';
 
 let t: TestApp;
 let alice: Record<string, string>;
@@ -90,11 +91,7 @@ describe('POST /api/v1/skills: the forms of skill data', () => {
     expect(res.status).toBe(200);
     const id = res.json().result.task_id as string;
     expect(id).toBeTruthy();
-    let status = '';
-    for (let i = 0; i < 200 && status !== 'completed'; i++) {
-      status = (await get(alice, `/api/v1/tasks/${id}`)).json().result.status;
-      if (status !== 'completed') await new Promise((r) => setTimeout(r, 25));
-    }
+    const { status } = await settledTask(async () => (await get(alice, `/api/v1/tasks/${id}`)).json().result);
     expect(status).toBe('completed');
     expect((await get(bob, `/api/v1/tasks/${id}`)).status).toBe(404);
   });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CtxError } from '../../runtime/errors.js';
 import { definePlugin } from '../../runtime/plugin.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { pollUntil } from '../helpers/poll.js';
 
 const routes = definePlugin({
   name: 'early-error-routes',
@@ -38,13 +39,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The access-log line of a request id (written after the response: polled, bounded). */
-async function accessLine(id: string): Promise<Record<string, unknown>> {
-  for (const end = Date.now() + 10_000; Date.now() < end; ) {
-    const found = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request' && l.req_id === id);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`no access-log line for ${id}`);
+function accessLine(id: string): Promise<Record<string, unknown>> {
+  return pollUntil(() => lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request' && l.req_id === id), { what: `the access-log line of ${id}` });
 }
 
 describe('early error responses over a real socket', () => {

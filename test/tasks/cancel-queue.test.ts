@@ -8,6 +8,7 @@ import type { Identity } from '../../runtime/identity/types.js';
 import { definePlugin } from '../../runtime/plugin.js';
 import type { QueueManager } from '../../runtime/queues/queue.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { pollUntil } from '../helpers/poll.js';
 
 const QUEUE = 'CancelWork';
 
@@ -65,14 +66,7 @@ const plugin = definePlugin({
   },
 });
 
-async function until(cond: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  // A hang guard only (generous: the machine is shared), never a timing assertion.
-  for (const end = Date.now() + 20_000; Date.now() < end; ) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`never happened: ${what}`);
-}
+const until = (cond: () => boolean | Promise<boolean>, what: string) => pollUntil(cond, { what });
 
 describe('cancelled tasks get no queue work run', () => {
   let t: TestApp;

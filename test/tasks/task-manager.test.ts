@@ -8,6 +8,7 @@ import { Kv } from '../../runtime/storage/kv.js';
 import { RocksDbBackend } from '../../runtime/storage/rocksdb.js';
 import { MAX_EVENTS, MAX_EVENT_BYTES, TaskManager, publicTask, type TaskContext, type TaskRecord, type TaskTypeDef } from '../../runtime/tasks/task-manager.js';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
+import { pollUntil } from '../helpers/poll.js';
 
 const log = createLogger('silent');
 
@@ -108,15 +109,13 @@ describe('tasks over HTTP (plugins/tasks)', () => {
     t.app.tasks.create(type, opts.who ?? ALICE, { input, resourceId: opts.resourceId, internal: opts.internal });
   /** Polls the task until it reaches `status` (bounded; no timing assertion). */
   async function until(id: string, status: string, headers = alice): Promise<Record<string, any>> {
-    let last: Record<string, any> = {};
-    // A hang guard only (generous: the machine is shared), never a timing assertion.
-    for (const end = Date.now() + 20_000; Date.now() < end; ) {
-      const r = await get(id, headers, true);
-      last = r.json().result;
-      if (last?.status === status) return last;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error(`task ${id} never reached ${status}; last: ${JSON.stringify(last)}`);
+    return pollUntil(
+      async () => {
+        const rec: Record<string, any> = (await get(id, headers, true)).json().result;
+        return rec?.status === status && rec;
+      },
+      { what: `task ${id} to reach ${status}` },
+    );
   }
 
   it('pending → running → completed, with the public record shape and its events', async () => {
@@ -283,7 +282,7 @@ describe('tasks over HTTP (plugins/tasks)', () => {
     await until(interrupted.task_id, 'running');
     await until(resumed.task_id, 'running');
     // The resumable handler has started (so its first run is counted and its record is on disk).
-    for (const end = Date.now() + 20_000; Date.now() < end && runs.get(resumedKey) !== 1; ) await new Promise((r) => setTimeout(r, 2));
+    await pollUntil(() => runs.get(resumedKey) === 1);
 
     await t.restart();
 
@@ -322,14 +321,14 @@ describe('TaskManager (direct)', () => {
     await tm.start();
   };
   async function until(id: string, status: string): Promise<TaskRecord> {
-    // A hang guard only (generous: the machine is shared), never a timing assertion.
-    let last: TaskRecord | undefined;
-    for (const end = Date.now() + 20_000; Date.now() < end; ) {
-      last = await tm.get(id, ME);
-      if (last.status === status) return JSON.parse(JSON.stringify(last));
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    throw new Error(`never ${status}: ${JSON.stringify(last)}`);
+    const last = await pollUntil(
+      async () => {
+        const rec = await tm.get(id, ME);
+        return rec.status === status && rec;
+      },
+      { what: `task ${id} to reach ${status}` },
+    );
+    return JSON.parse(JSON.stringify(last));
   }
 
   beforeEach(async () => {
@@ -388,7 +387,7 @@ describe('TaskManager (direct)', () => {
     await until(a.task_id, 'running');
     await until(b.task_id, 'running');
     // Both handlers started, so their `running` records are on disk (saved before run()).
-    for (const end = Date.now() + 20_000; Date.now() < end && !(runs.get(failKey) === 1 && runs.get(resumeKey) === 1); ) await new Promise((r) => setTimeout(r, 2));
+    await pollUntil(() => runs.get(failKey) === 1 && runs.get(resumeKey) === 1);
     expect([runs.get(failKey), runs.get(resumeKey)]).toEqual([1, 1]);
     // The process dies: nothing is drained, the database just goes away.
     qm.close();
@@ -437,8 +436,8 @@ describe('TaskManager (direct)', () => {
     });
     const rec = await tm.create('test_queue', ME, { input: { key: newKey() } });
     await until(rec.task_id, 'running');
-    for (const end = Date.now() + 20_000; Date.now() < end && consumed.length === 0; ) await new Promise((r) => setTimeout(r, 2));
-    for (const end = Date.now() + 20_000; Date.now() < end && qm.ownedCount(rec.task_id) < 3; ) await new Promise((r) => setTimeout(r, 2));
+    await pollUntil(() => consumed.length > 0);
+    await pollUntil(() => qm.ownedCount(rec.task_id) >= 3);
     expect(qm.ownedCount(rec.task_id)).toBe(3);
     await tm.cancel(rec.task_id, ME);
     const cancelling = await until(rec.task_id, 'cancelling');
@@ -461,7 +460,7 @@ describe('TaskManager (direct)', () => {
       await held;
     });
     const rec = await tm.create('test_queue', ME, { input: { key: newKey() } });
-    for (const end = Date.now() + 20_000; Date.now() < end && !started; ) await new Promise((r) => setTimeout(r, 2));
+    await pollUntil(() => started);
     await tm.cancel(rec.task_id, ME);
     await until(rec.task_id, 'cancelling');
     return { id: rec.task_id, release };
@@ -472,8 +471,7 @@ describe('TaskManager (direct)', () => {
     // The store goes away under the settle poll: the message's ack and the task's save both fail.
     await kv.close();
     release();
-    for (const end = Date.now() + 20_000; Date.now() < end && !warnings.some((w) => w.includes('cancelled task could not be settled')); )
-      await new Promise((r) => setTimeout(r, 5));
+    await pollUntil(() => warnings.some((w) => w.includes('cancelled task could not be settled')));
     const warning = JSON.parse(warnings.find((w) => w.includes('cancelled task could not be settled'))!);
     expect(warning).toMatchObject({ level: 'warn', task_id: id });
     await tm.drain(0);
@@ -523,7 +521,7 @@ describe('TaskManager (direct)', () => {
     await until(rec.task_id, 'running');
     await tm.drain(0);
     // Wait for the aborted run to finish its bookkeeping.
-    for (const end = Date.now() + 20_000; Date.now() < end && tm.runningCount() > 0; ) await new Promise((r) => setTimeout(r, 2));
+    await pollUntil(() => tm.runningCount() === 0);
     expect(tm.runningCount()).toBe(0);
     const stored = await kv.sub('tasks').getJson<TaskRecord>(`t\x00${rec.task_id}`);
     expect(stored!.status).toBe('running');

@@ -19,6 +19,7 @@ declare module 'ctx/plugin' {
 export default definePlugin({
   name: 'word-count',
   version: '1.0.0',
+  hostApi: '^1.0.0',
   dependsOn: ['system'],
   setup(host) {
     const counter: WordCounter = { count: (text) => text.split(/\s+/).filter(Boolean).length };

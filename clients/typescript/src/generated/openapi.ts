@@ -11730,6 +11730,20 @@ export interface operations {
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CONFLICT";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -13200,6 +13214,7 @@ export interface operations {
         parameters: {
             query: {
                 path?: string;
+                /** @description a commit id or a branch (at most 200 characters, as branch names: git cannot hold a longer ref as a file) */
                 target_ref: string;
             };
             header?: never;
