@@ -25,6 +25,7 @@ import {
   type RouteDef,
 } from './plugin.js';
 import type { Pipeline } from './http/pipeline.js';
+import { invoke, type InvokeRequest } from './http/invoke.js';
 import type { QueueManager } from './queues/queue.js';
 import type { Kv } from './storage/kv.js';
 import type { TaskManager } from './tasks/task-manager.js';
@@ -156,6 +157,10 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       vfsFor(identity: Identity) {
         if (!isIssuedIdentity(identity)) throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: vfsFor() takes an identity the host issued (ctx.identity or a task's owner), not one built by a plugin`);
         return scoped(identity);
+      },
+      invoke(identity: Identity, req: InvokeRequest) {
+        if (!isIssuedIdentity(identity)) throw new PluginError('CTX_PLUGIN_PRIVILEGE', `plugin ${def.name}: invoke() takes an identity the host issued (ctx.identity or a task's owner), not one built by a plugin`);
+        return invoke(pipeline, identity, req);
       },
       access: {
         canReadPath: (identity, path) => guard.canReadPath(identity, path),

@@ -6,6 +6,7 @@
  */
 import semver from 'semver';
 import type { EntryRules } from './access/guard.js';
+import type { InvokeRequest } from './http/invoke.js';
 import type { ScopedVfs } from './access/scoped-vfs.js';
 import type { PublicConfig } from './config.js';
 import type { Identity, Role } from './identity/types.js';
@@ -208,6 +209,12 @@ export interface PluginHost<C extends PluginConfig = PluginConfig> {
   authenticate(headers: Record<string, string>): Promise<Identity>;
   /** The VFS as `identity` may see it; `identity` must come from the host (a request or a task). */
   vfsFor(identity: Identity): ScopedVfs;
+  /**
+   * Calls a route in process as `identity` (one the host issued): role check, schema validation,
+   * handler and envelope exactly as over HTTP. Resolves with the envelope's `result` (or an
+   * `InvokeReply` for a route answering without the envelope); rejects with the route's `CtxError`.
+   */
+  invoke(identity: Identity, req: InvokeRequest): Promise<unknown>;
   /** Access checks for what a plugin shows from elsewhere (index hits, relation targets). */
   readonly access: AccessFacility;
   /** The raw VFS of every account: privilege `unscoped-vfs` (throws without it). */

@@ -67,6 +67,10 @@ if [ "${CTX_SKIP_MODEL:-}" != "1" ]; then
   bash scripts/setup-model.sh
 fi
 
+# --- web console (plugins/console/app -> dist/console/, hashed assets; esbuild, a dev dependency) -----
+say "building the web console"
+node --import tsx scripts/build-console.ts
+
 # --- TypeScript build (npm start runs the compiled output) ---------------------------------------
 say "compiling TypeScript"
 npx tsc -p tsconfig.build.json

@@ -50,6 +50,8 @@ class Exchange implements RouteContext {
   identity: Identity = undefined as unknown as Identity;
   /** Set once authentication succeeded (the access log's account and user). */
   authed: Identity | undefined = undefined;
+  /** The caller of an in-process call (`invoke`): used instead of resolving credentials. */
+  preset: Identity | undefined = undefined;
   httpStatus = 200;
   /** Headers a handler set (lower-case names) or the pipeline added, after x-request-id. */
   extraHeaders: Record<string, string> | undefined = undefined;
@@ -172,10 +174,11 @@ export class Pipeline {
     return new Promise((r) => this.idleWaiters.push(r));
   }
 
-  async handle(req: HttpRequestData, sink: ResponseSink): Promise<void> {
+  async handle(req: HttpRequestData, sink: ResponseSink, as?: Identity): Promise<void> {
     this.inFlight++;
     const started = performance.now();
     const x = new Exchange(req, sink, requestId(req.headers), started, this.opts.auth.authMode, this.opts.log, this.opts.scopedVfs);
+    x.preset = as;
     let status = 500;
     try {
       status = await this.run(x);
@@ -242,7 +245,9 @@ export class Pipeline {
 
       let identity: Identity | undefined;
       const auth = def.auth ?? 'required';
-      if (auth === 'required' || (auth === 'optional' && credentialsSupplied(req.headers, this.opts.auth.authMode))) {
+      if (x.preset) {
+        identity = x.authed = x.preset;
+      } else if (auth === 'required' || (auth === 'optional' && credentialsSupplied(req.headers, this.opts.auth.authMode))) {
         try {
           // Synchronous when the identity is known without a read (a cached key): no await then.
           const resolved = this.opts.auth.resolve(req.headers);

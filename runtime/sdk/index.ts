@@ -62,6 +62,7 @@ export { CtxError, conflict, failedPrecondition, invalidArgument, isCtxError, no
 export { s, Schema, TAG_PATTERN, URI_PATTERN, fieldError, type Infer } from '../schema.js';
 export { componentStatusSchema, resultObject, taskRecordSchema, taskStartedSchema } from '../result-schemas.js';
 export { JsonResult, Reply, contentDisposition, formatSse, type SseWriter, type StreamSource } from '../http/reply.js';
+export type { InvokeReply, InvokeRequest } from '../http/invoke.js';
 export { parseMultipart, type MultipartField } from '../adapters/uws/index.js';
 
 // ctx:// URIs and shared helpers.

@@ -1,0 +1,133 @@
+/**
+ * `find` through MCP (Streamable HTTP, one client session, the SDK's client) against the same
+ * `find` over HTTP (POST /api/v1/search/find with fetch), side by side in one run against one
+ * server in a child process (bench/servers/ctx-server.ts) holding a synthetic corpus.
+ *   npx tsx bench/mcp-find.ts [--files 2000] [--finds 1000] [--clients 8] [--duration 10] [--cpu-prof-dir d]
+ * Phase 1, latency: one client, the same query sent both ways in alternation (so drift and noise
+ * hit both alike); p50/p90/p99/mean of each and their ratio. Phase 2, load: `--clients` HTTP
+ * callers and as many MCP callers (each its own session) at the same time for `--duration` seconds,
+ * so both see the same load (this machine is shared: separate phases measured the neighbours).
+ * Target (issue 22): MCP ≤ 1.3× HTTP.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { doc } from './synthetic-corpus.js';
+import { startServer } from './find-load.js';
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]! : dflt;
+};
+const FILES = Number(arg('files', '2000'));
+const FINDS = Number(arg('finds', '1000'));
+const CLIENTS = Number(arg('clients', '8'));
+const DURATION = Number(arg('duration', '10'));
+
+const profDir = arg('cpu-prof-dir', '');
+const server = await startServer({}, profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+const base = `http://127.0.0.1:${server.port}`;
+const headers = { 'x-api-key': server.key, 'content-type': 'application/json' };
+
+async function http(method: string, path: string, body?: unknown): Promise<any> {
+  const r = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const j = (await r.json()) as { status: string; result: unknown; error?: unknown };
+  if (j.status !== 'ok') throw new Error(`${path}: ${JSON.stringify(j.error)}`);
+  return j.result;
+}
+
+async function mcpClient(): Promise<Client> {
+  const c = new Client({ name: 'bench', version: '1' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(base + '/mcp'), { requestInit: { headers: { 'x-api-key': server.key } } }));
+  return c;
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const fmt = (x: number) => x.toFixed(2);
+
+try {
+  const words: string[][] = [];
+  await http('POST', '/api/v1/fs/mkdir', { uri: 'ctx://resources/bench' });
+  let batch: ReturnType<typeof doc>[] = [];
+  for (let i = 0; i < FILES; i++) {
+    const d = doc(i);
+    words.push(d.words);
+    batch.push(d);
+    if (batch.length === 256 || i === FILES - 1) {
+      await http('POST', '/api/v1/content/batch-write', { root_uri: 'ctx://resources/bench', operations: batch.map((d) => ({ uri: d.uri, content: d.content, mode: 'upsert' })), wait: false });
+      batch = [];
+    }
+  }
+  for (;;) {
+    try {
+      await http('POST', '/api/v1/system/wait', { timeout: 30 });
+      break;
+    } catch {
+      console.error('still indexing');
+    }
+  }
+  const query = (q: number) => {
+    const w = words[(q * 7919) % FILES]!;
+    const o = (q * 13) % Math.max(1, w.length - 4);
+    return w.slice(o, o + 4).join(' ');
+  };
+  const viaHttp = (q: string) => http('POST', '/api/v1/search/find', { query: q, limit: 10 });
+  const viaMcp = async (c: Client, q: string) => {
+    const r = await c.callTool({ name: 'find', arguments: { query: q, limit: 10 } });
+    if (r.isError) throw new Error(JSON.stringify(r.content));
+    return r;
+  };
+
+  // Phase 1: latency, one session, alternating.
+  const c = await mcpClient();
+  for (let i = 0; i < 100; i++) {
+    await viaHttp(query(i));
+    await viaMcp(c, query(i));
+  }
+  const tHttp: number[] = [];
+  const tMcp: number[] = [];
+  for (let i = 0; i < FINDS; i++) {
+    const q = query(1000 + i);
+    const first = i % 2 === 0;
+    for (const way of first ? ['http', 'mcp'] : ['mcp', 'http']) {
+      const t0 = performance.now();
+      if (way === 'http') await viaHttp(q);
+      else await viaMcp(c, q);
+      (way === 'http' ? tHttp : tMcp).push(performance.now() - t0);
+    }
+  }
+  await c.close();
+  console.log(`find over ${FILES} files, ${FINDS} queries each way, one client, alternating (ms):`);
+  console.log(`| transport | p50 | p90 | p99 | mean |`);
+  console.log(`|---|---|---|---|---|`);
+  console.log(`| HTTP POST /api/v1/search/find | ${fmt(pct(tHttp, 50))} | ${fmt(pct(tHttp, 90))} | ${fmt(pct(tHttp, 99))} | ${fmt(mean(tHttp))} |`);
+  console.log(`| MCP tools/call find (same session) | ${fmt(pct(tMcp, 50))} | ${fmt(pct(tMcp, 90))} | ${fmt(pct(tMcp, 99))} | ${fmt(mean(tMcp))} |`);
+  console.log(`| ratio MCP/HTTP | ${fmt(pct(tMcp, 50) / pct(tHttp, 50))} | ${fmt(pct(tMcp, 90) / pct(tHttp, 90))} | ${fmt(pct(tMcp, 99) / pct(tHttp, 99))} | ${fmt(mean(tMcp) / mean(tHttp))} |`);
+
+  // Phase 2: load, CLIENTS callers per transport, both transports at once.
+  const clients = await Promise.all(Array.from({ length: CLIENTS }, () => mcpClient()));
+  const end = performance.now() + DURATION * 1000;
+  const loop = async (one: (n: number) => Promise<unknown>, lat: number[]) => {
+    for (let n = 0; performance.now() < end; n++) {
+      const t0 = performance.now();
+      await one(n);
+      lat.push(performance.now() - t0);
+    }
+  };
+  const h: number[] = [];
+  const m: number[] = [];
+  await Promise.all([
+    ...Array.from({ length: CLIENTS }, (_, w) => loop((n) => viaHttp(query(w * 100_003 + n)), h)),
+    ...clients.map((cl, w) => loop((n) => viaMcp(cl, query((w + CLIENTS) * 100_003 + n)), m)),
+  ]);
+  await Promise.all(clients.map((x) => x.close()));
+  console.log(`\n${CLIENTS} HTTP and ${CLIENTS} MCP callers at the same time, ${DURATION} s:`);
+  console.log(`| transport | p50 ms | p90 ms | p99 ms | finds/s |`);
+  console.log(`|---|---|---|---|---|`);
+  console.log(`| HTTP | ${fmt(pct(h, 50))} | ${fmt(pct(h, 90))} | ${fmt(pct(h, 99))} | ${Math.round(h.length / DURATION)} |`);
+  console.log(`| MCP | ${fmt(pct(m, 50))} | ${fmt(pct(m, 90))} | ${fmt(pct(m, 99))} | ${Math.round(m.length / DURATION)} |`);
+  console.log(`| ratio MCP/HTTP | ${fmt(pct(m, 50) / pct(h, 50))} | ${fmt(pct(m, 90) / pct(h, 90))} | ${fmt(pct(m, 99) / pct(h, 99))} | ${fmt(h.length / m.length)} (HTTP/MCP finds) |`);
+} finally {
+  server.child.kill('SIGTERM');
+  await new Promise((r) => server.child.once('exit', r));
+}

@@ -1,0 +1,85 @@
+/**
+ * A tool as data: its name, a description written for a model, an input schema in the host's own
+ * schema library (validated before it runs, published as JSON Schema), and a `run` that calls the
+ * host's routes as the caller. Errors become tool results carrying the spec's code, never protocol
+ * failures, so a model can read and correct them.
+ */
+import { CtxError, isCtxError, type Identity, type InvokeRequest, type PluginHost, type Schema } from 'ctx/plugin';
+
+export interface ToolContext {
+  identity: Identity;
+  signal: AbortSignal;
+  host: PluginHost;
+  /** A route as the caller: the envelope's result, or the route's CtxError thrown. */
+  call(req: Omit<InvokeRequest, 'signal'>): Promise<unknown>;
+}
+
+export interface ToolOutput {
+  /** What a model reads: short, one fact per line. */
+  text: string;
+  /** The same answer as data (an object, per the protocol). */
+  structured: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDef<A = any> {
+  name: string;
+  title: string;
+  description: string;
+  input: Schema<A>;
+  annotations: ToolAnnotations;
+  run(c: ToolContext, args: A): Promise<ToolOutput>;
+}
+
+export function defineTool<A>(def: ToolDef<A>): ToolDef<A> {
+  return def;
+}
+
+export interface CallToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export async function runTool(tool: ToolDef, c: ToolContext, rawArgs: unknown): Promise<CallToolResult> {
+  try {
+    const args = tool.input.parse(rawArgs ?? {}, 'arguments', 'json');
+    const out = await tool.run(c, args);
+    return { content: [{ type: 'text', text: out.text }], structuredContent: out.structured, ...(out.isError ? { isError: true } : {}) };
+  } catch (err) {
+    return errorResult(err, c.host);
+  }
+}
+
+export function errorResult(err: unknown, host: PluginHost): CallToolResult {
+  const e = isCtxError(err) ? err : internal(err, host);
+  const error = { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
+  return { content: [{ type: 'text', text: `${e.code}: ${e.message}` }], structuredContent: { error }, isError: true };
+}
+
+function internal(err: unknown, host: PluginHost): CtxError {
+  host.log.error('mcp tool failed', { error: err, stack: err instanceof Error ? err.stack : undefined });
+  return new CtxError('INTERNAL', 'internal error (logged on the server)');
+}
+
+/** `value` as an object for structuredContent: objects as they are, anything else under `result`. */
+export function asObject(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+}
+
+/** Text cut to `max` characters with a note saying how much was left out. */
+export function clip(text: string, max = 400): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+export function oneLine(text: string, max = 200): string {
+  return clip(text.replace(/\s+/g, ' ').trim(), max);
+}
