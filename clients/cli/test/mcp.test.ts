@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { startLiveServer } from '../../typescript/test/server.js';
 import { BIN, closedPort, ensureBuilt, isolatedEnv } from './run.js';
 
 const KEY = 'mcp-test-key-0123456789';
@@ -72,6 +73,18 @@ describe('ctx mcp', () => {
       await expect(client.connect(transport)).rejects.toThrow(/ctx server unreachable or refused/);
       expect(stderr()).toMatch(/^ctx mcp: /);
       await client.close();
+    }
+  });
+
+  it("relays to the ctx server's own /mcp plugin with the caller's key", async () => {
+    const live = await startLiveServer();
+    try {
+      const { client, transport } = await connect(isolatedEnv({ CTX_URL: live.url, CTX_API_KEY: live.aliceKey }));
+      await client.connect(transport);
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.close();
+    } finally {
+      await live.close();
     }
   });
 });
