@@ -124,6 +124,10 @@ export interface RouteDef<B = unknown, Q = unknown> {
   response?: Schema<unknown>;
   /** A handler that returns a `Reply`: its content type and, for JSON without the envelope, the body. */
   reply?: { contentType: string; schema?: Schema<unknown>; description?: string };
+  /** What each path parameter accepts (documentation: the handler checks them with its own messages). */
+  params?: Record<string, Schema<unknown>>;
+  /** A retired route kept to tell old clients where to go (OpenAPI `deprecated`). */
+  deprecated?: boolean;
   /** The content type of a `rawBody` request (e.g. multipart/form-data). */
   bodyType?: string;
   /** Success status when not 200 (e.g. 201). */

@@ -26,6 +26,8 @@ export abstract class Schema<T> {
   isOptional = false;
   defaultValue: unknown = undefined;
   description?: string;
+  /** JSON Schema keywords for the OpenAPI document only (see `annotate`). */
+  docKeywords?: Record<string, unknown>;
   private compiledJson: Compiled | undefined = undefined;
   private compiledQuery: Compiled | undefined = undefined;
 
@@ -53,8 +55,8 @@ export abstract class Schema<T> {
   /** This schema as JSON Schema (a TypeBox type: JSON-serializable, symbols aside). */
   toJsonSchema(): TSchema {
     const base = this.baseJson();
-    if (this.defaultValue === undefined && this.description === undefined) return base;
-    const out: TSchema = { ...base };
+    if (this.defaultValue === undefined && this.description === undefined && this.docKeywords === undefined) return base;
+    const out: TSchema = { ...base, ...this.docKeywords };
     if (this.defaultValue !== undefined) out.default = this.defaultValue;
     if (this.description !== undefined) out.description = this.description;
     return out;
@@ -104,7 +106,33 @@ export abstract class Schema<T> {
     this.description = text;
     return this;
   }
+
+  /**
+   * Adds JSON Schema keywords that state, in the OpenAPI document, a rule the handler enforces
+   * itself with a more specific answer (a URI's shape → INVALID_URI, one of two fields required).
+   * Behaviour never changes: the compiled validator sees them too, but input it refuses only takes
+   * the hand-written path (`check`), which ignores them.
+   */
+  annotate(keywords: Record<string, unknown>): this {
+    this.docKeywords = { ...this.docKeywords, ...keywords };
+    this.compiledJson = this.compiledQuery = undefined;
+    return this;
+  }
 }
+
+/** A user, peer, agent or session id (runtime/uri/ids.ts; reserved words aside). */
+const ID = '[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}';
+const SEGMENT = String.raw`/[^/\\\u0000-\u001f\u007f-\u009f]{1,255}`;
+/**
+ * The shape of a public `ctx://` URI for the OpenAPI document (runtime/uri parses the real thing):
+ * a scope; under user, agent and session an id first; under `~` a user space; then segments
+ * without control characters or backslashes. `.`/`..` segments match (they are refused as denied
+ * access, 403, not as malformed).
+ */
+export const URI_PATTERN =
+  `^ctx://(resources(${SEGMENT}){0,32}|(user|agent|session)(/${ID}(${SEGMENT}){0,32})?|~(/(memories|resources|skills|sessions|peers)(${SEGMENT}){0,32})?)?/?$`;
+/** A `k=v` tag (runtime/tags.ts). */
+export const TAG_PATTERN = '^[^=]{1,511}=';
 
 export type Infer<S> = S extends Schema<infer T> ? T : never;
 
@@ -426,6 +454,8 @@ export const s = {
   record: <T>(value: Schema<T>) => new RecordSchema(value),
   union: <T>(options: Schema<unknown>[], hint: string) => new UnionSchema<T>(options, hint),
   any: () => new AnySchema(),
+  /** A `ctx://` URI field: a non-empty string, its shape documented (runtime/uri checks it: INVALID_URI). */
+  uri: (opts?: { max?: number }) => new StringSchema({ min: 1, ...opts }).annotate({ pattern: URI_PATTERN }),
   /** A hand-written check; `doc` describes what it accepts in the OpenAPI document. */
   custom: <T>(fn: (value: unknown, field: string, mode: Mode) => T, doc?: Schema<unknown>) => new CustomSchema<T>(fn, doc),
   /** `telemetry`: boolean or `{summary: boolean}`, accepted by most endpoints. */

@@ -77,8 +77,11 @@ bash scripts/install-nats.sh
 # --- TypeScript build (npm start runs the compiled output) ---------------------------------------
 say "compiling TypeScript"
 npx tsc -p tsconfig.build.json
-# Workspace packages with a build (examples/plugin-*: the out-of-tree plugin the tests load into a
-# real server) compile against the server's declarations just built.
+# --- client SDK and CLI first (ctx-cli compiles against ctx-client's declarations); then every
+# workspace package with a build (examples/plugin-*: the out-of-tree plugin the tests load into a
+# real server) against the server's declarations just built.
+say "building ctx-client and ctx-cli"
+npm run build --silent -w ctx-client -w ctx-cli
 say "building workspace packages"
 npm run build --workspaces --if-present --silent
 say "done"

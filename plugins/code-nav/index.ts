@@ -15,6 +15,7 @@ import {
   outlineCodeBulk,
   outlineLanguageOf,
   s,
+  URI_PATTERN,
   type CodeOutline,
   type ScopedEntry,
   type ScopedVfs,
@@ -95,7 +96,7 @@ export default definePlugin({
       summary: 'the symbol outline of one imported source file',
       description:
         'Result: "<uri>  [<language>, <n> lines]", a blank line, then one "<kind> <name>  L<start>-<end>" line per symbol, members indented under their class/interface/impl/module. Languages by extension: TypeScript/TSX, JavaScript, Python, Go, Rust, Java, C, C++. A non-ctx:// URI, a directory, an unsupported language or a non-text file answer 200 with an "Error: ..." text.',
-      body: s.object({ uri: s.string().describe('ctx:// URI of a source file') }, { unknown: 'strip' }),
+      body: s.object({ uri: s.string().annotate({ pattern: URI_PATTERN }).describe('ctx:// URI of a source file') }, { unknown: 'strip' }),
       ...textResult,
       errors: [...errors],
       async handler(ctx) {
@@ -112,7 +113,7 @@ export default definePlugin({
       path: '/api/v1/code/search',
       summary: 'symbols whose name contains the query, in a source file or every source file below a directory',
       description: `Case-insensitive substring match on symbol names (on qualified names such as Class.method when the query has a dot). Result: "<n> matches for \\"<query>\\" (scanned <m> files)", then per file its URI and "  <name>  L<start>-<end>" lines. At most ${SEARCH_FILE_CAP} source files are scanned, in walk order; when more exist the text ends with a prompt to narrow the URI. A non-ctx:// URI or an empty query answer 200 with an "Error: ..." text.`,
-      body: s.object({ uri: s.string().describe('ctx:// URI of a source file or a directory (searched recursively)'), query: s.string().describe('non-empty part of a symbol name') }, { unknown: 'strip' }),
+      body: s.object({ uri: s.string().annotate({ pattern: URI_PATTERN }).describe('ctx:// URI of a source file or a directory (searched recursively)'), query: s.string().describe('non-empty part of a symbol name') }, { unknown: 'strip' }),
       ...textResult,
       errors: [...errors],
       async handler(ctx) {
@@ -213,7 +214,7 @@ export default definePlugin({
       summary: 'the source of one symbol of a file, with its line range',
       description:
         'symbol is a bare name (the outermost, earliest symbol of that name) or a qualified one such as Class.method. Result: "# <uri>  L<start>-<end>  (<qualified name>)", a blank line, then those lines of the file. A non-ctx:// URI, an empty symbol, a directory, an unsupported language, a non-text file or an unknown symbol answer 200 with an "Error: ..." text.',
-      body: s.object({ uri: s.string().describe('ctx:// URI of a source file'), symbol: s.string().describe('symbol name, bare or qualified (Class.method)') }, { unknown: 'strip' }),
+      body: s.object({ uri: s.string().annotate({ pattern: URI_PATTERN }).describe('ctx:// URI of a source file'), symbol: s.string().describe('symbol name, bare or qualified (Class.method)') }, { unknown: 'strip' }),
       ...textResult,
       errors: [...errors],
       async handler(ctx) {

@@ -163,9 +163,9 @@ export default definePlugin({
         'Poll GET /api/v1/tasks/{task_id}; cancel with POST /api/v1/tasks/{task_id}/cancel.',
       successStatus: 202,
       body: s.object({
-        from: s.array(s.string({ min: 1 }), { min: 1, max: 32 }).describe('source directory URIs'),
-        to: s.string({ min: 1 }).describe('target directory URI'),
-        skill: s.string({ min: 1 }).describe('skill directory or its SKILL.md URI'),
+        from: s.array(s.uri(), { min: 1, max: 32 }).describe('source directory URIs'),
+        to: s.uri().describe('target directory URI'),
+        skill: s.uri().describe('skill directory or its SKILL.md URI'),
         instruction: s.string().optional(),
         args: s.record(s.any()).optional().describe('backend arguments (model_name...); the bundled backend takes none'),
       }),
@@ -192,6 +192,8 @@ export default definePlugin({
         auth: 'none',
         summary: `retired: use ${instead}`,
         reply: { contentType: 'application/json', description: '410 with migration guidance in the error envelope' },
+        successStatus: 410,
+        deprecated: true,
         handler: () =>
           Reply.json(
             {
@@ -214,7 +216,7 @@ export default definePlugin({
       method: 'POST',
       path: '/runtime/v1/tasks',
       summary: 'starts a compile session on the bundled execution backend (202 {session_id}); Idempotency-Key reuses a session',
-      body: s.object({ task_type: s.string(), payload: s.any() }),
+      body: s.object({ task_type: s.string().annotate({ enum: ['compile'] }), payload: s.any() }),
       reply: { contentType: 'application/json', schema: resultObject({ session_id: s.string() }) },
       async handler(ctx) {
         const payload = checkSubmit(ctx.body);

@@ -28,7 +28,7 @@ const HASH = /^sha256:[0-9a-f]{64}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const operation = s.object({
-  uri: s.string({ min: 1 }),
+  uri: s.uri(),
   content: s.string().optional(),
   content_base64: s.string().optional(),
   mode: s.enum(['replace', 'append', 'create', 'upsert'] as const).optional(),
@@ -41,9 +41,9 @@ const operation = s.object({
 });
 
 export const batchWriteBody = s.object({
-  root_uri: s.string({ min: 1 }),
+  root_uri: s.uri(),
   // The count limits depend on the form, so they are checked below with their own message.
-  operations: s.array(operation),
+  operations: s.array(operation).annotate({ minItems: 1 }),
   wait: s.bool().default(true),
   timeout: s.number({ min: 0 }).nullable().optional(),
 });

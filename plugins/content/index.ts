@@ -37,7 +37,7 @@ export default definePlugin({
       summary: 'a directory\'s L0 abstract, without its metadata header',
       response: s.string(),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-      query: s.object({ uri: s.string({ min: 1 }) }),
+      query: s.object({ uri: s.uri() }),
       handler: (ctx) => readSidecar(ctx.vfs, ctx.identity, ctx.query.uri, 'abstract', accessCheck(ctx.identity)),
     });
 
@@ -47,7 +47,7 @@ export default definePlugin({
       summary: 'a directory\'s L1 overview',
       response: s.string(),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-      query: s.object({ uri: s.string({ min: 1 }) }),
+      query: s.object({ uri: s.uri() }),
       handler: (ctx) => readSidecar(ctx.vfs, ctx.identity, ctx.query.uri, 'overview', accessCheck(ctx.identity)),
     });
 
@@ -58,7 +58,7 @@ export default definePlugin({
       response: s.string(),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       query: s.object({
-        uri: s.string({ min: 1 }),
+        uri: s.uri(),
         offset: s.int({ min: 0 }).default(0),
         limit: s.int({ min: -1 }).default(-1),
         raw: s.bool().default(false),
@@ -72,7 +72,7 @@ export default definePlugin({
       summary: 'a file\'s raw bytes as an attachment',
       reply: { contentType: 'application/octet-stream', description: 'the file\'s bytes, with Content-Disposition: attachment' },
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-      query: s.object({ uri: s.string({ min: 1 }) }),
+      query: s.object({ uri: s.uri() }),
       handler: (ctx) => download(ctx.vfs, ctx.identity, ctx.query.uri, accessCheck(ctx.identity)),
     });
 
@@ -83,7 +83,7 @@ export default definePlugin({
       response: resultObject({ uri: s.string(), root_uri: s.string(), context_type: s.string(), mode: s.string(), written_bytes: s.int(), content_updated: s.bool(), semantic_status: s.enum(['queued', 'complete', 'deferred']), vector_status: s.string(), queue_status: resultObject({ Semantic: resultObject({ processed: s.int(), error_count: s.int(), errors: s.array(s.string()) }).optional(), Embedding: resultObject({ processed: s.int(), error_count: s.int(), errors: s.array(s.string()) }).optional() }).optional() }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND', 'CONFLICT', 'PROCESSING_ERROR', 'DEADLINE_EXCEEDED'],
       body: s.object({
-        uri: s.string({ min: 1 }),
+        uri: s.uri(),
         content: s.string(),
         mode: s.enum(['replace', 'append', 'create'] as const).default('replace'),
         wait: s.bool().default(false),
@@ -116,7 +116,7 @@ export default definePlugin({
       response: resultObject({ uri: s.string(), updated_uris: s.array(s.string()), root_uri: s.string(), context_type: s.string(), tags: s.array(s.string()), mode: s.enum(['replace', 'append']), recursive: s.bool(), success_count: s.int(), failed_count: s.int(), skipped_count: s.int() }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       body: s.object({
-        uri: s.string({ min: 1 }),
+        uri: s.uri(),
         tags: tagList,
         mode: s.enum(['replace', 'append'] as const).default('replace'),
         recursive: s.bool().default(false),
@@ -150,7 +150,7 @@ export default definePlugin({
       response: resultObject({ task_id: s.string(), status: s.string(), uri: s.string().optional(), mode: s.string().optional(), recursive: s.bool().optional() }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND', 'CONFLICT', 'PROCESSING_ERROR'],
       body: s.object({
-        uri: s.string({ min: 1 }),
+        uri: s.uri(),
         mode: s.enum(['vectors_only', 'semantic_and_vectors'] as const).default('vectors_only'),
         wait: s.bool().default(false),
         recursive: s.bool().default(false),

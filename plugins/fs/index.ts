@@ -6,7 +6,7 @@
 import { invalidArgument } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { definePlugin } from 'ctx/plugin';
-import { s } from 'ctx/plugin';
+import { s, TAG_PATTERN } from 'ctx/plugin';
 import { authorize, isValidId, parseUri, uriFromPath } from 'ctx/plugin';
 import type { Entry } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
@@ -60,7 +60,7 @@ const listing = s.array(s.union([directoryEntry, s.string()], 'an entry, or its 
 const tagsResult = resultObject({ uri: s.string(), updated_uris: s.array(s.string()), root_uri: s.string(), context_type: s.string(), tags: s.array(s.string()), mode: s.enum(['replace', 'append'] as const), recursive: s.bool(), success_count: s.int(), failed_count: s.int(), skipped_count: s.int() });
 const uriErrors = ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'] as const;
 const listingQuery = {
-  uri: s.string({ min: 1 }),
+  uri: s.uri(),
   output: s.enum(['agent', 'original'] as const).default('agent'),
   abs_limit: s.int({ min: 0, max: 65_536 }).default(256),
   show_all_hidden: s.bool().default(false),
@@ -153,7 +153,7 @@ export default definePlugin({
       summary: 'a file\'s or directory\'s metadata (by URI or 32-hex record id)',
       response: resultObject({ name: s.string(), size: s.int(), mode: s.int(), modTime: s.string(), isDir: s.bool(), isLocked: s.bool(), id: s.string().optional().describe('files: the level-2 record id'), count: s.int().optional().describe('directories: estimated items under it'), uri: s.string() }),
       errors: [...uriErrors],
-      query: s.object({ uri: s.string({ min: 1 }) }),
+      query: s.object({ uri: s.uri() }),
       handler: (ctx) => stat(host, restricted, ctx.identity, ctx.query.uri),
     });
 
@@ -163,7 +163,7 @@ export default definePlugin({
       summary: 'context type and tags (and memory fields) of a node',
       response: resultObject({ uri: s.string(), context_type: s.string(), attrs: resultObject({ tags: s.array(s.string()), memory: s.record(s.any()).optional() }) }),
       errors: [...uriErrors],
-      query: s.object({ uri: s.string({ min: 1 }) }),
+      query: s.object({ uri: s.uri() }),
       handler: (ctx) => attrs(host, ctx.identity, ctx.query.uri),
     });
 
@@ -174,8 +174,8 @@ export default definePlugin({
       response: tagsResult,
       errors: [...uriErrors],
       body: s.object({
-        uri: s.string({ min: 1 }),
-        tags: s.array(s.string(), { max: 64 }),
+        uri: s.uri(),
+        tags: s.array(s.string().annotate({ pattern: TAG_PATTERN }), { max: 64 }),
         mode: s.enum(['replace', 'append'] as const).default('replace'),
         recursive: s.bool().default(false),
         telemetry: s.telemetry(),
@@ -207,7 +207,7 @@ export default definePlugin({
       summary: 'creates a directory and its parents (existing: unchanged); writes its L0',
       response: resultObject({ uri: s.string() }),
       errors: [...uriErrors, 'CONFLICT'],
-      body: s.object({ uri: s.string({ min: 1 }), description: s.string({ max: 64 * 1024 }).optional(), telemetry: s.telemetry() }),
+      body: s.object({ uri: s.uri(), description: s.string({ max: 64 * 1024 }).optional(), telemetry: s.telemetry() }),
       handler: (ctx) => mkdir(host, ctx.identity, ctx.body),
     });
 
@@ -216,8 +216,8 @@ export default definePlugin({
       path: '/api/v1/fs',
       summary: 'removes a file or directory (idempotent; recursive for a non-empty directory)',
       response: resultObject({ uri: s.string(), deleted_count: s.int().optional() }),
-      errors: [...uriErrors, 'CONFLICT'],
-      query: s.object({ uri: s.string({ min: 1 }), recursive: s.bool().default(false) }),
+      errors: [...uriErrors, 'CONFLICT', 'FAILED_PRECONDITION'],
+      query: s.object({ uri: s.uri(), recursive: s.bool().default(false) }),
       handler: (ctx) => rm(host, ctx.identity, ctx.query),
     });
 
@@ -227,7 +227,7 @@ export default definePlugin({
       summary: 'moves a file or directory',
       response: resultObject({ from: s.string(), to: s.string() }),
       errors: [...uriErrors, 'CONFLICT'],
-      body: s.object({ from_uri: s.string({ min: 1 }), to_uri: s.string({ min: 1 }), telemetry: s.telemetry() }),
+      body: s.object({ from_uri: s.uri(), to_uri: s.uri(), telemetry: s.telemetry() }),
       handler: (ctx) => mv(host, ctx.identity, ctx.body),
     });
 
@@ -239,7 +239,7 @@ export default definePlugin({
       response: resultObject({ uri: s.string(), readers: s.array(s.string()).nullable() }),
       errors: [...uriErrors],
       roles: ['ROOT', 'ADMIN'],
-      body: s.object({ uri: s.string({ min: 1 }), readers: s.array(s.string({ min: 1, max: 128 }), { max: 1000 }).nullable() }),
+      body: s.object({ uri: s.uri(), readers: s.array(s.string({ min: 1, max: 128 }), { max: 1000 }).nullable() }),
       async handler(ctx) {
         const u = await resolve(host, ctx.identity, ctx.body.uri, 'write');
         if (u.scope !== 'resources' || u.segments.length < 2)

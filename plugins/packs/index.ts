@@ -31,7 +31,7 @@ export default definePlugin({
       method: 'POST',
       path: '/api/v1/pack/export',
       summary: 'Export a directory as a zip pack (files/ + _ctxpack/manifest.json)',
-      body: s.object({ uri: s.string({ min: 1 }), include_vectors: s.bool().default(false) }),
+      body: s.object({ uri: s.uri(), include_vectors: s.bool().default(false) }),
       reply: { contentType: 'application/zip', description: 'the pack, streamed' },
       errors: [...uriErrors],
       async handler(ctx) {
@@ -102,7 +102,7 @@ export default definePlugin({
       method: 'POST',
       path: '/api/v1/pack/import',
       summary: 'Import an uploaded pack below a parent URI',
-      body: s.object({ temp_file_id: s.string({ min: 1 }), parent: s.string({ min: 1 }), on_conflict: onConflict, vector_mode: vectorMode, telemetry: s.telemetry() }),
+      body: s.object({ temp_file_id: s.string({ min: 1 }).annotate({ pattern: '^tmp_[0-9a-f]{32}$' }), parent: s.uri(), on_conflict: onConflict, vector_mode: vectorMode, telemetry: s.telemetry() }),
       response: resultObject({ uri: s.string() }),
       // The spec's row lists telemetry.operation_id in this envelope whatever the request says.
       telemetry: 'always',
@@ -142,7 +142,7 @@ export default definePlugin({
       path: '/api/v1/pack/restore',
       summary: 'Restore a backup pack into the account (merge-upsert with on_conflict=overwrite)',
       roles: ['ROOT', 'ADMIN'],
-      body: s.object({ temp_file_id: s.string({ min: 1 }), on_conflict: onConflict, vector_mode: vectorMode, telemetry: s.telemetry() }),
+      body: s.object({ temp_file_id: s.string({ min: 1 }).annotate({ pattern: '^tmp_[0-9a-f]{32}$' }), on_conflict: onConflict, vector_mode: vectorMode, telemetry: s.telemetry() }),
       response: resultObject({ uri: s.string() }),
       errors: [...uriErrors, 'CONFLICT'],
       async handler(ctx) {

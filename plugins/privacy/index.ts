@@ -12,6 +12,9 @@ import { resultObject } from 'ctx/plugin';
 
 /** Category and target key: one path segment, no separators, so they are also safe key parts. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,127}$/;
+/** The path parameters as the OpenAPI document states them (checkName and the version parse enforce them). */
+const nameParam = s.string({ min: 1, max: 128 }).annotate({ pattern: NAME.source });
+const params = { category: nameParam, target_key: nameParam, version: s.int({ min: 1 }) };
 export const LIMITS = { values: 1000, reasonChars: 4096, labels: 100 } as const;
 
 function checkName(field: 'category' | 'target_key', value: string): string {
@@ -75,6 +78,7 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/privacy-configs/{category}',
+      params,
       summary: 'the target keys of a category',
       response: s.array(s.string()),
       errors: ['INVALID_ARGUMENT'],
@@ -84,6 +88,7 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/privacy-configs/{category}/{target_key}',
+      params,
       summary: 'a config\'s meta and current snapshot',
       response: resultObject({ meta: metaSchema, current: snapshotSchema }),
       errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
@@ -104,6 +109,7 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/privacy-configs/{category}/{target_key}',
+      params,
       summary: 'stores a new version (full replacement of values) and activates it',
       response: snapshotSchema,
       body: setBody,
@@ -143,6 +149,7 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/privacy-configs/{category}/{target_key}/versions',
+      params,
       summary: 'the version numbers of a config',
       response: s.array(s.int()),
       errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
@@ -157,6 +164,7 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/privacy-configs/{category}/{target_key}/versions/{version}',
+      params,
       summary: 'one version\'s snapshot',
       response: snapshotSchema,
       errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
@@ -172,6 +180,7 @@ export default definePlugin({
     host.route({
       method: 'POST',
       path: '/api/v1/privacy-configs/{category}/{target_key}/activate',
+      params,
       summary: 'makes an earlier version the active one',
       response: snapshotSchema,
       errors: ['NOT_FOUND'],

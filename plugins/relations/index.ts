@@ -49,7 +49,7 @@ const toUris = s.custom<string[]>((v, field) => {
     if (typeof x !== 'string') throw invalidArgument(`${field}[${i}] must be a string`, { field: `${field}[${i}]` });
   });
   return list as string[];
-}, s.union([s.string(), s.array(s.string(), { min: 1, max: LIMITS.targets })], 'a URI string or an array of URI strings'));
+}, s.union([s.uri(), s.array(s.uri(), { min: 1, max: LIMITS.targets })], 'a URI string or an array of URI strings'));
 
 export default definePlugin({
   name: 'relations',
@@ -76,7 +76,7 @@ export default definePlugin({
       summary: 'relates a URI to one or more others, with a reason',
       response: resultObject({ from: s.string(), to: s.union([s.string(), s.array(s.string())], 'a URI or URIs') }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-      body: s.object({ from_uri: s.string({ min: 1 }), to_uris: toUris, reason: s.string({ max: LIMITS.reasonChars }).default('') }),
+      body: s.object({ from_uri: s.uri(), to_uris: toUris, reason: s.string({ max: LIMITS.reasonChars }).default('') }),
       async handler(ctx) {
         const { identity } = ctx;
         const account = identity.accountId;
@@ -131,7 +131,7 @@ export default definePlugin({
       summary: 'what a URI is related to',
       response: s.array(resultObject({ uri: s.string(), reason: s.string() })),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-      query: s.object({ uri: s.string({ min: 1 }) }),
+      query: s.object({ uri: s.uri() }),
       async handler(ctx) {
         const { identity } = ctx;
         const u = await resolve(host, identity, ctx.query.uri, 'read', 'uri');
@@ -153,7 +153,7 @@ export default definePlugin({
       summary: 'removes one relation',
       response: resultObject({ from: s.string(), to: s.string() }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-      body: s.object({ from_uri: s.string({ min: 1 }), to_uri: s.string({ min: 1 }) }),
+      body: s.object({ from_uri: s.uri(), to_uri: s.uri() }),
       async handler(ctx) {
         const { identity } = ctx;
         const account = identity.accountId;
@@ -179,8 +179,8 @@ export default definePlugin({
       response: resultObject({ graph_uri: s.string() }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       body: s.object({
-        space_uris: s.array(s.string({ min: 1 }), { min: 1, max: LIMITS.spaces }),
-        output_uri: s.string({ min: 1 }),
+        space_uris: s.array(s.uri(), { min: 1, max: LIMITS.spaces }),
+        output_uri: s.uri(),
       }),
       async handler(ctx) {
         const { identity } = ctx;

@@ -1,6 +1,6 @@
 /** `POST /api/v1/resources`: plans the import root and starts (or runs, for uploads) the `add_resource` task. */
 import { randomUUID } from 'node:crypto';
-import { CtxError, checkOptionalTags, conflict, invalidArgument, isCtxError, permissionDenied, resultObject, s, type PluginHost, type TaskRecord } from 'ctx/plugin';
+import { CtxError, checkOptionalTags, conflict, invalidArgument, isCtxError, permissionDenied, resultObject, s, TAG_PATTERN, type PluginHost, type TaskRecord } from 'ctx/plugin';
 import { checkLocalPath, classifyPath, loadUpload, mediaFolder, parseModeOf, sourceLabel, sourceName, type Loaded, type Source } from './sources.js';
 import { planTarget } from './target.js';
 import { globMatcher, type TreeFilters } from './tree.js';
@@ -19,7 +19,7 @@ export function registerAddRoute(host: PluginHost, st: ResourcesState): void {
     description:
       '`path` is an http(s) URL (a page or file; a `.git` URL or a code-host `/owner/repo` URL is cloned) or, when the operator allows a root (`CTX_IMPORT_ROOTS`), an absolute host path; `temp_file_id` names an upload (a file, or a zip of a directory tree), and wins over `path`. The resource root is `to`, or `parent` (default `ctx://resources`) plus the source name made unique. Runs as an `add_resource` task (`task_id`); with `wait` the call returns when it is indexed (or after `timeout` seconds). `args.auth_config` `{username?, token}` authenticates a git clone and is never stored or returned.',
     body: s.object({
-      path: s.string({ max: 8192 }).nullable().optional(),
+      path: s.string({ max: 8192 }).annotate({ pattern: '^(https?://|git@|ssh://|git://|/)' }).nullable().optional(),
       temp_file_id: s.string({ max: 256 }).nullable().optional(),
       to: s.string({ max: 4096 }).nullable().optional(),
       parent: s.string({ max: 4096 }).nullable().optional(),
@@ -36,7 +36,7 @@ export function registerAddRoute(host: PluginHost, st: ResourcesState): void {
       directly_upload_media: s.bool().default(true),
       preserve_structure: s.bool().nullable().optional(),
       args: s.record(s.any()).default({}),
-      tags: s.array(s.string(), { max: 64 }).nullable().optional(),
+      tags: s.array(s.string().annotate({ pattern: TAG_PATTERN }), { max: 64 }).nullable().optional(),
       tag_mode: s.enum(['replace', 'append'] as const).default('replace'),
       watch_interval: s.number().default(0).describe('minutes between re-imports into the same root; > 0 creates (or updates) the watch of that root; 0 or less with `to` pauses the watch of that root'),
       processing_mode: s
@@ -45,6 +45,16 @@ export function registerAddRoute(host: PluginHost, st: ResourcesState): void {
         .optional()
         .describe('`semantic_and_vectors` (default): L0/L1 text and vectors; `vectors_only`: what changed is embedded, no L0/L1 text is generated'),
       telemetry: s.telemetry(),
+    }).annotate({
+      // A source is required: temp_file_id (wins) or path.
+      allOf: [
+        {
+          anyOf: [
+            { required: ['temp_file_id'], properties: { temp_file_id: { type: 'string', minLength: 1 } } },
+            { required: ['path'], properties: { path: { type: 'string', minLength: 1 } } },
+          ],
+        },
+      ],
     }),
     response: resultObject({
       status: s.enum(['success', 'pending', 'running'] as const),

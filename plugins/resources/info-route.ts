@@ -6,7 +6,7 @@ export function registerInfoRoute(host: PluginHost): void {
     method: 'GET',
     path: '/api/v1/resources/info',
     summary: 'what a resource root was imported from: source, reason, instruction, time, task (never credentials)',
-    query: s.object({ uri: s.string({ min: 1 }) }),
+    query: s.object({ uri: s.uri() }),
     response: resultObject({
       uri: s.string(),
       source_type: s.string(),

@@ -29,7 +29,9 @@ const watchSchema = resultObject({
   original_role: s.string(),
 });
 
-const byUriQuery = s.object({ to_uri: s.string({ min: 1, max: 4096 }).optional() });
+const byUriQuery = s.object({ to_uri: s.uri({ max: 4096 }).optional() });
+// Without a task_id in the path, to_uri is what names the watch.
+const byUriRequired = s.object({ to_uri: s.uri({ max: 4096 }) });
 const patchBody = s.object({
   watch_interval: s.number().optional().describe('minutes, > 0'),
   is_active: s.bool().optional(),
@@ -63,7 +65,7 @@ export function registerWatchRoutes(host: PluginHost, store: WatchStore, trigger
     method: 'GET',
     path: '/api/v1/watches',
     summary: 'watch tasks the caller may see (their own; an ADMIN all of the account)',
-    query: s.object({ active_only: s.bool().default(false), to_uri: s.string({ min: 1, max: 4096 }).optional() }),
+    query: s.object({ active_only: s.bool().default(false), to_uri: s.uri({ max: 4096 }).optional() }),
     response: resultObject({ tasks: s.array(watchSchema), total: s.int() }),
     errors: ['INVALID_URI', 'PERMISSION_DENIED'],
     handler(ctx) {
@@ -129,7 +131,7 @@ export function registerWatchRoutes(host: PluginHost, store: WatchStore, trigger
     method: 'PATCH',
     path: '/api/v1/watches',
     summary: 'changes the watch of ?to_uri=: watch_interval, is_active (pause/resume), reason, instruction',
-    query: byUriQuery,
+    query: byUriRequired,
     ...patchDoc,
     handler: (ctx) => patch(ctx.identity, find(ctx.identity, ctx.vfs, undefined, ctx.query.to_uri), ctx.body),
   });
@@ -154,7 +156,7 @@ export function registerWatchRoutes(host: PluginHost, store: WatchStore, trigger
     method: 'DELETE',
     path: '/api/v1/watches',
     summary: 'deletes the watch of ?to_uri= (the imported resource stays)',
-    query: byUriQuery,
+    query: byUriRequired,
     response: deleted,
     errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
     handler: (ctx) => remove(find(ctx.identity, ctx.vfs, undefined, ctx.query.to_uri)),
@@ -181,7 +183,7 @@ export function registerWatchRoutes(host: PluginHost, store: WatchStore, trigger
     path: '/api/v1/watches/trigger',
     summary: 'runs the watch of ?to_uri= now (re-imports its source in the background)',
     description: triggerDoc,
-    query: byUriQuery,
+    query: byUriRequired,
     response: scheduled,
     errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
     handler: (ctx) => fire(find(ctx.identity, ctx.vfs, undefined, ctx.query.to_uri)),

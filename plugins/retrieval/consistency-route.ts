@@ -18,7 +18,7 @@ export function registerConsistencyRoute(host: PluginHost, store: RecordStore): 
     summary: 'index records missing for what lies under uri',
     response: resultObject({ ok: s.bool(), expected_count: s.int(), missing_record_count: s.int(), missing_records_truncated: s.bool(), missing_records: s.array(resultObject({ uri: s.string(), path: s.string(), level: s.int(), key: s.string() })) }),
     errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-    body: s.object({ uri: s.string({ min: 1 }) }),
+    body: s.object({ uri: s.uri() }),
     async handler(ctx) {
       const u = parseUri(ctx.body.uri, ctx.identity);
       authorize(u, ctx.identity, 'read');

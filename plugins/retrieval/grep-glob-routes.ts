@@ -17,10 +17,10 @@ export function registerGrepGlobRoutes(host: PluginHost, ops: Record<'grep' | 'g
     response: resultObject({ matches: s.array(resultObject({ uri: s.string(), line: s.int(), content: s.string() })), count: s.int() }),
     errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
     body: s.object({
-      uri: s.string({ min: 1 }),
-      pattern: s.string({ min: 1, max: 4096 }),
+      uri: s.uri(),
+      pattern: s.string({ min: 1, max: 4096 }).annotate({ format: 'regex' }),
       case_insensitive: s.bool().optional(),
-      exclude_uri: s.string({ min: 1 }).optional(),
+      exclude_uri: s.uri().optional(),
       node_limit: s.int({ min: 1, max: 100_000 }).optional(),
       level_limit: s.int({ min: 1, max: 64 }).optional(),
     }),
@@ -49,7 +49,7 @@ export function registerGrepGlobRoutes(host: PluginHost, ops: Record<'grep' | 'g
     summary: 'URIs under uri whose relative path matches a glob',
     response: resultObject({ matches: s.array(s.string()), count: s.int() }),
     errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-    body: s.object({ pattern: s.string({ min: 1, max: 1024 }), uri: s.string({ min: 1 }).default('ctx://'), node_limit: s.int({ min: 1, max: 100_000 }).optional() }),
+    body: s.object({ pattern: s.string({ min: 1, max: 1024 }), uri: s.uri().default('ctx://'), node_limit: s.int({ min: 1, max: 100_000 }).optional() }),
     async handler(ctx) {
       const t0 = performance.now();
       const b = ctx.body;

@@ -3,7 +3,7 @@ import { CtxError, invalidArgument } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import type { Llm } from 'ctx/plugin';
 import type { PluginHost } from 'ctx/plugin';
-import { s } from 'ctx/plugin';
+import { s, TAG_PATTERN } from 'ctx/plugin';
 import { splitHeader } from 'ctx/plugin';
 import { hierarchicalFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
@@ -18,12 +18,15 @@ import { registerConsistencyRoute } from './consistency-route.js';
 import { registerObservers } from './observers.js';
 
 const targetSchema = s.union<string | string[]>([s.string(), s.array(s.string(), { max: 64 })], 'a URI string or an array of URI strings');
+const CONTEXT_TYPES = ['resource', 'memory', 'skill'];
 const findShape = {
   query: s.string({ max: 8192 }).optional(),
-  image_url: s.string({ max: 16 * 1024 * 1024 }).optional(),
+  image_url: s.string({ max: 16 * 1024 * 1024 }).annotate({ pattern: '^(data:image/[^;]+;base64,|https?://|ctx://)' }).optional(),
   target_uri: targetSchema.optional(),
-  context_type: s.union<string | string[]>([s.string(), s.array(s.string(), { max: 3 })], 'a context type or an array of them').optional(),
-  tags: s.array(s.string({ max: 512 }), { max: 64 }).optional(),
+  context_type: s
+    .union<string | string[]>([s.string().annotate({ enum: CONTEXT_TYPES }), s.array(s.string().annotate({ enum: CONTEXT_TYPES }), { max: 3 })], 'a context type or an array of them')
+    .optional(),
+  tags: s.array(s.string({ max: 512 }).annotate({ pattern: TAG_PATTERN }), { max: 64 }).optional(),
   // No lower bound: 0 or less asks for nothing and gets an empty result (limitOf), as the reference
   // answers it; clients written for it send `limit: 0` to probe a scope.
   limit: s.int({ max: 1000 }).optional(),
@@ -38,14 +41,17 @@ const findShape = {
   read_content: s.bool().optional(),
   // Legacy 0.3.x fields (legacy.ts): agent_id is the actor peer in legacy mode; peer_id is refused.
   agent_id: s.string({ max: 128 }).optional().describe('legacy 0.3.x agent_id: the actor peer, and unmigrated ctx://agent data searched too'),
-  peer_id: s.any().optional().describe('not supported: 400; set the peer view with X-Ctx-Actor-Peer'),
+  peer_id: s.any().annotate({ not: {} }).optional().describe('not supported: 400; set the peer view with X-Ctx-Actor-Peer'),
 };
-const findSchema = s.object(findShape);
+// Either a text query or an image: the handler answers 400 with neither.
+// (inside allOf: generators such as openapi-typescript then intersect it with the properties).
+const QUERY_OR_IMAGE = { allOf: [{ anyOf: [{ required: ['query'], properties: { query: { type: 'string', minLength: 1 } } }, { required: ['image_url'], properties: { image_url: { type: 'string', minLength: 1 } } }] }] };
+const findSchema = s.object(findShape).annotate(QUERY_OR_IMAGE);
 const searchSchema = s.object({
   ...findShape,
   session_id: s.string({ min: 1, max: 128 }).optional(),
   mode: s.enum(['auto', 'fast', 'deep', 'context'] as const).optional(),
-});
+}).annotate(QUERY_OR_IMAGE);
 // Spec Part 3 "Search result".
 const matchedContext = resultObject({
   uri: s.string(),

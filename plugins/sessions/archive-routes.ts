@@ -7,13 +7,14 @@ import { writeMemories } from './memories.js';
 import { enabledCategories, POLICY_FIELDS } from './policy.js';
 import { uriOf } from './store.js';
 import type { SessionMeta } from './types.js';
-import { sessionIdOf, type SessionsKit } from './kit.js';
+import { PATH_PARAMS, sessionIdOf, type SessionsKit } from './kit.js';
 
 export function registerArchiveRoutes(host: PluginHost, kit: SessionsKit): void {
   const { store, committer, llm, locate, absent, mustMeta } = kit;
   host.route({
     method: 'GET',
     path: '/api/v1/sessions/{session_id}/context',
+    params: PATH_PARAMS,
     summary: 'active messages plus archive overview and abstracts within token_budget',
     query: s.object({ token_budget: s.int().default(128_000) }),
     response: resultObject({
@@ -36,9 +37,10 @@ export function registerArchiveRoutes(host: PluginHost, kit: SessionsKit): void 
   host.route({
     method: 'GET',
     path: '/api/v1/sessions/{session_id}/archives/{archive_id}',
+    params: PATH_PARAMS,
     summary: 'one completed archive: abstract, overview and messages',
     response: resultObject({ archive_id: s.string(), abstract: s.string(), overview: s.string(), messages: s.array(messageSchema) }),
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'INVALID_ARGUMENT'],
     async handler(ctx) {
       const { id, dir, account } = locate(ctx);
       await mustMeta(account, dir, id);
@@ -53,6 +55,7 @@ export function registerArchiveRoutes(host: PluginHost, kit: SessionsKit): void 
   host.route({
     method: 'POST',
     path: '/api/v1/sessions/{session_id}/commit',
+    params: PATH_PARAMS,
     summary: 'archives the live messages now and starts the session_commit task (summary and memory extraction)',
     body: s.object({ keep_recent_count: s.int({ min: 0, max: POLICY_FIELDS.keep_recent_count.max }).optional(), telemetry: s.telemetry() }),
     response: commitSchema,
@@ -68,6 +71,7 @@ export function registerArchiveRoutes(host: PluginHost, kit: SessionsKit): void 
   host.route({
     method: 'POST',
     path: '/api/v1/sessions/{session_id}/extract',
+    params: PATH_PARAMS,
     summary: 'extracts memories from the live messages now, without archiving them (the reference\'s manual extract)',
     body: s.object({ telemetry: s.telemetry() }),
     response: s.array(resultObject({ category: s.string(), uri: s.string(), action: s.enum(['created', 'updated', 'unchanged'] as const), added: s.array(s.string()), count: s.int() })),
@@ -85,8 +89,9 @@ export function registerArchiveRoutes(host: PluginHost, kit: SessionsKit): void 
   host.route({
     method: 'POST',
     path: '/api/v1/sessions/{session_id}/used',
+    params: PATH_PARAMS,
     summary: 'records contexts and a skill the agent actually used (creates a missing session)',
-    body: s.object({ contexts: s.array(s.string({ min: 1, max: 2048 }), { max: 1000 }).nullable().optional(), skill: anyObject.nullable().optional() }),
+    body: s.object({ contexts: s.array(s.uri({ max: 2048 }), { max: 1000 }).nullable().optional(), skill: anyObject.nullable().optional() }),
     response: resultObject({ session_id: s.string(), contexts_used: s.int(), skills_used: s.int() }),
     errors: ['NOT_FOUND'],
     async handler(ctx) {

@@ -59,3 +59,8 @@ export function createSessionsKit(host: PluginHost, opts: SessionsOptions) {
   };
   return { store, committer, llm, idle, locate, absent, mustMeta };
 }
+
+/** A session id as the OpenAPI document states it (runtime/uri/ids.ts checks it; reserved words aside). */
+export const ID_PATTERN_SOURCE = '^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$';
+/** Path parameters as the OpenAPI document states them (the handlers check them). */
+export const PATH_PARAMS = { session_id: s.string({ min: 1, max: 128 }).annotate({ pattern: ID_PATTERN_SOURCE }) };

@@ -1,11 +1,11 @@
 /** Messages: one or a batch appended (the session created when missing), then the auto-commit policy applied. */
 import { s, type RouteContext, type PluginHost } from 'ctx/plugin';
 import { ackSchema } from './shapes.js';
-import { buildMessage, LIMITS, messageBody, messageShape, type MessageInput } from './messages.js';
+import { buildMessage, CONTENT_OR_PARTS, LIMITS, messageBody, messageShape, type MessageInput } from './messages.js';
 import { autoCommitAllowed } from './idle.js';
 import { messageTokens } from './tokens.js';
 import type { Message } from './types.js';
-import { newMessageId, type SessionsKit } from './kit.js';
+import { newMessageId, PATH_PARAMS, type SessionsKit } from './kit.js';
 
 export function registerMessageRoutes(host: PluginHost, kit: SessionsKit): void {
   const { store, committer, idle, locate } = kit;
@@ -36,6 +36,7 @@ export function registerMessageRoutes(host: PluginHost, kit: SessionsKit): void 
   host.route({
     method: 'POST',
     path: '/api/v1/sessions/{session_id}/messages',
+    params: PATH_PARAMS,
     summary: 'adds a message (simple mode: content; parts mode: parts); creates the session when missing',
     body: messageBody,
     bodyLimit: LIMITS.messageBytes,
@@ -46,8 +47,10 @@ export function registerMessageRoutes(host: PluginHost, kit: SessionsKit): void 
   host.route({
     method: 'POST',
     path: '/api/v1/sessions/{session_id}/messages/batch',
+    params: PATH_PARAMS,
     summary: `adds up to ${LIMITS.batch} messages in one atomic write`,
-    body: s.object({ messages: s.array(s.object(messageShape), { min: 1, max: LIMITS.batch }), telemetry: s.telemetry() }),
+    body: s.object({ messages: s.array(s.object(messageShape).annotate(CONTENT_OR_PARTS), { min: 1, max: LIMITS.batch }), telemetry: s.telemetry() }),
+    errors: ['CONFLICT'],
     bodyLimit: LIMITS.messageBytes * 4,
     response: ackSchema,
     handler: (ctx) => add(ctx, ctx.body.messages, true),

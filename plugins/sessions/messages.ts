@@ -63,15 +63,17 @@ export function parsePart(raw: unknown, field: string): Part {
 export const messageShape = {
   role: s.enum(ROLES),
   content: s.string().optional().describe('simple mode: one text part'),
-  parts: s.array(s.any(), { max: LIMITS.partsPerMessage }).optional().describe('parts mode: text, context and tool parts; wins over content'),
-  created_at: s.string({ max: 64 }).optional().describe('ISO 8601; default now'),
+  parts: s.array(s.any().annotate({ type: 'object', required: ['type'], properties: { type: { enum: ['text', 'context', 'tool'] } } }), { max: LIMITS.partsPerMessage }).optional().describe('parts mode: text, context and tool parts; wins over content'),
+  created_at: s.string({ max: 64 }).annotate({ format: 'date-time' }).optional().describe('ISO 8601; default now'),
   peer_id: s.string({ max: 128 }).optional().describe('the peer that spoke (shared sessions)'),
   agent_id: s.string({ max: 128 }).optional().describe('legacy 0.3.x: the agent that spoke; becomes peer_id'),
   role_id: s.string({ max: 128 }).optional().describe('legacy 0.3.x role isolation: accepted and ignored since 0.4.0'),
   metadata: s.record(s.any()).optional().describe('free-form, kept with the message'),
   telemetry: s.telemetry(),
 };
-export const messageBody = s.object(messageShape);
+/** Content or parts (parts win): a message without either is refused. */
+export const CONTENT_OR_PARTS = { allOf: [{ anyOf: [{ required: ['content'], properties: { content: { type: 'string' } } }, { required: ['parts'], properties: { parts: { type: 'array', minItems: 1 } } }] }] };
+export const messageBody = s.object(messageShape).annotate(CONTENT_OR_PARTS);
 export type MessageInput = ReturnType<typeof messageBody.parse>;
 
 export function buildMessage(input: MessageInput, id: string, field = 'body', identity?: Identity): Message {

@@ -4,7 +4,7 @@ import { anyObject, configSchema, info, infoSchema, policySchema, userSchema } f
 import { mergePolicy, parseExtractionConfig, parseMemoryPolicy } from './policy.js';
 import { sessionDir, uriOf } from './store.js';
 import { randomUUID } from 'node:crypto';
-import { sessionIdOf, type SessionsKit } from './kit.js';
+import { ID_PATTERN_SOURCE, PATH_PARAMS, sessionIdOf, type SessionsKit } from './kit.js';
 
 export function registerSessionRoutes(host: PluginHost, kit: SessionsKit): void {
   const { store, idle, locate, absent, mustMeta } = kit;
@@ -13,7 +13,7 @@ export function registerSessionRoutes(host: PluginHost, kit: SessionsKit): void 
     path: '/api/v1/sessions',
     summary: 'creates a session (session_id generated when absent)',
     body: s.object({
-      session_id: s.string({ max: 128 }).optional(),
+      session_id: s.string({ max: 128 }).annotate({ pattern: ID_PATTERN_SOURCE }).optional(),
       memory_policy: anyObject.nullable().optional(),
       auto_commit_policy: anyObject.nullable().optional(),
       memory_extraction_config: anyObject.nullable().optional(),
@@ -50,6 +50,7 @@ export function registerSessionRoutes(host: PluginHost, kit: SessionsKit): void 
   host.route({
     method: 'GET',
     path: '/api/v1/sessions/{session_id}',
+    params: PATH_PARAMS,
     summary: 'session info; NOT_FOUND when absent unless auto_create',
     query: s.object({ auto_create: s.bool().default(false) }),
     response: infoSchema,
@@ -74,6 +75,7 @@ export function registerSessionRoutes(host: PluginHost, kit: SessionsKit): void 
   host.route({
     method: 'PATCH',
     path: '/api/v1/sessions/{session_id}/config',
+    params: PATH_PARAMS,
     summary: 'updates memory_extraction_config and auto_commit_policy (merge; null disables the policy)',
     body: s.object({
       memory_extraction_config: anyObject.optional(),
@@ -105,6 +107,7 @@ export function registerSessionRoutes(host: PluginHost, kit: SessionsKit): void 
   host.route({
     method: 'DELETE',
     path: '/api/v1/sessions/{session_id}',
+    params: PATH_PARAMS,
     summary: 'deletes a session with its messages and archives (extracted memories stay); absent is fine',
     response: resultObject({ session_id: s.string() }),
     async handler(ctx) {

@@ -28,6 +28,9 @@ const skillSummary = resultObject({
 
 const queueStatus = resultObject({ pending: s.int(), processing: s.int(), completed: s.int(), errors: s.int() });
 
+/** Path parameters as the OpenAPI document states them (the handlers check them). */
+const PATH_PARAMS = { name: s.string({ min: 1, max: 128 }).annotate({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' }) };
+
 export default definePlugin({
   name: 'skills',
   version: HOST_VERSION,
@@ -83,10 +86,20 @@ export default definePlugin({
         '`data` is a skill object (`name`, `description`, `content`, `allowed_tools`/`allowed-tools`, `tags`), a tool definition (an object with `inputSchema`; the name becomes kebab-case and SKILL.md is generated) or SKILL.md text; `temp_file_id` names an upload of a SKILL.md or a zipped skill directory. Give exactly one. Without `wait` the indexing runs as a task (`task_id`); with it the call waits (up to `timeout` seconds) and reports `queue_status`.',
       body: s.object({
         data: s.union([s.string({ max: MAX_TEXT }), s.record(s.any())], 'a skill object, a tool definition or SKILL.md text').nullable().optional(),
-        temp_file_id: s.string({ min: 1, max: 128 }).nullable().optional(),
+        temp_file_id: s.string({ min: 1, max: 128 }).annotate({ pattern: '^tmp_[0-9a-f]{32}$' }).nullable().optional(),
         wait: s.bool().default(false),
         timeout: s.number({ min: 0 }).nullable().optional(),
         telemetry: s.telemetry(),
+      }).annotate({
+        // Exactly one of data and temp_file_id.
+        allOf: [
+          {
+            oneOf: [
+              { required: ['data'], properties: { data: { not: { type: 'null' } } } },
+              { required: ['temp_file_id'], properties: { temp_file_id: { type: 'string' } } },
+            ],
+          },
+        ],
       }),
       response: resultObject({
         status: s.enum(['success', 'error'] as const),
@@ -139,6 +152,7 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/skills/{name}',
+      params: PATH_PARAMS,
       summary: "one of the caller's skills: metadata, L0/L1, and on request SKILL.md and its file list",
       query: s.object({ include_content: s.bool().default(false), include_files: s.bool().default(false) }),
       response: resultObject({
@@ -155,6 +169,7 @@ export default definePlugin({
     host.route({
       method: 'DELETE',
       path: '/api/v1/skills/{name}',
+      params: PATH_PARAMS,
       summary: "removes one of the caller's skills (its directory and index records)",
       response: resultObject({ name: s.string(), uri: s.string(), root_uri: s.string(), deleted: s.int() }),
       errors: ['NOT_FOUND'],

@@ -10,7 +10,7 @@ import { RESTORE_TASK, Snapshots } from './service.js';
 const signature = resultObject({ name: s.string(), email: s.string(), time_seconds: s.int(), tz_offset_seconds: s.int() });
 const commitMeta = resultObject({ oid: s.string(), tree: s.string(), parents: s.array(s.string()), author: signature, committer: signature, message: s.string() });
 const name = s.string({ min: 1, max: 256, pattern: /^[^<>\n\r\x00]*$/, patternHint: 'no <, > or line breaks' });
-const branch = s.string({ min: 1, max: 200 }).default('main');
+const branch = s.string({ min: 1, max: 200 }).annotate({ pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$' }).default('main');
 const uriErrors = ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'] as const;
 
 export const LOG_LIMIT = { min: 1, max: 500, default: 20 };
@@ -53,7 +53,7 @@ export default definePlugin({
       description: 'paths null or absent: the whole account tree (ADMIN/ROOT); [] a no-op; a list: those URIs, directories recursively. Files matched by .ctxgitignore are left out and counted in `ignored`.',
       body: s.object({
         message: s.string({ min: 1, max: 65_536 }),
-        paths: s.array(s.string({ min: 1 }), { max: 10_000 }).nullable().optional(),
+        paths: s.array(s.uri(), { max: 10_000 }).nullable().optional(),
         branch,
         author_name: name.optional(),
         author_email: name.optional(),
@@ -84,7 +84,7 @@ export default definePlugin({
       path: '/api/v1/snapshot/show',
       summary: 'A commit’s metadata, or with `path` the raw bytes of one file in it',
       description: 'With `path`: `application/octet-stream` without the envelope, headers X-Snapshot-Oid (blob id) and X-Snapshot-Size (bytes).',
-      query: s.object({ target_ref: s.string({ min: 1, max: 256 }), path: s.string({ min: 1 }).optional() }),
+      query: s.object({ target_ref: s.string({ min: 1, max: 200 }).describe('a commit id or a branch (at most 200 characters, as branch names: git cannot hold a longer ref as a file)'), path: s.uri().optional() }),
       response: commitMeta,
       errors: [...uriErrors],
       async handler(ctx) {
@@ -100,8 +100,8 @@ export default definePlugin({
       path: '/api/v1/snapshot/restore',
       summary: 'Restore a commit (or one directory of it) as a new commit on top of the branch head',
       body: s.object({
-        source_commit: s.string({ min: 1, max: 256 }),
-        project_dir: s.string({ min: 1 }).optional(),
+        source_commit: s.string({ min: 1, max: 200 }),
+        project_dir: s.uri().optional(),
         branch,
         dry_run: s.bool().default(false),
         message: s.string({ min: 1, max: 65_536 }).optional(),

@@ -5,7 +5,7 @@
 import { CtxError } from 'ctx/plugin';
 import { Reply } from 'ctx/plugin';
 import { definePlugin } from 'ctx/plugin';
-import { s } from 'ctx/plugin';
+import { s, URI_PATTERN } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
 import { parseUri } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
@@ -231,10 +231,10 @@ export default definePlugin({
       return { path: u.uri, retried, failed };
     };
     const admins = ['ROOT', 'ADMIN'] as const;
-    const uriBody = s.object({ uri: s.string({ min: 1 }) });
+    const uriBody = s.object({ uri: s.uri() });
     host.route({ method: 'POST', path: '/api/v1/system/backend/sync-status', summary: 'index work still pending or failed under uri (ROOT or ADMIN)', response: resultObject({ path: s.string(), entry_count: s.int(), pending_count: s.int(), failed_count: s.int() }), errors: ['INVALID_URI'], roles: [...admins], body: uriBody, handler: (ctx) => syncStatus(ctx.identity, ctx.body.uri) });
     host.route({ method: 'POST', path: '/api/v1/system/backend/sync-retry', summary: 'moves failed index work under uri back onto its queues (ROOT or ADMIN)', response: resultObject({ path: s.string(), retried: s.int(), failed: s.int() }), errors: ['INVALID_URI'], roles: [...admins], body: uriBody, handler: (ctx) => syncRetry(ctx.identity, ctx.body.uri) });
-    host.route({ method: 'GET', path: '/api/v1/system/sync/{sync_path*}', summary: 'sync-status for the URI path ctx://{sync_path}', response: resultObject({ path: s.string(), entry_count: s.int(), pending_count: s.int(), failed_count: s.int() }), errors: ['INVALID_URI'], roles: [...admins], handler: (ctx) => syncStatus(ctx.identity, 'ctx://' + ctx.params.sync_path) });
+    host.route({ method: 'GET', path: '/api/v1/system/sync/{sync_path*}', params: { sync_path: s.string({ min: 1 }).annotate({ pattern: URI_PATTERN.replace('^ctx://(', '^(').replace(')?/?$', ')/?$') }) }, summary: 'sync-status for the URI path ctx://{sync_path}', response: resultObject({ path: s.string(), entry_count: s.int(), pending_count: s.int(), failed_count: s.int() }), errors: ['INVALID_URI'], roles: [...admins], handler: (ctx) => syncStatus(ctx.identity, 'ctx://' + ctx.params.sync_path) });
     host.route({
       method: 'POST',
       path: '/api/v1/system/sync/{sync_path*}',
@@ -256,6 +256,7 @@ export default definePlugin({
       bodyType: 'multipart/form-data',
       response: resultObject({ temp_file_id: s.string(), filename: s.string().nullable().optional(), size: s.int(), upload_mode: s.enum(['local', 'shared']), expires_at: s.string().describe('ISO 8601') }),
       rawBody: true,
+      errors: ['UNSUPPORTED_MEDIA_TYPE'],
       bodyLimit: host.config.maxUploadBytes,
       query: s.object({ upload_mode: s.enum(['local', 'shared']).default('local') }),
       async handler(ctx) {

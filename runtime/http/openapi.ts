@@ -143,7 +143,7 @@ function operation(route: RegisteredRoute, taken: Set<string>): Json {
     in: 'path',
     required: true,
     ...(m[2] ? { description: 'the rest of the path (may contain /)' } : {}),
-    schema: { type: 'string' },
+    schema: def.params?.[m[1]!] ? clean(def.params[m[1]!]!.toJsonSchema()) : { type: 'string' },
   }));
   params.push(...queryParameters(def.query));
   const op: Json = {
@@ -154,11 +154,15 @@ function operation(route: RegisteredRoute, taken: Set<string>): Json {
   };
   if (params.length) op.parameters = params;
   if (def.body) op.requestBody = { required: true, content: { 'application/json': { schema: clean(def.body.toJsonSchema()) } } };
+  else if (def.rawBody && def.bodyType === 'multipart/form-data')
+    // Uploads are one part named `file` (runtime/adapters/uws parseMultipart).
+    op.requestBody = { required: true, content: { [def.bodyType]: { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } } } };
   else if (def.rawBody && def.bodyType) op.requestBody = { required: true, content: { [def.bodyType]: { schema: { type: 'string', format: 'binary' } } } };
   const auth = def.auth ?? 'required';
   if (auth === 'none') op.security = [];
   else if (auth === 'optional') op.security = [{}, { apiKey: [] }, { bearer: [] }];
   if (def.roles) op['x-roles'] = def.roles;
+  if (def.deprecated) op.deprecated = true;
   op.responses = { [String(def.successStatus ?? 200)]: successResponse(def), ...errorResponses(def) };
   return op;
 }

@@ -1,0 +1,167 @@
+/**
+ * One HTTP call: URL and query building, the API key, the envelope, typed errors and retries.
+ * Only `fetch` is used, so the same code runs in Node 20+ and in browsers.
+ */
+import { CtxApiError, CtxConnectionError, errorFromResponse } from './errors.js';
+import { routes } from './generated/routes.js';
+import type { CallOptions, OperationId, ResultOf } from './types.js';
+
+export const DEFAULT_URL = 'http://127.0.0.1:1933';
+
+export interface RetryOptions {
+  /** Extra attempts after the first (default 3); 0 turns retries off. */
+  retries?: number;
+  /** First backoff in ms, doubled each attempt with full jitter (default 200). */
+  baseDelayMs?: number;
+  /** Longest single wait in ms, Retry-After included (default 10000). */
+  maxDelayMs?: number;
+}
+
+export interface ClientOptions {
+  /** Server base URL (default http://127.0.0.1:1933, the dev server). */
+  url?: string;
+  /** Sent as X-API-Key; omit in dev mode. */
+  apiKey?: string;
+  /** Headers on every request, e.g. `X-Ctx-Actor-Peer`. */
+  headers?: Record<string, string>;
+  retry?: RetryOptions;
+  /** A fetch implementation (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+export class Transport {
+  readonly url: string;
+  private readonly apiKey: string | undefined;
+  private readonly headers: Record<string, string>;
+  private readonly retry: Required<RetryOptions>;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(opts: ClientOptions = {}) {
+    this.url = (opts.url ?? DEFAULT_URL).replace(/\/+$/, '');
+    this.apiKey = opts.apiKey;
+    this.headers = opts.headers ?? {};
+    this.retry = { retries: 3, baseDelayMs: 200, maxDelayMs: 10_000, ...opts.retry };
+    this.fetchImpl = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Calls an operation and resolves to its envelope's `result` (or its raw JSON body). */
+  async call<O extends OperationId>(op: O, opts: CallOptions<O> = {}): Promise<ResultOf<O>> {
+    const res = await this.send(op, opts);
+    const type = res.headers.get('content-type') ?? '';
+    if (!type.includes('json')) return (await res.text()) as ResultOf<O>;
+    const body = (await res.json()) as { status?: unknown; result?: unknown };
+    return (body && body.status === 'ok' && 'result' in body ? body.result : body) as ResultOf<O>;
+  }
+
+  /** Sends an operation and returns the successful Response unread (streams, downloads, SSE). */
+  async send<O extends OperationId>(op: O, opts: CallOptions<O> = {}): Promise<Response> {
+    const [method, template] = routes[op];
+    const url = this.url + fillPath(template, opts.path as Record<string, unknown> | undefined) + queryString(opts.query as Record<string, unknown> | undefined);
+    const headers: Record<string, string> = { ...this.headers, ...opts.headers };
+    if (this.apiKey) headers['x-api-key'] = this.apiKey;
+    let body: BodyInit | undefined;
+    if (opts.body !== undefined) {
+      if (isRawBody(opts.body)) body = opts.body;
+      else {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] = 'application/json';
+      }
+    }
+    const idempotent = opts.idempotent ?? IDEMPOTENT_METHODS.has(method);
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal: opts.signal };
+    // fetch refuses a streamed request body without it.
+    if (typeof ReadableStream !== 'undefined' && body instanceof ReadableStream) init.duplex = 'half';
+    return this.fetchWithRetry(url, init, idempotent);
+  }
+
+  private async fetchWithRetry(url: string, init: RequestInit, idempotent: boolean): Promise<Response> {
+    // A stream body cannot be replayed; it is never retried.
+    const canRetry = idempotent && !(init.body instanceof ReadableStream);
+    for (let attempt = 0; ; attempt++) {
+      const last = !canRetry || attempt >= this.retry.retries;
+      let res: Response;
+      try {
+        res = await this.fetchImpl(url, init);
+      } catch (err) {
+        if (init.signal?.aborted) throw err;
+        if (last) throw new CtxConnectionError(`cannot reach ${new URL(url).origin}: ${describe(err)}`, url, { cause: err });
+        await sleep(this.backoff(attempt), init.signal);
+        continue;
+      }
+      if (res.ok) return res;
+      const retryAfter = res.headers.get('retry-after');
+      if (!last && (res.status === 429 || res.status === 503) && retryAfter !== null) {
+        await res.body?.cancel().catch(() => undefined);
+        await sleep(Math.min(this.retry.maxDelayMs, Math.max(parseRetryAfter(retryAfter), this.backoff(attempt))), init.signal);
+        continue;
+      }
+      throw await errorFromResponse(res);
+    }
+  }
+
+  private backoff(attempt: number): number {
+    return Math.random() * Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** attempt);
+  }
+}
+
+function fillPath(template: string, params: Record<string, unknown> | undefined): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = params?.[name];
+    if (v === undefined || v === null || v === '') throw new CtxApiError('INVALID_ARGUMENT', `missing path parameter ${name}`, 0, { field: name }, undefined);
+    // Multi-segment parameters (the gateway path, sync paths) keep their slashes.
+    return String(v).split('/').map(encodeURIComponent).join('/');
+  });
+}
+
+function queryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return '';
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) for (const item of v) qs.append(k, String(item));
+    else qs.append(k, String(v));
+  }
+  const s = qs.toString();
+  return s ? `?${s}` : '';
+}
+
+function isRawBody(b: unknown): b is BodyInit {
+  return (
+    typeof b === 'string' ||
+    b instanceof ArrayBuffer ||
+    ArrayBuffer.isView(b) ||
+    (typeof Blob !== 'undefined' && b instanceof Blob) ||
+    (typeof FormData !== 'undefined' && b instanceof FormData) ||
+    (typeof ReadableStream !== 'undefined' && b instanceof ReadableStream) ||
+    (typeof URLSearchParams !== 'undefined' && b instanceof URLSearchParams)
+  );
+}
+
+function parseRetryAfter(v: string): number {
+  const secs = Number(v);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : 0;
+}
+
+function describe(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  return cause?.code ?? cause?.message ?? (err as Error)?.message ?? String(err);
+}
+
+export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
