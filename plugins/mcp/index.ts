@@ -22,6 +22,10 @@ const REPLY_DOC = {
 export default definePlugin({
   name: 'mcp',
   version: HOST_VERSION,
+  privileges: ['all-account-changes'],
+  privilegeReasons: {
+    'all-account-changes': 'resource subscriptions of every connected caller: a change is matched to the sessions of its own account and sent only to subscribers who may read it',
+  },
   // No dependencies: tools reach other plugins only through their routes (host.invoke) at call
   // time, so a deployment without one of them answers its tools with NOT_FOUND instead of failing
   // to start.

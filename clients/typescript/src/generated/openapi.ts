@@ -1368,7 +1368,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** whether the service is initialized, and the caller */
+        /** whether the service is initialized, the caller, and the cluster (docs/scale-out.md) */
         get: operations["getSystemStatus"];
         put?: never;
         post?: never;
@@ -1764,6 +1764,26 @@ export interface paths {
         post: operations["postMcp"];
         /** MCP Streamable HTTP: ends the session named by Mcp-Session-Id */
         delete: operations["deleteMcp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (text exposition format); guarded by CTX_METRICS, not by API keys
+         * @description CTX_METRICS=loopback (default) answers only callers on 127.0.0.0/8 or ::1; `token` needs `Authorization: Bearer <CTX_METRICS_TOKEN>`; `off` answers 404. Labels never carry URIs, account or user ids (unless CTX_METRICS_ACCOUNT_LABEL=true adds an account label to the request counter).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -13851,7 +13871,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description whether the service is initialized, and the caller */
+            /** @description whether the service is initialized, the caller, and the cluster (docs/scale-out.md) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13859,6 +13879,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         result: {
+                            cluster: {
+                                /** @description `single` without CTX_CLUSTER_NATS; the other fields appear in cluster mode */
+                                mode: "single" | "cluster";
+                                nats?: {
+                                    connected: boolean;
+                                    server?: string;
+                                };
+                                /** @description this node */
+                                node?: {
+                                    id: string;
+                                    started_at: string;
+                                    url: string;
+                                };
+                                /** @description live nodes, this one included, by id */
+                                peers?: {
+                                    id: string;
+                                    last_seen_ms: number;
+                                    started_at: string;
+                                    url: string;
+                                }[];
+                                /** @description ctx replicas per shard */
+                                replicas?: number;
+                                shard_count?: number;
+                                /** @description every shard's replica set by rendezvous hashing over the live nodes, and this node's role in it (no leadership yet) */
+                                shards?: {
+                                    replicas: string[];
+                                    role: "replica" | "unassigned";
+                                    shard: number;
+                                }[];
+                            };
                             initialized: boolean;
                             user: string;
                         };
@@ -17002,6 +17052,96 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "UNAUTHENTICATED";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAVAILABLE";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; version=0.0.4; charset=utf-8": string;
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PERMISSION_DENIED";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
                         };
                     } & components["schemas"]["ErrorEnvelope"];
                 };

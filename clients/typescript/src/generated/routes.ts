@@ -33,6 +33,7 @@ export const routes = {
   getFsTree: ['GET', '/api/v1/fs/tree'],
   getHealth: ['GET', '/health'],
   getMcp: ['GET', '/mcp'],
+  getMetrics: ['GET', '/metrics'],
   getObserverLock: ['GET', '/api/v1/observer/lock'],
   getObserverModels: ['GET', '/api/v1/observer/models'],
   getObserverQueue: ['GET', '/api/v1/observer/queue'],
