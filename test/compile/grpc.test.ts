@@ -4,7 +4,6 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { create } from '@bufbuild/protobuf';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcBackend } from '../../examples/compile-backend/grpc-server.js';
 import { SessionRequestSchema, SubmitRequestSchema, type TaskStatus } from '../../plugins/compile/gen/runtime_pb.js';
@@ -12,14 +11,8 @@ import { runtimeClient, statusFromPb } from '../../plugins/compile/grpc.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startFakeLlm, type FakeLlm } from './fake-llm.js';
 import { body, seed, settle } from './helpers.js';
+import { freePort } from '../helpers/free-port.js';
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 const md = (headers: Record<string, string>, extra: Record<string, string> = {}) => {
   const m = new grpc.Metadata();

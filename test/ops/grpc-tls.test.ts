@@ -4,7 +4,6 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { create } from '@bufbuild/protobuf';
-import net from 'node:net';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SessionRequestSchema } from '../../plugins/compile/gen/runtime_pb.js';
@@ -13,14 +12,8 @@ import { loadConfig, publicConfig, tlsProblem } from '../../runtime/config.js';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makePki, type Pki } from './certs.js';
 import { parsePrometheus, value } from './prom-text.js';
+import { freePort } from '../helpers/free-port.js';
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 type Client = ReturnType<typeof runtimeClient>;
 /** `Status` of a session nobody has: NOT_FOUND proves the call crossed TLS and was handled. */

@@ -7,21 +7,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { expect, test } from 'vitest';
 import { createApp } from '../../runtime/app.js';
 import { builtinPlugins } from '../../plugins/index.js';
 import { ROOT_KEY, tempDir } from '../helpers/app.js';
+import { freePort } from '../helpers/free-port.js';
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /** One request on a fresh connection (no keep-alive pool: "a new client" is what is tested). */
 function request(port: number, method: string, p: string): Promise<{ status: number; json: any }> {
