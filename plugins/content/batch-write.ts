@@ -9,7 +9,7 @@ import { conflict, invalidArgument, notFound } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { hash } from 'ctx/plugin';
 import type { LockHandle, PluginHost, ScopedVfs } from 'ctx/plugin';
-import { s } from 'ctx/plugin';
+import { NODE_URI_PATTERN, s, spaceUriPattern } from 'ctx/plugin';
 import { isAncestorOrSelf, type CtxUri } from 'ctx/plugin';
 import { SIDECARS, type Entry } from 'ctx/plugin';
 import { ancestorDirs, uriFromPath } from 'ctx/plugin';
@@ -28,7 +28,7 @@ const HASH = /^sha256:[0-9a-f]{64}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const operation = s.object({
-  uri: s.uri(),
+  uri: s.uri().annotate({ pattern: NODE_URI_PATTERN }),
   content: s.string().optional(),
   content_base64: s.string().optional(),
   mode: s.enum(['replace', 'append', 'create', 'upsert'] as const).optional(),
@@ -41,7 +41,7 @@ const operation = s.object({
 });
 
 export const batchWriteBody = s.object({
-  root_uri: s.uri(),
+  root_uri: s.uri().annotate({ pattern: spaceUriPattern(['memories', 'resources'], 0) }),
   // The count limits depend on the form, so they are checked below with their own message.
   operations: s.array(operation).annotate({ minItems: 1 }),
   wait: s.bool().default(true),
