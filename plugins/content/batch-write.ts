@@ -37,7 +37,13 @@ const operation = s.object({
       kind: s.enum(['create_if_absent', 'replace_if_hash'] as const),
       base_hash: s.string({ pattern: HASH, patternHint: 'expected sha256:<64 lowercase hex>' }).optional(),
     })
+    // base_hash with replace_if_hash (required), never with create_if_absent.
+    .annotate({ oneOf: [{ properties: { kind: { const: 'create_if_absent' } }, not: { required: ['base_hash'] } }, { properties: { kind: { const: 'replace_if_hash' } }, required: ['base_hash'] }] })
     .optional(),
+}).annotate({
+  // What batchWrite checks per operation: exactly one of content and content_base64; a mode or a
+  // precondition, not both.
+  allOf: [{ oneOf: [{ required: ['content'] }, { required: ['content_base64'] }] }, { not: { required: ['mode', 'precondition'] } }],
 });
 
 export const batchWriteBody = s.object({

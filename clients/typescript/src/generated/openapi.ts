@@ -4286,16 +4286,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    operations: {
+                    operations: ({
                         content?: string;
                         content_base64?: string;
                         mode?: "replace" | "append" | "create" | "upsert";
                         precondition?: {
                             base_hash?: string;
                             kind: "create_if_absent" | "replace_if_hash";
-                        };
+                        } & ({
+                            /** @constant */
+                            kind?: "create_if_absent";
+                        } | {
+                            /** @constant */
+                            kind?: "replace_if_hash";
+                        });
                         uri: string;
-                    }[];
+                    } & ((unknown | unknown) & unknown))[];
                     root_uri: string;
                     timeout?: number | null;
                     /** @default true */
