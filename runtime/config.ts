@@ -25,6 +25,8 @@ export interface CtxConfig {
   executionBackendGatewayToken?: string;
   grpcPort: number;
   profiling: boolean;
+  /** Log each start-up step's milliseconds (CTX_STARTUP_TRACE): storage, every plugin's setup, onReady hooks. */
+  startupTrace: boolean;
   logLevel: LogLevel;
   accessLog: boolean;
   /** Largest JSON body accepted, bytes. Batch write allows 16 MiB of content, which base64 inflates. */
@@ -122,6 +124,7 @@ export const DEFAULTS: CtxConfig = {
   gateway: {},
   grpcPort: 1934,
   profiling: false,
+  startupTrace: false,
   logLevel: 'info',
   accessLog: true,
   maxJsonBodyBytes: 32 * 1024 * 1024,
@@ -167,6 +170,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     executionBackendGatewayToken: env.CTX_EXECUTION_BACKEND_GATEWAY_TOKEN,
     grpcPort: int('CTX_GRPC_PORT', env.CTX_GRPC_PORT),
     profiling: bool(env.CTX_PROFILING),
+    startupTrace: bool(env.CTX_STARTUP_TRACE),
     logLevel: env.CTX_LOG_LEVEL,
     accessLog: bool(env.CTX_ACCESS_LOG),
     maxJsonBodyBytes: int('CTX_MAX_JSON_BODY_BYTES', env.CTX_MAX_JSON_BODY_BYTES),
