@@ -5,6 +5,7 @@ import type { Llm } from 'ctx/plugin';
 import type { PluginHost } from 'ctx/plugin';
 import { s, TAG_PATTERN } from 'ctx/plugin';
 import { splitHeader } from 'ctx/plugin';
+import { QueryEmbeddingCache } from './query-embedding-cache.js';
 import { hierarchicalFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
@@ -115,7 +116,7 @@ export interface RerankerLike {
 /** Weight of the reranker's relevance in the final score (the rest is the retrieval score). */
 export const RERANK_WEIGHT = 0.7;
 
-export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | null, reranker: RerankerLike | null = null): void {
+export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | null, reranker: RerankerLike | null = null, queryVectors = new QueryEmbeddingCache(0)): void {
   const ops = { find: new OpStats(), search: new OpStats(), grep: new OpStats(), glob: new OpStats() };
   const describeEmbedder = () => `${store.embedder.info.provider}/${store.embedder.info.model}`;
 
@@ -178,9 +179,12 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   const limitOf = (b: FindBody) => Math.max(0, b.node_limit ?? b.limit ?? 10);
 
   async function runFind(identity: Identity, body: FindBody, queries: string[]) {
+    // Asked first: a remote embedder's round trip runs while the scope is resolved.
+    const vecsP = queryVectors.embed(store.embedder, queries);
+    vecsP.catch(() => {}); // awaited below; a scope error must not leave it unhandled
     const scope = buildScope(body as ScopeInput, identity);
     const limit = limitOf(body);
-    const vecs = await store.embedder.embed(queries, 'query');
+    const vecs = await vecsP;
     // A zero limit still searches (scope and provenance stay real); `present` then keeps nothing.
     const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit))));
     const merged = new Map<string, Hit>();
