@@ -75,7 +75,7 @@ export class ClusterNode implements ClusterStatusSource {
     replicator.onApplied = (_shard, ops) => this.onApplied(ops);
     this.leaseFrom = Date.now() + membership.ttlMs;
     this.gate = new ClusterGate(replicator, {
-      leaderOf: (s) => this.leases?.leaderOf(s),
+      leaderOf: async (s) => this.leases?.lookup(s),
       node: self.id,
       tokenWaitMs: 2000,
       leaderWaitMs: membership.ttlMs + 2000,

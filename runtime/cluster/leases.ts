@@ -65,6 +65,24 @@ export class Leases {
     return s && Date.now() - s.at < this.ttlMs ? s.value : undefined;
   }
 
+  /**
+   * `leaderOf`, asking the bucket when the watch has gone quiet (its consumer is re-created only
+   * after missed heartbeats, ~10 s, e.g. when the nats-server it was on died).
+   */
+  async lookup(shard: string): Promise<LeaseValue | undefined> {
+    const known = this.leaderOf(shard);
+    if (known) return known;
+    try {
+      const e = await this.kv.get(`shard.${shard}`);
+      if (!e || e.operation !== 'PUT') return undefined;
+      const value = JSON.parse(new TextDecoder().decode(e.value)) as LeaseValue;
+      this.seen.set(shard, { value, at: Date.now() });
+      return value;
+    } catch {
+      return undefined;
+    }
+  }
+
   holds(shard: string): boolean {
     return this.held.has(shard);
   }

@@ -155,7 +155,9 @@ export class Replicator {
         try {
           await log.settled();
           const consumer = await this.js.consumers.get(streamName(shard), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: log.applied + 1 });
-          const messages = await consumer.consume({ max_messages: 256 });
+          // Short pulls: a pull parked on a nats-server that died is noticed (missed heartbeats) in ~2 s,
+          // not the default 30.
+          const messages = await consumer.consume({ max_messages: 256, expires: 2000 });
           current = { stop: () => void messages.close() };
           if (done) messages.close();
           for await (const m of messages) await log.deliver(m.seq, m.data, m.info.pending);

@@ -29,8 +29,8 @@ export interface GateOptions {
   /** How long a write waits for a leader to appear (a failover in progress) before answering 503. */
   leaderWaitMs: number;
   connected: () => boolean;
-  /** The shard's lease holder as this node knows it. */
-  leaderOf: (shard: string) => LeaseValue | undefined;
+  /** The shard's lease holder as this node knows it (asking NATS when its view is stale). */
+  leaderOf: (shard: string) => Promise<LeaseValue | undefined>;
 }
 
 export function parseToken(v: string | undefined): { shard: string; seq: number } | undefined {
@@ -63,16 +63,16 @@ export class ClusterGate implements RequestGate {
     const log = this.replicator.shard(shard);
     const hop = req.headers[FORWARDED_HEADER];
     if (req.method === 'GET' || req.method === 'HEAD') {
-      if (log.role !== 'unassigned') {
-        const token = parseToken(req.headers[TOKEN_HEADER]);
-        if (!token || token.shard !== shard || (await log.waitApplied(token.seq, this.opts.tokenWaitMs))) return undefined;
-      }
+      const token = parseToken(req.headers[TOKEN_HEADER]);
+      const wanted = token && token.shard === shard;
+      if (log.role !== 'unassigned' && (!wanted || (await log.waitApplied(token.seq, this.opts.tokenWaitMs)))) return undefined;
       if (log.leading || hop) return undefined;
-      const leader = this.opts.leaderOf(shard);
-      // No leader known (NATS away, failover): a replica serves what it has rather than nothing.
+      const leader = await this.opts.leaderOf(shard);
       if (!leader) {
-        if (log.role !== 'unassigned') return undefined;
-        throw unavailable(`no leader is known for shard ${shard}; retry`, { shard });
+        // No leader known (NATS away, a failover): a replica serves what it has, unless the caller
+        // asked for a write it has not applied yet — then stale data would be a wrong answer.
+        if (log.role !== 'unassigned' && !wanted) return undefined;
+        throw unavailable(`no leader is known for shard ${shard}${wanted ? ` and this node has not applied ${token.shard}:${token.seq} yet` : ''}; retry`, { shard });
       }
       return this.forward(req, leader.url, shard);
     }
@@ -80,13 +80,13 @@ export class ClusterGate implements RequestGate {
     const end = Date.now() + this.opts.leaderWaitMs;
     for (;;) {
       if (log.leading && log.ready) return new Admission(shard);
-      const leader = log.leading ? undefined : this.opts.leaderOf(shard);
+      const leader = log.leading ? undefined : await this.opts.leaderOf(shard);
       if (leader && leader.node !== this.opts.node) {
         if (hop) throw unavailable(`shard ${shard} is changing leader; retry`, { shard });
         return this.forward(req, leader.url, shard);
       }
       if (Date.now() >= end) throw unavailable(`no leader for shard ${shard} yet; retry`, { shard });
-      await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 100));
     }
   }
 

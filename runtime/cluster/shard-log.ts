@@ -76,17 +76,32 @@ export class ShardLog {
     this.queue = [];
     this.inFlight = true;
     const ops = group.length === 1 ? group[0]!.ops : group.flatMap((p) => p.ops);
+    let seq: number;
     try {
-      const seq = await this.append(ops);
-      for (const p of group) p.resolve(seq);
+      seq = await this.append(ops);
     } catch (err) {
       for (const p of group) p.reject(err);
-    } finally {
       this.inFlight = false;
       void this.flush();
+      return;
     }
+    // The next record's quorum round trip overlaps this one's local apply (applies stay in stream
+    // order through the chain); each writer is answered only once its own record is applied.
+    this.inFlight = false;
+    void this.flush();
+    this.apply(seq, ops, false).then(
+      () => {
+        for (const p of group) p.resolve(seq);
+      },
+      (err: unknown) => {
+        // In the log but not in RocksDB: this node cannot go on appending after a hole.
+        this.stepDown();
+        for (const p of group) p.reject(unavailable(`shard ${this.shard}: the local apply failed (${(err as Error)?.message ?? err}); retry`, { shard: this.shard }));
+      },
+    );
   }
 
+  /** Appends one batch (one or more chunks) under the fence; resolves with the last chunk's sequence. */
   private async append(ops: KvOp[]): Promise<number> {
     if (!this.leading || !this.ready) throw unavailable(`this node no longer leads shard ${this.shard}; retry`, { shard: this.shard });
     const chunks = encodeRecord(this.node, `${this.node}.${Date.now().toString(36)}.${++this.txnCounter}`, ops, this.io.maxPayload);
@@ -106,7 +121,6 @@ export class ShardLog {
       const fenced = /wrong last sequence|10071/i.test(String((err as Error)?.message ?? err));
       throw unavailable(fenced ? `shard ${this.shard} has a newer leader; retry` : `the replicated log did not confirm the write (${(err as Error)?.message ?? err}); retry`, { shard: this.shard });
     }
-    await this.apply(seq, ops, false);
     return seq;
   }
 

@@ -133,7 +133,7 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
     for (const n of survivors)
       for (const [uri, content] of acked) {
         const r = await read(n.url, uri, token);
-        expect(r.body.result, `${uri} through ${n.id}`).toBe(content);
+        expect(r.body.result, `${uri} through ${n.id}: ${JSON.stringify(r.body)}`).toBe(content);
       }
   }, 120_000);
 
@@ -161,7 +161,10 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
     await Promise.all(writers);
     const token = maxToken(tokens);
     for (const n of targets)
-      for (const [uri, content] of acked) expect((await read(n.url, uri, token)).body.result, `${uri} through ${n.id}`).toBe(content);
+      for (const [uri, content] of acked) {
+        const r = await read(n.url, uri, token);
+        expect(r.body.result, `${uri} through ${n.id}: ${JSON.stringify(r.body)}`).toBe(content);
+      }
   }, 120_000);
 
   it('a stopped node catches up on restart', async () => {
