@@ -125,10 +125,10 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
       const { ClusterNode } = await import('./cluster/cluster-node.js');
       const node = await ClusterNode.start(config, dataDir, log.child({ component: 'cluster' }), kv);
       // Another leader's records land below the VFS and the identity registry: drop what they cached.
-      node.onApplied = (ops) => {
+      node.onApplied((ops) => {
         if (ops.some((o) => o.key.startsWith('vfs\x00'))) vfs.dropCaches();
         if (ops.some((o) => o.key.startsWith('identity\x00'))) identities.dropCaches();
-      };
+      });
       pipeline.setGate(node.gate);
       cluster = node;
     }

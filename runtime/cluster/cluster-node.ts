@@ -40,9 +40,16 @@ export interface ClusterStatus {
   system_shard?: ShardStatus;
 }
 
-/** What the system plugin shows; `single` needs no cluster code. */
+/** What plugins see of the cluster (`host.cluster`); `single` needs no cluster code. */
 export interface ClusterStatusSource {
   status(): ClusterStatus;
+  /**
+   * Cluster mode only: records another leader wrote, as applied here (full keys, sublevel prefix
+   * included). For in-memory state derived from a keyspace (an index) that must follow them.
+   */
+  onApplied?(listener: (ops: KvOp[]) => void): void;
+  /** Cluster mode only: this node now leads `shard`, with the shard's whole stream applied. */
+  onLeading?(listener: (shard: string) => void): void;
 }
 
 export const SINGLE_NODE: ClusterStatusSource = { status: () => ({ mode: 'single' }) };
@@ -57,8 +64,8 @@ export class ClusterNode implements ClusterStatusSource {
   /** Leases are taken only once the membership has had a TTL to show the peers (no start-up grab). */
   private readonly leaseFrom: number;
   readonly gate: ClusterGate;
-  /** Records applied from the stream (other leaders' writes): the app drops the caches they touch. */
-  onApplied: (ops: KvOp[]) => void = () => {};
+  private readonly appliedListeners: Array<(ops: KvOp[]) => void> = [];
+  private readonly leadingListeners: Array<(shard: string) => void> = [];
 
   private constructor(
     private readonly config: CtxConfig,
@@ -72,7 +79,15 @@ export class ClusterNode implements ClusterStatusSource {
       log.info('cluster membership changed', { nodes: ids });
       this.replace();
     };
-    replicator.onApplied = (_shard, ops) => this.onApplied(ops);
+    replicator.onApplied = (_shard, ops) => {
+      for (const l of this.appliedListeners) {
+        try {
+          l(ops);
+        } catch (err) {
+          log.error('a cluster apply listener threw; the record is applied', { error: err });
+        }
+      }
+    };
     this.leaseFrom = Date.now() + membership.ttlMs;
     this.gate = new ClusterGate(replicator, {
       leaderOf: async (s) => this.leases?.lookup(s),
@@ -118,7 +133,11 @@ export class ClusterNode implements ClusterStatusSource {
         gained: (shard) => {
           const s = replicator.shard(shard);
           replicator.follow(shard);
-          void s.takeOver(30_000).then(() => log.info('leading shard', { shard, applied_seq: s.applied }));
+          void s.takeOver(30_000).then(() => {
+            if (!s.ready) return;
+            log.info('leading shard', { shard, applied_seq: s.applied });
+            for (const l of node.leadingListeners) void Promise.resolve().then(() => l(shard)).catch((err: unknown) => log.error('a leadership listener failed', { shard, error: err }));
+          });
         },
         lost: (shard) => replicator.shard(shard).stepDown(),
       }, log);
@@ -135,6 +154,14 @@ export class ClusterNode implements ClusterStatusSource {
       await nc.close().catch(() => {});
       throw err;
     }
+  }
+
+  onApplied(listener: (ops: KvOp[]) => void): void {
+    this.appliedListeners.push(listener);
+  }
+
+  onLeading(listener: (shard: string) => void): void {
+    this.leadingListeners.push(listener);
   }
 
   /** Recomputes the placement when the live set changed, and follows every shard placed here. */

@@ -91,9 +91,19 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
     for (const [i, v] of views.entries()) if (v[shard]!.role === 'follower') expect(v[shard]!.applied_seq, file.nodes[i]!.id).toBeGreaterThanOrEqual(seq);
   }, 60_000);
 
+  const find = async (url: string, query: string) => {
+    const res = await fetch(`${url}/api/v1/search/find`, { method: 'POST', headers: headers(), body: JSON.stringify({ query, limit: 5 }) });
+    return ((await res.json()) as { result: { resources: { uri: string }[] } }).result.resources.map((r) => r.uri);
+  };
+
   it('kill -9 of the leader under 8 writers: a new leader within 5 s, every acknowledged write on every surviving replica', async () => {
     const leader = (await leaderOf(file.nodes[0]!.url))!;
     const survivors = file.nodes.filter((n) => n.id !== leader);
+    // Indexed by the old leader (wait: true): the new one must find it too (its index is rebuilt
+    // from the replicated records when it takes the lead).
+    const indexed = await fetch(`${survivors[0]!.url}/api/v1/content/write`, { method: 'POST', headers: headers(), body: JSON.stringify({ uri: 'ctx://resources/kb/sourdough.md', content: 'sourdough starter hydration zq7x levain', wait: true }) });
+    expect(indexed.status).toBe(200);
+    expect(await find(survivors[0]!.url, 'sourdough starter zq7x')).toContain('ctx://resources/kb/sourdough.md');
     const acked = new Map<string, string>();
     const tokens: string[] = [];
     let stop = false;
@@ -129,6 +139,7 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
     const newLeader = await leaderOf(survivors[0]!.url);
     expect(newLeader).toBeDefined();
     expect(newLeader).not.toBe(leader);
+    expect(await pollUntil(async () => (await find(survivors[1]!.url, 'sourdough starter zq7x')).includes('ctx://resources/kb/sourdough.md'), { what: 'the new leader to find what the old one indexed', timeoutMs: 20_000, intervalMs: 200 })).toBe(true);
     const token = maxToken(tokens);
     for (const n of survivors)
       for (const [uri, content] of acked) {
