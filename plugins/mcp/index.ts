@@ -60,7 +60,7 @@ export default definePlugin({
       rawBody: true,
       bodyType: 'application/json',
       reply: REPLY_DOC,
-      errors: ['RESOURCE_EXHAUSTED'],
+      errors: ['INVALID_ARGUMENT', 'NOT_FOUND', 'RESOURCE_EXHAUSTED'],
       async handler(ctx) {
         let body: unknown;
         try {
@@ -84,6 +84,8 @@ export default definePlugin({
       path: '/mcp',
       summary: 'MCP Streamable HTTP: the session\'s server-to-client event stream (resource updates)',
       reply: { ...REPLY_DOC, contentType: 'text/event-stream' },
+      // 400 without Mcp-Session-Id, 404 for a session that is not (or no longer) open: JSON-RPC error bodies.
+      errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
       async handler(ctx) {
         if (ctx.req.headers[SESSION_HEADER] === undefined) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
         const s = lookup(ctx);
@@ -96,6 +98,7 @@ export default definePlugin({
       path: '/mcp',
       summary: 'MCP Streamable HTTP: ends the session named by Mcp-Session-Id',
       reply: REPLY_DOC,
+      errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
       async handler(ctx) {
         if (ctx.req.headers[SESSION_HEADER] === undefined) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
         const s = lookup(ctx);
