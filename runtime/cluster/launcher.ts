@@ -34,10 +34,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
+class ExitedEarly extends Error {}
+
+function tail(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trim().split('\n').slice(-3).join(' | ');
+  } catch {
+    return '(no log)';
+  }
+}
+
 async function until(what: string, deadlineMs: number, probe: () => Promise<boolean>): Promise<void> {
   const end = Date.now() + deadlineMs;
   while (Date.now() < end) {
-    if (await probe().catch(() => false)) return;
+    if (await probe().catch((err) => {
+      if (err instanceof ExitedEarly) throw err;
+      return false;
+    })) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`cluster: ${what} not ready after ${deadlineMs / 1000} s`);
@@ -80,7 +93,14 @@ export async function up(opts: { nodes: number; dir: string; heartbeatMs?: numbe
       write();
     }
     // JetStream is usable once the meta group has a leader: every server's healthz says so.
-    for (const s of servers) await until(`nats-server :${s.client}`, 30_000, async () => (await fetch(`http://127.0.0.1:${s.monitor}/healthz?js-enabled-only=true`)).ok);
+    for (const [i, s] of servers.entries()) {
+      await until(`nats-server :${s.client} (log ${dir}/nats-${i}.log)`, 60_000, async () => {
+        // A server that exited (a port taken between our probe and its bind) never gets healthy:
+        // say so at once, with its own words, instead of waiting out the deadline.
+        if (!alive(file.nats[i]!.pid)) throw new ExitedEarly(`cluster: nats-server :${s.client} exited: ${tail(path.join(dir, `nats-${i}.log`))}`);
+        return (await fetch(`http://127.0.0.1:${s.monitor}/healthz?js-enabled-only=true`)).ok;
+      });
+    }
     for (let i = 0; i < opts.nodes; i++) {
       const port = await freePort();
       file.nodes.push({ id: `ctx-${i + 1}`, url: `http://127.0.0.1:${port}`, pid: 0 });

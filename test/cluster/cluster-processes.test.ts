@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterTurn } from './one-at-a-time.js';
 import { alive, down, natsServerInstalled, NATS_BIN, up, type ClusterFile } from '../../runtime/cluster/launcher.js';
 import { place } from '../../runtime/cluster/placement.js';
 import { tempDir } from '../helpers/app.js';
@@ -35,12 +36,15 @@ describe.skipIf(!natsServerInstalled())('a local cluster over real processes', (
   };
   const peerIds = (c: ClusterSection) => c.peers.map((p) => p.id);
 
+  let release: (() => void) | undefined;
   beforeAll(async () => {
+    release = await clusterTurn();
     file = await up({ nodes: 3, dir, heartbeatMs: HEARTBEAT_MS });
-  }, 120_000);
+  }, 720_000);
 
   afterAll(async () => {
     await down({ dir }).catch(() => {});
+    release?.();
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterTurn } from './one-at-a-time.js';
 import { down, natsServerInstalled, restartNode, up, type ClusterFile } from '../../runtime/cluster/launcher.js';
 import { tempDir } from '../helpers/app.js';
 import { pollUntil, sleep } from '../helpers/poll.js';
@@ -48,12 +49,15 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
   let killed: string;
   const leaderOf = async (via: string) => (await shards(via))[shard]!.leader;
 
+  let release: (() => void) | undefined;
   beforeAll(async () => {
+    release = await clusterTurn();
     file = await up({ nodes: 3, dir, heartbeatMs: HEARTBEAT_MS });
-  }, 120_000);
+  }, 720_000);
 
   afterAll(async () => {
     await down({ dir }).catch(() => {});
+    release?.();
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
