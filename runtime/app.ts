@@ -125,7 +125,14 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
     // Imported lazily so the single-node server never loads the NATS client.
     if (config.cluster.nats.length > 0) {
       const { ClusterNode } = await import('./cluster/cluster-node.js');
-      cluster = await ClusterNode.start(config, dataDir, log.child({ component: 'cluster' }));
+      const node = await ClusterNode.start(config, dataDir, log.child({ component: 'cluster' }), kv);
+      // Another leader's records land below the VFS and the identity registry: drop what they cached.
+      node.onApplied((ops) => {
+        if (ops.some((o) => o.key.startsWith('vfs\x00'))) vfs.dropCaches();
+        if (ops.some((o) => o.key.startsWith('identity\x00'))) identities.dropCaches();
+      });
+      pipeline.setGate(node.gate);
+      cluster = node;
     }
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message
     // left on disk (it was in flight when the process stopped) must not be delivered again.

@@ -85,6 +85,18 @@ export default definePlugin({
     const { embedderChanged } = await store.open();
     const llm = host.models.llm();
     host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, records: store.index.stats().size });
+    // Cluster mode (docs/scale-out.md, phase 2): records another leader wrote reach RocksDB below
+    // this store; finds run on the shard's leader, so the index is rebuilt when this node takes a
+    // lead after such records were applied. Phase 3 feeds them into the index as they arrive.
+    let foreign = false;
+    host.cluster.onApplied?.((ops) => {
+      if (!foreign && ops.some((o) => o.key.startsWith(host.kv.prefix))) foreign = true;
+    });
+    host.cluster.onLeading?.(() => {
+      if (!foreign) return;
+      foreign = false;
+      void store.rebuild('records applied from another leader').catch((err: unknown) => host.log.error('vector index rebuild failed', { error: err }));
+    });
 
     const service: VectorIndexService = {
       // Scoped like every index query: the caller's account only, and only what they may read.

@@ -13944,12 +13944,36 @@ export interface operations {
                                 /** @description ctx replicas per shard */
                                 replicas?: number;
                                 shard_count?: number;
-                                /** @description every shard's replica set by rendezvous hashing over the live nodes, and this node's role in it (no leadership yet) */
+                                /** @description every shard's replica set by rendezvous hashing over the live nodes, this node's role in it, the lease holder, and applied vs stream sequence */
                                 shards?: {
+                                    /** @description last stream sequence applied to this node */
+                                    applied_seq: number;
+                                    /** @description stream_seq - applied_seq */
+                                    lag: number;
+                                    /** @description the lease holder this node knows of */
+                                    leader?: string;
                                     replicas: string[];
-                                    role: "replica" | "unassigned";
+                                    /** @description `leader` holds the lease and appends; `follower` applies the stream; `unassigned` holds no copy */
+                                    role: "leader" | "follower" | "unassigned";
                                     shard: number;
+                                    /** @description the stream's last sequence as this node knows it */
+                                    stream_seq: number;
                                 }[];
+                                /** @description the system shard (identities), held by every node; `shard` is -1 */
+                                system_shard?: {
+                                    /** @description last stream sequence applied to this node */
+                                    applied_seq: number;
+                                    /** @description stream_seq - applied_seq */
+                                    lag: number;
+                                    /** @description the lease holder this node knows of */
+                                    leader?: string;
+                                    replicas: string[];
+                                    /** @description `leader` holds the lease and appends; `follower` applies the stream; `unassigned` holds no copy */
+                                    role: "leader" | "follower" | "unassigned";
+                                    shard: number;
+                                    /** @description the stream's last sequence as this node knows it */
+                                    stream_seq: number;
+                                };
                             };
                             initialized: boolean;
                             user: string;
