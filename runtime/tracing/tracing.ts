@@ -66,6 +66,28 @@ export function startOutbound(name: string, attributes?: Record<string, string |
   return { traceparent: formatTraceparent(self), end: (error) => span.end(error) };
 }
 
+/**
+ * The trace of an untraced request when no spans are exported: nothing follows it past this
+ * process's own log lines, so its ids are made only if a log line asks for them (most requests
+ * write none but the access line, and with the access log off, nothing).
+ */
+class LocalTrace implements ActiveTrace {
+  readonly propagate = false;
+  readonly sampled = true;
+  private lazyTraceId: string | undefined;
+  private lazySpanId: string | undefined;
+
+  constructor(readonly reqId: string) {}
+
+  get traceId(): string {
+    return (this.lazyTraceId ??= newTraceId());
+  }
+
+  get spanId(): string {
+    return (this.lazySpanId ??= newSpanId());
+  }
+}
+
 export class Tracing {
   constructor(
     readonly enabled: boolean,
@@ -75,7 +97,8 @@ export class Tracing {
   /** The trace of an incoming request: continues `traceparent` when valid, else starts one. */
   forRequest(traceparent: string | undefined, reqId: string): ActiveTrace {
     const parent = parseTraceparent(traceparent);
-    const t: ActiveTrace = { traceId: parent ? parent.traceId : newTraceId(), spanId: newSpanId(), sampled: parent ? parent.sampled : true, reqId, propagate: parent !== undefined || this.exporter !== undefined };
+    if (!parent && !this.exporter) return new LocalTrace(reqId);
+    const t: ActiveTrace = { traceId: parent ? parent.traceId : newTraceId(), spanId: newSpanId(), sampled: parent ? parent.sampled : true, reqId, propagate: true };
     if (this.exporter && t.sampled) {
       t.exporter = this.exporter;
       t.span = this.exporter.start('HTTP', 'server', t, parent);
