@@ -88,6 +88,17 @@ class LocalTrace implements ActiveTrace {
   }
 }
 
+/** `host.tracing`: work a plugin receives from elsewhere (its own listener) as a span of the caller's trace. */
+export interface PluginTracing {
+  /**
+   * Runs `fn` continuing the caller's trace (`traceparent` as received: a header, gRPC metadata,
+   * a stored value), as a span of kind `kind` when spans are exported; without a valid
+   * `traceparent` it starts a trace only when spans are exported. Calls `fn` makes carry the trace
+   * (`startOutbound`) and its log lines the trace id. With tracing off, just `fn()`.
+   */
+  run<T>(name: string, opts: { kind?: SpanKindName; traceparent?: string; attributes?: Record<string, string | number | boolean> }, fn: () => Promise<T>): Promise<T>;
+}
+
 export class Tracing {
   constructor(
     readonly enabled: boolean,
@@ -128,6 +139,11 @@ export class Tracing {
     } finally {
       t.span?.end(failed);
     }
+  }
+
+  /** The view plugins get (`host.tracing`). */
+  forPlugins(): PluginTracing {
+    return { run: (name, opts, fn) => this.work(name, opts.kind ?? 'internal', opts.traceparent, opts.attributes ?? {}, fn) };
   }
 
   async shutdown(): Promise<void> {
