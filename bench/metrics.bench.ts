@@ -2,20 +2,23 @@
  * The cost of metrics and tracing (issue 24 target: <= 3% of fs/stat and of find throughput against
  * the same build with them off, in one run), made measurable on a shared machine.
  *
- * Three servers of the same build stay alive side by side (child processes,
- * bench/servers/ctx-server.ts, seeded corpus): `off` (CTX_METRICS=off, CTX_TRACING=false) and two
- * identical `on` servers (the defaults: request metrics, trace context, no OTLP endpoint; scraped
- * every few seconds like Prometheus would, so the process collectors run too). Each round sends a
- * short burst (tens of ms) to each server in a fresh random order, over persistent connections
- * (bench/metrics-client.ts), and yields per-round ratios: on/off (the cost) and on2/on (an A/A
- * control: two identical servers, so its spread is the method's noise floor). Other load on the
- * machine drifts over seconds; turns a few ms apart see nearly the same machine, and the median of
- * hundreds of per-round ratios (with a bootstrap 95% interval and the IQR) ignores the rounds a
- * burst of other work hit. Per burst: throughput (requests / wall time, 16 or 8 connections, one
- * request at a time each) and the server's CPU time per request (all its threads, from the
- * scheduler's ns accounting): throughput at saturation is its inverse, and it is far less disturbed
- * by other load than wall time.
- *   npx tsx bench/metrics.bench.ts [--rounds 300] [--stat-burst 300] [--find-burst 40] [--seed 300]
+ * Each epoch starts four fresh servers of the same build side by side (child processes,
+ * bench/servers/ctx-server.ts, seeded corpus): two of the baseline configuration (--a, default
+ * `off`: CTX_METRICS=off, CTX_TRACING=false) and two of the measured one (--b, default `on`: the
+ * defaults, request metrics and trace context, no OTLP endpoint, scraped every few seconds like
+ * Prometheus would so the process collectors run). Each round sends a short burst (tens of ms) to
+ * each server in a fresh random order over persistent connections (bench/metrics-client.ts) and
+ * yields per-round ratios: b against a (the cost), and the second server of each configuration
+ * against the first (an A/A control of the same two-against-two shape: the method's noise floor).
+ * Other load drifts over seconds; turns a few ms apart see nearly the same machine; fresh
+ * processes per epoch average out each process's own luck (JIT, layout), and the median of the
+ * rounds comes with a two-level bootstrap 95% interval (epochs, then rounds) and the IQR. Per
+ * burst: throughput (requests / wall time, 16 or 8 connections, one request at a time each) and
+ * the server's CPU time per request (all its threads, from the scheduler's ns accounting):
+ * throughput at saturation is its inverse, and other load disturbs it far less than wall time.
+ *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on]
+ *     [--stat-burst 300] [--find-burst 40] [--seed 300]
+ * (--a/--b: off, on, on-unscraped, metrics, tracing: to find where a cost comes from)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -129,12 +132,18 @@ async function epoch(): Promise<void> {
     const started = await Promise.all(NAMES.map((name) => start(configOf(name).ops)));
     NAMES.forEach((name, i) => servers.set(name, started[i]!));
     let lastScrape = 0;
+    // Every few seconds: Prometheus scrapes the servers that serve /metrics, and every server
+    // answers a few other routes, as a real one does between the measured requests. Without that
+    // mix, a server only ever running fs/stat keeps its pipeline's code specialised to one route,
+    // while the scraped ones also answer a text body through the same pipeline: a first series
+    // without the mix charged `on` +10% CPU on fs/stat, with it +5% (bench/RESULTS.md).
     const scrape = async () => {
       lastScrape = Date.now();
-      for (const name of NAMES.filter((n) => configOf(n).scraped)) {
-        const r = await fetch(`http://127.0.0.1:${servers.get(name)!.port}/metrics`);
-        if (r.status !== 200) throw new Error(`/metrics: ${r.status}`);
-        await r.text();
+      for (const name of NAMES) {
+        const s = servers.get(name)!;
+        const get = (p: string) => fetch(`http://127.0.0.1:${s.port}${p}`, { headers: { 'x-api-key': s.key } }).then((r) => r.text().then(() => r.status));
+        if (configOf(name).scraped && (await get('/metrics')) !== 200) throw new Error('/metrics failed');
+        for (const p of ['/health', '/api/v1/system/status', '/api/v1/fs/ls?uri=ctx://resources/docs', '/api/v1/fs/read?uri=ctx://resources/docs/readme.md', '/api/v1/fs/stat?uri=ctx://resources/nowhere.md', '/api/v1/no-such-route']) await get(p);
       }
     };
     for (const [target, t] of Object.entries(TARGETS) as Array<[Target, (typeof TARGETS)[Target]]>) {
