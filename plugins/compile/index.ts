@@ -11,7 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { CtxError, HOST_VERSION, Reply, definePlugin, invalidArgument, isCtxError, presentedKey, resultObject, s, spaceRootDepth, type Identity, type Llm, type PluginTaskContext, type ScopedVfs } from 'ctx/plugin';
 import { BundledBackend, resolveSkill } from './bundled.js';
 import { bundledClient, httpClient, type Caller, type ExecutionClient } from './clients.js';
-import { grpcClient, startGrpcServer, type ClientTls, type GrpcServerHandle } from './grpc.js';
+// grpc.js (gRPC and protobuf: ~150 ms of start-up and ~10 MB) is imported only when gRPC is used:
+// a grpc:// backend, or the gRPC port, which starts listening after the server is up.
+import type { ClientTls, GrpcServerHandle } from './grpc.js';
 import { TASK_TYPE, TERMINAL, checkPayload, checkSubmit, scrub, type CompilePayload, type RuntimeStatus } from './protocol.js';
 
 interface Input {
@@ -23,6 +25,8 @@ interface Input {
 /** What the compile plugin offers others (and tests): the bound gRPC port, when serving. */
 export interface CompileService {
   grpcPort(): number | undefined;
+  /** Settles once the gRPC port listens (its port) or failed to (undefined); it starts in the background after start-up. */
+  grpcListening(): Promise<number | undefined>;
 }
 
 declare module 'ctx/plugin' {
@@ -71,13 +75,13 @@ function backendTls(url: string, files: BackendTlsFiles): ClientTls | undefined 
   return { ca: read('BACKEND_TLS_CA', files.backendTlsCa), cert: read('BACKEND_TLS_CERT', files.backendTlsCert), key: read('BACKEND_TLS_KEY', files.backendTlsKey) };
 }
 
-export function pickClient(url: string | undefined, bundled: BundledBackend, gatewayToken?: string, tlsFiles: BackendTlsFiles = {}): ExecutionClient {
+export async function pickClient(url: string | undefined, bundled: BundledBackend, gatewayToken?: string, tlsFiles: BackendTlsFiles = {}): Promise<ExecutionClient> {
   if (!url) {
     if (Object.values(tlsFiles).some(Boolean)) throw new CtxError('INVALID_ARGUMENT', 'CTX_PLUGIN_COMPILE_BACKEND_TLS_* apply to a grpcs:// execution backend; CTX_EXECUTION_BACKEND_URL is unset');
     return bundledClient(bundled);
   }
   const tls = backendTls(url, tlsFiles);
-  if (/^grpcs?:\/\//i.test(url)) return grpcClient(url.replace(/^grpcs?:\/\//i, '').replace(/\/+$/, ''), { gatewayToken, tls });
+  if (/^grpcs?:\/\//i.test(url)) return (await import('./grpc.js')).grpcClient(url.replace(/^grpcs?:\/\//i, '').replace(/\/+$/, ''), { gatewayToken, tls });
   if (/^https?:\/\//i.test(url)) return httpClient(url, { gatewayToken });
   throw new CtxError('INVALID_ARGUMENT', `CTX_EXECUTION_BACKEND_URL must start with http://, https://, grpc:// or grpcs://, got ${JSON.stringify(url)}`);
 }
@@ -91,12 +95,12 @@ export default definePlugin({
   // backendTls*: PEM files for a grpcs:// execution backend (CA instead of the system roots; a client
   // certificate and key for mutual TLS).
   config: s.object({ gatewayToken: s.string().optional(), grpcTlsKey: s.string().optional(), backendTlsCa: s.string().optional(), backendTlsCert: s.string().optional(), backendTlsKey: s.string().optional() }),
-  setup(host) {
+  async setup(host) {
     let llm: Llm | null | undefined;
     const getLlm = () => (llm === undefined ? (llm = host.models.llm()) : llm);
     const bundled = new BundledBackend(getLlm, host.log);
     const { backendTlsCa, backendTlsCert, backendTlsKey } = host.pluginConfig;
-    const client = pickClient(host.config.executionBackendUrl, bundled, host.pluginConfig.gatewayToken, { backendTlsCa, backendTlsCert, backendTlsKey });
+    const client = await pickClient(host.config.executionBackendUrl, bundled, host.pluginConfig.gatewayToken, { backendTlsCa, backendTlsCert, backendTlsKey });
     // Keys of callers whose compile tasks are about to run, claimed by the run; lost on restart, as
     // are the tasks (they fail). A task cancelled before it ran never claims its key: a timer drops it.
     const keys = new Map<string, { key: string | undefined; timer: NodeJS.Timeout }>();
@@ -108,7 +112,8 @@ export default definePlugin({
       return k.key;
     };
     let grpcServer: GrpcServerHandle | undefined;
-    host.provide('compile', { grpcPort: () => grpcServer?.port } satisfies CompileService);
+    let grpcStart: Promise<GrpcServerHandle | undefined> = Promise.resolve(undefined);
+    host.provide('compile', { grpcPort: () => grpcServer?.port, grpcListening: () => grpcStart.then((srv) => srv?.port) } satisfies CompileService);
 
     host.taskType({
       type: TASK_TYPE,
@@ -271,17 +276,24 @@ export default definePlugin({
         handler: (ctx) => Reply.json(op === 'status' ? bundled.status(ownerOf(ctx.identity), ctx.body.session_id) : bundled.cancel(ownerOf(ctx.identity), ctx.body.session_id)),
       });
 
-    host.onReady(async () => {
+    host.onReady(() => {
       if (host.config.grpcPort <= 0) return;
-      // HTTP is the service; a taken gRPC port costs the gRPC transport only, loudly, not the server.
-      grpcServer = await startGrpcServer({ host, bundled, port: host.config.grpcPort, checkTargets }).catch((err) => {
-        host.log.error('gRPC runtime service not started', { error: (err as Error).message });
-        return undefined;
-      });
+      // Not awaited: HTTP is the service and is healthy without it (bench/RESULTS.md, start-up). A
+      // taken gRPC port costs the gRPC transport only, loudly, not the server.
+      grpcStart = import('./grpc.js')
+        .then(({ startGrpcServer }) => startGrpcServer({ host, bundled, port: host.config.grpcPort, checkTargets }))
+        .then(
+          (srv) => (grpcServer = srv),
+          (err) => {
+            host.log.error('gRPC runtime service not started', { error: (err as Error).message });
+            return undefined;
+          },
+        );
     });
     host.onClose(async () => {
       for (const k of keys.values()) clearTimeout(k.timer);
       keys.clear();
+      await grpcStart;
       await grpcServer?.close();
       await client.close?.();
       await bundled.close();

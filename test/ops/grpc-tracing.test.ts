@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SessionRequestSchema } from '../../plugins/compile/gen/runtime_pb.js';
 import { bindServer, runtimeClient, runtimeServiceDefinition } from '../../plugins/compile/grpc.js';
+import type { CompileService } from '../../plugins/compile/index.js';
 import { body, seed, settle } from '../compile/helpers.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
 import { freePort } from '../helpers/free-port.js';
@@ -51,6 +52,7 @@ test("ctx's gRPC service continues the caller's traceparent: its server span is 
   const t = await startTestApp({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: fake.url }, config: { grpcPort: port } });
   let closed = false;
   try {
+    await t.app.service<CompileService>('compile').grpcListening();
     const key = (await t.account('grpc-trace', ['alice'])).users.alice!['x-api-key']!;
     const c = runtimeClient(`127.0.0.1:${port}`);
     const call = (traceparent?: string) =>
