@@ -18,7 +18,7 @@
  * throughput at saturation is its inverse, and other load disturbs it far less than wall time.
  *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on]
  *     [--stat-burst 300] [--find-burst 40] [--seed 300]
- * (--a/--b: off, on, on-unscraped, metrics, tracing: to find where a cost comes from)
+ * (--a/--b: off, on, on-unscraped, on-noeld, metrics, tracing: to find where a cost comes from)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -47,6 +47,7 @@ const CONFIGS = {
   'on-unscraped': { ops: 'on', scraped: false },
   metrics: { ops: 'metrics', scraped: true },
   tracing: { ops: 'tracing', scraped: false },
+  'on-noeld': { ops: 'on', scraped: true, env: { BENCH_NO_ELD: '1' } },
 } as const;
 type Config = keyof typeof CONFIGS;
 const pick = (flag: string, dflt: Config): Config => {
@@ -67,9 +68,9 @@ interface Server {
   key: string;
 }
 
-async function start(ops: string): Promise<Server> {
+async function start(ops: string, extraEnv: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/ctx-server.ts'], {
-    env: { ...process.env, BENCH_OPS: ops, BENCH_SEED: String(seed) },
+    env: { ...process.env, BENCH_OPS: ops, BENCH_SEED: String(seed), ...extraEnv },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const rl = readline.createInterface({ input: child.stdout as Readable });
@@ -129,7 +130,7 @@ const results = new Map<Target, Array<Array<Record<Name, Turn>>>>(Object.keys(TA
 async function epoch(): Promise<void> {
   const servers = new Map<Name, Server>();
   try {
-    const started = await Promise.all(NAMES.map((name) => start(configOf(name).ops)));
+    const started = await Promise.all(NAMES.map((name) => start(configOf(name).ops, 'env' in configOf(name) ? (configOf(name) as { env: Record<string, string> }).env : {})));
     NAMES.forEach((name, i) => servers.set(name, started[i]!));
     let lastScrape = 0;
     // Every few seconds: Prometheus scrapes the servers that serve /metrics, and every server
