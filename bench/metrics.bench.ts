@@ -1,32 +1,76 @@
 /**
- * The cost of metrics and tracing (issue 24 target: <= 3% of fs/stat and of find throughput).
- * The same build, three configurations, measured in one run: `off` (CTX_METRICS=off,
- * CTX_TRACING=false), `metrics` (request metrics, no trace context) and `on` (the defaults: request
- * metrics recorded, trace context on every request, no OTLP endpoint). The servers run in child
- * processes (bench/servers/ctx-server.ts, BENCH_OPS=off|metrics|on) with a seeded corpus;
- * autocannon drives them from here in turns of --duration seconds. Reported: req/s and the
- * server's CPU time per request (from /proc), which other load disturbs much less than req/s.
- *   npx tsx bench/metrics.bench.ts [--duration 1] [--turns 12] [--seed 300]
+ * The cost of metrics and tracing (issue 24 target: <= 3% of fs/stat and of find throughput against
+ * the same build with them off, in one run), made measurable on a shared machine.
+ *
+ * Each epoch starts four fresh servers of the same build side by side (child processes,
+ * bench/servers/ctx-server.ts, seeded corpus): two of the baseline configuration (--a, default
+ * `off`: CTX_METRICS=off, CTX_TRACING=false) and two of the measured one (--b, default `on`: the
+ * defaults, request metrics and trace context, no OTLP endpoint, scraped every few seconds like
+ * Prometheus would so the process collectors run). Each round sends a short burst (tens of ms) to
+ * each server in a fresh random order over persistent connections (bench/metrics-client.ts) and
+ * yields per-round ratios: b against a (the cost), and the second server of each configuration
+ * against the first (an A/A control of the same two-against-two shape: the method's noise floor).
+ * Other load drifts over seconds; turns a few ms apart see nearly the same machine; fresh
+ * processes per epoch average out each process's own luck (JIT, layout), and the median of the
+ * rounds comes with a two-level bootstrap 95% interval (epochs, then rounds) and the IQR. Per
+ * burst: throughput (requests / wall time, 16 or 8 connections, one request at a time each) and
+ * the server's CPU time per request (all its threads, from the scheduler's ns accounting):
+ * throughput at saturation is its inverse, and other load disturbs it far less than wall time.
+ *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on]
+ *     [--stat-burst 300] [--find-burst 40] [--seed 300]
+ * (--a/--b: off, on, on-unscraped, on-noeld, metrics, tracing: to find where a cost comes from)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
-import autocannon from 'autocannon';
+import { BurstClient, type RequestSpec } from './metrics-client.js';
+import { clusterBootstrapMedian, median, mulberry32, quantile, shuffle } from './metrics-stats.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
-const duration = arg('duration', 1);
-const rounds = arg('turns', 12);
+const rounds = arg('rounds', 100);
+const epochs = arg('epochs', 6);
 const seed = arg('seed', 300);
+const SCRAPE_EVERY_MS = 5000;
 
-type Ops = 'off' | 'metrics' | 'on';
+/**
+ * What a server runs with: `off` (no metrics, no trace context), `on` (the defaults, scraped),
+ * and for finding where a cost comes from: `on-unscraped` (never scraped: no process collectors),
+ * `metrics` (trace context off, scraped), `tracing` (metrics off, trace context on).
+ */
+const CONFIGS = {
+  off: { ops: 'off', scraped: false },
+  on: { ops: 'on', scraped: true },
+  'on-unscraped': { ops: 'on', scraped: false },
+  metrics: { ops: 'metrics', scraped: true },
+  tracing: { ops: 'tracing', scraped: false },
+  'on-noeld': { ops: 'on', scraped: true, env: { BENCH_NO_ELD: '1' } },
+} as const;
+type Config = keyof typeof CONFIGS;
+const pick = (flag: string, dflt: Config): Config => {
+  const i = process.argv.indexOf(`--${flag}`);
+  const v = i > 0 ? process.argv[i + 1]! : dflt;
+  if (!(v in CONFIGS)) throw new Error(`--${flag}: one of ${Object.keys(CONFIGS).join(', ')}`);
+  return v as Config;
+};
+/** The baseline (a) and the configuration measured against it (b), two servers each. */
+const A = pick('a', 'off');
+const B = pick('b', 'on');
+type Name = 'a1' | 'a2' | 'b1' | 'b2';
+const NAMES: Name[] = ['a1', 'a2', 'b1', 'b2'];
+const configOf = (name: Name) => CONFIGS[name.startsWith('a') ? A : B];
+interface Server {
+  child: ChildProcess;
+  port: number;
+  key: string;
+}
 
-async function start(ops: Ops): Promise<{ child: ChildProcess; port: number; key: string }> {
+async function start(ops: string, extraEnv: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/ctx-server.ts'], {
-    env: { ...process.env, BENCH_OPS: ops, BENCH_SEED: String(seed) },
+    env: { ...process.env, BENCH_OPS: ops, BENCH_SEED: String(seed), ...extraEnv },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const rl = readline.createInterface({ input: child.stdout as Readable });
@@ -34,76 +78,133 @@ async function start(ops: Ops): Promise<{ child: ChildProcess; port: number; key
     rl.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-  const info = JSON.parse(line) as { port: number; key: string };
-  return { child, ...info };
+  return { child, ...(JSON.parse(line) as { port: number; key: string }) };
 }
 
+/**
+ * The server's CPU time in µs, all its threads (JS, libuv pool, GC helpers), from the scheduler's
+ * nanosecond accounting (/proc/<pid>/stat counts 10 ms ticks, too coarse for these turns).
+ */
 function cpuMicros(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  let ns = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return ns / 1000;
 }
 
-interface Row {
-  target: string;
-  ops: string;
+interface Turn {
   rps: number;
+  /** Server CPU µs per request. */
   cpu: number;
 }
 
-async function load(target: string, ops: string, pid: number, opts: Record<string, unknown>): Promise<Row> {
-  const cpu0 = cpuMicros(pid);
-  const r = await autocannon({ ...opts, duration, pipelining: 1 });
-  if (r.non2xx || r.errors) throw new Error(`${target} (${ops}): ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { target, ops, rps: r.requests.total / duration, cpu: (cpuMicros(pid) - cpu0) / r.requests.total };
+const TARGETS = {
+  'GET /api/v1/fs/stat': { connections: 16, burst: arg('stat-burst', 300), spec: (key: string): RequestSpec => ({ path: '/api/v1/fs/stat?uri=ctx://resources/docs/readme.md', headers: { 'x-api-key': key } }) },
+  'POST /api/v1/search/find': { connections: 8, burst: arg('find-burst', 40), spec: (key: string): RequestSpec => ({ method: 'POST', path: '/api/v1/search/find', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'notes about ledgers and audits', limit: 10 }) }) },
+} as const;
+type Target = keyof typeof TARGETS;
+
+async function turn(s: Server, client: BurstClient, n: number): Promise<Turn> {
+  const cpu0 = cpuMicros(s.child.pid!);
+  const t0 = performance.now();
+  await client.burst(n);
+  const t1 = performance.now();
+  // The server records metrics and ends spans right after handing the response to the socket:
+  // give it that moment before reading its CPU time.
+  await new Promise((r) => setImmediate(r));
+  return { rps: n / ((t1 - t0) / 1000), cpu: (cpuMicros(s.child.pid!) - cpu0) / n };
 }
 
-// All three servers run at once and are loaded in turns of one second, rotating the order, so
-// the other load on this shared machine falls on all of them alike (sequential runs of several
-// seconds each measured mostly that load's drift).
-const rows: Row[] = [];
-const order: Ops[] = ['off', 'metrics', 'on'];
-const servers = new Map<Ops, Awaited<ReturnType<typeof start>>>();
-try {
-  for (const ops of order) servers.set(ops, await start(ops));
-  const targets = (s: Awaited<ReturnType<typeof start>>) => {
-    const headers = { 'x-api-key': s.key, 'content-type': 'application/json' };
-    const base = `http://127.0.0.1:${s.port}`;
-    return [
-      { name: 'GET /api/v1/fs/stat', opts: { url: `${base}/api/v1/fs/stat?uri=ctx://resources/docs/readme.md`, headers, connections: 64 } },
-      { name: 'POST /api/v1/search/find', opts: { url: `${base}/api/v1/search/find`, method: 'POST', headers, connections: 16, body: JSON.stringify({ query: 'notes about ledgers and audits', limit: 10 }) } },
-    ];
-  };
-  // Warm-up: JIT, caches.
-  for (const s of servers.values()) for (const t of targets(s)) await autocannon({ ...t.opts, duration: 1 });
-  for (let slice = 0; slice < rounds; slice++) {
-    const turn = order.map((_, k) => order[(k + slice) % order.length]!);
-    for (const ops of turn) {
-      const s = servers.get(ops)!;
-      for (const t of targets(s)) rows.push(await load(t.name, ops, s.child.pid!, t.opts));
+const random = mulberry32(20261127);
+const loadAt = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loadStart = loadAt();
+const t0 = Date.now();
+/** Per target, per epoch, the rounds. */
+const results = new Map<Target, Array<Array<Record<Name, Turn>>>>(Object.keys(TARGETS).map((t) => [t as Target, []]));
+
+async function epoch(): Promise<void> {
+  const servers = new Map<Name, Server>();
+  try {
+    const started = await Promise.all(NAMES.map((name) => start(configOf(name).ops, 'env' in configOf(name) ? (configOf(name) as { env: Record<string, string> }).env : {})));
+    NAMES.forEach((name, i) => servers.set(name, started[i]!));
+    let lastScrape = 0;
+    // Every few seconds: Prometheus scrapes the servers that serve /metrics, and every server
+    // answers a few other routes, as a real one does between the measured requests. Without that
+    // mix, a server only ever running fs/stat keeps its pipeline's code specialised to one route,
+    // while the scraped ones also answer a text body through the same pipeline: a first series
+    // without the mix charged `on` +10% CPU on fs/stat, with it +5% (bench/RESULTS.md).
+    const scrape = async () => {
+      lastScrape = Date.now();
+      for (const name of NAMES) {
+        const s = servers.get(name)!;
+        const get = (p: string) => fetch(`http://127.0.0.1:${s.port}${p}`, { headers: { 'x-api-key': s.key } }).then((r) => r.text().then(() => r.status));
+        if (configOf(name).scraped && (await get('/metrics')) !== 200) throw new Error('/metrics failed');
+        for (const p of ['/health', '/api/v1/system/status', '/api/v1/fs/ls?uri=ctx://resources/docs', '/api/v1/fs/read?uri=ctx://resources/docs/readme.md', '/api/v1/fs/stat?uri=ctx://resources/nowhere.md', '/api/v1/no-such-route']) await get(p);
+      }
+    };
+    for (const [target, t] of Object.entries(TARGETS) as Array<[Target, (typeof TARGETS)[Target]]>) {
+      const clients = new Map<Name, BurstClient>();
+      for (const name of NAMES) {
+        const s = servers.get(name)!;
+        clients.set(name, await BurstClient.open(s.port, t.connections, t.spec(s.key)));
+      }
+      // Warm-up: JIT, caches.
+      for (let w = 0; w < 10; w++) for (const name of NAMES) await clients.get(name)!.burst(t.burst * 5);
+      const rows: Array<Record<Name, Turn>> = [];
+      for (let r = 0; r < rounds; r++) {
+        if (Date.now() - lastScrape > SCRAPE_EVERY_MS) await scrape();
+        const row = {} as Record<Name, Turn>;
+        for (const name of shuffle(NAMES, random)) row[name] = await turn(servers.get(name)!, clients.get(name)!, t.burst);
+        rows.push(row);
+      }
+      for (const c of clients.values()) c.close();
+      results.get(target)!.push(rows);
+    }
+  } finally {
+    for (const s of servers.values()) {
+      s.child.kill('SIGTERM');
+      await new Promise((r) => s.child.once('exit', r));
     }
   }
-} finally {
-  for (const s of servers.values()) {
-    s.child.kill('SIGTERM');
-    await new Promise((r) => s.child.once('exit', r));
-  }
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-console.log(`\n${rounds} turns of ${duration} s per target and configuration, corpus of ${seed} documents\n`);
-// Means over the turns, and the median turn.
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log('| target | config | req/s (mean) | throughput vs off | CPU µs/req (mean) | CPU vs off | CPU µs/req (median turn) | median vs off |');
-console.log('|---|---|---|---|---|---|---|---|');
-for (const target of [...new Set(rows.map((r) => r.target))]) {
-  const of = (ops: Ops) => rows.filter((r) => r.target === target && r.ops === ops);
-  const base = of('off');
-  const [rBase, cBase, bBase] = [mean(base.map((r) => r.rps)), mean(base.map((r) => r.cpu)), median(base.map((r) => r.cpu))];
-  for (const ops of ['off', 'metrics', 'on'] as const) {
-    const rs = of(ops);
-    const [r, c, b] = [mean(rs.map((x) => x.rps)), mean(rs.map((x) => x.cpu)), median(rs.map((x) => x.cpu))];
-    const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
-    console.log(`| ${target} | ${ops} | ${Math.round(r)} | ${pct(r / rBase - 1)} | ${c.toFixed(1)} | ${pct(c / cBase - 1)} | ${b.toFixed(1)} | ${pct(b / bBase - 1)} |`);
+for (let e = 0; e < epochs; e++) {
+  await epoch();
+  process.stderr.write(`epoch ${e + 1}/${epochs} done, ${Math.round((Date.now() - t0) / 1000)} s, load ${loadAt()}\n`);
+}
+
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+console.log(`\n${epochs} epochs (4 fresh servers each) × ${rounds} rounds per target (bursts of ${TARGETS['GET /api/v1/fs/stat'].burst} fs/stat, ${TARGETS['POST /api/v1/search/find'].burst} find), servers in random order per round, corpus of ${seed} documents; ${Math.round((Date.now() - t0) / 1000)} s; load average ${loadStart} at the start, ${loadAt()} at the end\n`);
+console.log('| target | server | req/s (median burst) | CPU µs/req (median burst) |');
+console.log('|---|---|---|---|');
+for (const [target, epochsRows] of results) {
+  const rows = epochsRows.flat();
+  for (const name of NAMES) console.log(`| ${target} | ${name} (${name.startsWith('a') ? A : B}) | ${Math.round(median(rows.map((r) => r[name].rps)))} | ${median(rows.map((r) => r[name].cpu)).toFixed(1)} |`);
+}
+
+// Per round: cost = both `on` servers against both `off` servers (geometric means); A/A = the
+// second server of each configuration against the first, the same two-against-two shape with no
+// difference in configuration. Throughput change (negative = slower), CPU-per-request change
+// (positive = costlier); the median of all rounds, its two-level bootstrap 95% interval (epochs,
+// then rounds), the IQR of the rounds and each epoch's median.
+const gm = (a: number, b: number) => Math.sqrt(a * b);
+console.log('\n| target | comparison | measure | median [95% CI] | IQR of rounds | epoch medians |');
+console.log('|---|---|---|---|---|---|');
+for (const [target, epochsRows] of results) {
+  for (const [label, ratio] of [
+    [`${B} vs ${A} (cost)`, (r: Record<Name, Turn>, f: (t: Turn) => number) => gm(f(r.b1), f(r.b2)) / gm(f(r.a1), f(r.a2)) - 1],
+    ['A/A control', (r: Record<Name, Turn>, f: (t: Turn) => number) => gm(f(r.a2), f(r.b2)) / gm(f(r.a1), f(r.b1)) - 1],
+  ] as const) {
+    for (const [measure, f] of [['throughput', (t: Turn) => t.rps], ['CPU per request', (t: Turn) => t.cpu]] as const) {
+      const clusters = epochsRows.map((rows) => rows.map((r) => ratio(r, f)));
+      const all = clusters.flat();
+      const [lo, hi] = clusterBootstrapMedian(clusters, 2000, random);
+      console.log(`| ${target} | ${label} | ${measure} | **${pct(median(all))}** [${pct(lo)}, ${pct(hi)}] | ${pct(quantile(all, 0.25))} .. ${pct(quantile(all, 0.75))} | ${clusters.map((c) => pct(median(c))).join(', ')} |`);
+    }
   }
 }

@@ -176,7 +176,7 @@ async function assemble(
   // The host's own route: the API document of every route the plugins register.
   pipeline.add('host', openApiRoute(() => pipeline.routes()));
   pipeline.add('host', metricsRoute(metrics, config.metrics, config.metricsToken));
-  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard, feed, metrics, cluster: cluster ?? SINGLE_NODE }, ordered, new Set(trusted));
+  const started = await startPlugins({ config, log, dataDir, kv, vfs, identities, tasks, queues, pipeline, guard, feed, metrics, tracing, cluster: cluster ?? SINGLE_NODE }, ordered, new Set(trusted));
   let ready = true;
   // The host's own line in /ready: the first thing shutdown turns off.
   started.readyChecks.push({

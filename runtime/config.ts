@@ -268,8 +268,8 @@ export function validateConfig(c: CtxConfig): CtxConfig {
   if (c.rerank.model && !c.rerank.baseUrl) throw new Error('CTX_RERANK_MODEL is set but CTX_RERANK_BASE_URL is not');
   for (const r of c.importRoots ?? []) if (!path.isAbsolute(r)) throw new Error(`CTX_IMPORT_ROOTS entries must be absolute directories; got ${JSON.stringify(r)}`);
   if (c.gateway.adminToken !== undefined && c.gateway.adminToken.length < 32) throw new Error('CTX_GATEWAY_ADMIN_TOKEN must be at least 32 characters');
-  if (c.executionBackendUrl !== undefined && c.executionBackendUrl !== '' && !/^(https?|grpc):\/\/[^/\s]+/i.test(c.executionBackendUrl))
-    throw new Error(`CTX_EXECUTION_BACKEND_URL must be http://, https:// or grpc://host:port; got ${JSON.stringify(c.executionBackendUrl)}`);
+  if (c.executionBackendUrl !== undefined && c.executionBackendUrl !== '' && !/^(https?|grpcs?):\/\/[^/\s]+/i.test(c.executionBackendUrl))
+    throw new Error(`CTX_EXECUTION_BACKEND_URL must be http://, https://, grpc:// or grpcs://host:port; got ${JSON.stringify(c.executionBackendUrl)}`);
   if (!['off', 'loopback', 'token'].includes(c.metrics)) throw new Error(`CTX_METRICS must be off, loopback or token; got ${JSON.stringify(c.metrics)}`);
   if (c.metrics === 'token' && (c.metricsToken ?? '').length < 16) throw new Error('CTX_METRICS=token needs CTX_METRICS_TOKEN of at least 16 characters');
   validateCluster(c.cluster);

@@ -36,6 +36,9 @@ import type { Kv } from './storage/kv.js';
 import type { TaskManager } from './tasks/task-manager.js';
 import type { Vfs } from './vfs/vfs.js';
 import { Metrics, type PluginMetrics } from './metrics/registry.js';
+import { Tracing } from './tracing/tracing.js';
+
+const LOCAL_TRACING = new Tracing(true);
 
 export interface HostParts {
   config: CtxConfig;
@@ -53,6 +56,8 @@ export interface HostParts {
   feed: ChangeFeed;
   /** Absent only for hosts built without metrics (then `host.metrics` registers into a private registry). */
   metrics?: Metrics;
+  /** The app's trace context (absent: `host.tracing` still continues a caller's trace, exporting nothing). */
+  tracing?: Tracing;
 }
 
 export interface StartedPlugins {
@@ -240,6 +245,9 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       // Created on first use; metric names are prefixed with the plugin's name (ctx_<plugin>_...).
       get metrics() {
         return (pluginMetrics ??= (parts.metrics ?? new Metrics(false)).forPlugin(def.name));
+      },
+      get tracing() {
+        return (parts.tracing ?? LOCAL_TRACING).forPlugins();
       },
       get unscopedVfs() {
         need('unscoped-vfs', 'host.unscopedVfs');

@@ -29,6 +29,7 @@ import type { Vfs } from './vfs/vfs.js';
 import type { Reply } from './http/reply.js';
 import type { ErrorCode } from './errors.js';
 import type { PluginMetrics } from './metrics/registry.js';
+import type { PluginTracing } from './tracing/tracing.js';
 
 import type { Services } from './sdk/index.js';
 export type { Services };
@@ -287,6 +288,12 @@ export interface PluginHost<C extends PluginConfig = PluginConfig> {
    * a URI (`account`, `user_id`, `uri`, `path`, ...) are refused, and so are `ctx://` label values.
    */
   readonly metrics: PluginMetrics;
+  /**
+   * Continue a caller's W3C trace for work arriving through the plugin's own listener (a gRPC
+   * service, a socket): `run(name, {kind, traceparent, attributes}, fn)`. Requests through the
+   * host's routes, tasks and queue work are traced by the host already.
+   */
+  readonly tracing: PluginTracing;
   route<B, Q>(def: RouteDef<B, Q>): void;
   provide<K extends keyof Services>(name: K, api: Services[K]): void;
   provide(name: string, api: unknown): void;

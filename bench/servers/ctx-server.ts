@@ -5,10 +5,19 @@
  * their real cost (point stdout at a file or a pipe that is read); otherwise logging is off.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../runtime/app.js';
 import { builtinPlugins } from '../../plugins/index.js';
+
+// BENCH_NO_ELD=1: prom-client's event-loop-delay monitor gets a histogram that never runs (the
+// process collectors install it at the first scrape): bench/metrics.bench.ts --a on-noeld finds
+// its share of the cost. prom-client loads perf_hooks through require, whose exports are writable.
+if (process.env.BENCH_NO_ELD === '1') {
+  const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as { monitorEventLoopDelay: unknown };
+  perfHooks.monitorEventLoopDelay = () => ({ enable: () => true, disable: () => true, reset: () => {}, percentile: () => 0, min: 0, max: 0, mean: 0, stddev: 0 });
+}
 
 // BENCH_DATA_DIR: serve a data dir bench/find-profile.ts ingested (kept at exit; its key is in
 // ingested.json) instead of a fresh one.
@@ -24,8 +33,8 @@ const app = await createApp({
     logLevel: process.env.BENCH_LOG === '1' ? 'info' : 'silent',
     accessLog: process.env.BENCH_LOG === '1',
     // BENCH_OPS=off: no request metrics and no trace context (bench/metrics.bench.ts's baseline);
-    // BENCH_OPS=metrics: metrics without trace context.
-    ...(process.env.BENCH_OPS === 'off' ? { metrics: 'off' as const, tracing: false } : process.env.BENCH_OPS === 'metrics' ? { tracing: false } : {}),
+    // BENCH_OPS=metrics: metrics without trace context; BENCH_OPS=tracing: trace context without metrics.
+    ...({ off: { metrics: 'off' as const, tracing: false }, metrics: { tracing: false }, tracing: { metrics: 'off' as const } } as Record<string, object>)[process.env.BENCH_OPS ?? ''],
     // Several of these servers run at once there: no gRPC listener to fight over.
     ...(process.env.BENCH_OPS ? { grpcPort: 0 } : {}),
   },

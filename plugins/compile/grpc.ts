@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
-import { CtxError, activeTraceparent, isCtxError, tlsProblem, type ErrorCode, type PluginHost, type ScopedVfs } from 'ctx/plugin';
+import { CtxError, isCtxError, startOutbound, tlsProblem, type ErrorCode, type PluginHost, type ScopedVfs } from 'ctx/plugin';
 import type { BundledBackend } from './bundled.js';
 import { toStatus, type Caller, type ExecutionClient } from './clients.js';
 import { Runtime, SessionRequestSchema, SubmitRequestSchema, SubmitResponseSchema, TaskStatusSchema, type SubmitRequest, type TaskStatus } from './gen/runtime_pb.js';
@@ -183,9 +183,13 @@ export async function startGrpcServer(opts: { host: PluginHost; bundled: Bundled
   };
   const server = new grpc.Server();
   const observer = callMetrics(host);
+  // A caller's `traceparent` metadata (the OpenTelemetry gRPC convention) makes the call a server
+  // span of its trace; the bundled backend's LLM calls then carry it on.
+  const traced = <Req, Res>(method: string, fn: Handler<Req, Res>): Handler<Req, Res> =>
+    (call) => host.tracing.run(`grpc ${method}`, { kind: 'server', traceparent: firstValue(call.metadata, 'traceparent'), attributes: rpcAttributes(method) }, () => fn(call));
   const watchObserved = observer('Watch');
   server.addService(runtimeServiceDefinition(), {
-    submit: unary<SubmitRequest, unknown>(async (call) => {
+    submit: unary<SubmitRequest, unknown>(traced('Submit', async (call) => {
       const { identity, owner } = await who(call.metadata);
       const payload = submitFromPb(call.request);
       const vfs = host.vfsFor(identity);
@@ -193,38 +197,45 @@ export async function startGrpcServer(opts: { host: PluginHost; bundled: Bundled
       const key = call.metadata.get('idempotency-key')[0];
       const sessionId = bundled.submit({ owner, idempotencyKey: typeof key === 'string' && key ? key : undefined, payload, vfs });
       return create(SubmitResponseSchema, { sessionId });
-    }, observer('Submit')),
-    status: unary<{ sessionId: string }, TaskStatus>(async (call) => statusToPb(bundled.status((await who(call.metadata)).owner, call.request.sessionId)), observer('Status')),
-    cancel: unary<{ sessionId: string }, TaskStatus>(async (call) => statusToPb(bundled.cancel((await who(call.metadata)).owner, call.request.sessionId)), observer('Cancel')),
+    }), observer('Submit')),
+    status: unary<{ sessionId: string }, TaskStatus>(traced('Status', async (call) => statusToPb(bundled.status((await who(call.metadata)).owner, call.request.sessionId))), observer('Status')),
+    cancel: unary<{ sessionId: string }, TaskStatus>(traced('Cancel', async (call) => statusToPb(bundled.cancel((await who(call.metadata)).owner, call.request.sessionId))), observer('Cancel')),
     watch: (call: grpc.ServerWritableStream<{ sessionId: string }, TaskStatus>) => {
       const t0 = performance.now();
       let observed = false;
+      let ended: () => void = () => {};
       const done = (code: grpc.status) => {
         if (observed) return;
         observed = true;
         watchObserved(code, (performance.now() - t0) / 1000);
+        ended();
       };
-      who(call.metadata)
-        .then(({ owner }) => {
-          const stop = bundled.watch(owner, call.request.sessionId, (st) => {
-            call.write(statusToPb(st));
-            if (TERMINAL.has(st.status))
-              queueMicrotask(() => {
-                done(grpc.status.OK);
-                call.end();
-              });
+      // The stream's whole life is the span.
+      const life = new Promise<void>((resolve) => (ended = resolve));
+      void host.tracing.run('grpc Watch', { kind: 'server', traceparent: firstValue(call.metadata, 'traceparent'), attributes: rpcAttributes('Watch') }, () => {
+        who(call.metadata)
+          .then(({ owner }) => {
+            const stop = bundled.watch(owner, call.request.sessionId, (st) => {
+              call.write(statusToPb(st));
+              if (TERMINAL.has(st.status))
+                queueMicrotask(() => {
+                  done(grpc.status.OK);
+                  call.end();
+                });
+            });
+            call.on('cancelled', () => {
+              done(grpc.status.CANCELLED);
+              stop();
+            });
+          })
+          // grpc-js turns an 'error' event on a server stream into the call's status.
+          .catch((err) => {
+            const e = toServiceError(err);
+            done(e.code ?? grpc.status.UNKNOWN);
+            call.emit('error', e);
           });
-          call.on('cancelled', () => {
-            done(grpc.status.CANCELLED);
-            stop();
-          });
-        })
-        // grpc-js turns an 'error' event on a server stream into the call's status.
-        .catch((err) => {
-          const e = toServiceError(err);
-          done(e.code ?? grpc.status.UNKNOWN);
-          call.emit('error', e);
-        });
+        return life;
+      });
     },
   } as grpc.UntypedServiceImplementation);
   const tls = { ...host.config.grpcTls, key: (host.pluginConfig as { grpcTlsKey?: string }).grpcTlsKey };
@@ -243,6 +254,13 @@ export async function startGrpcServer(opts: { host: PluginHost; bundled: Bundled
   return { port, close: () => shutdown(server) };
 }
 
+const firstValue = (md: grpc.Metadata, key: string): string | undefined => {
+  const v = md.get(key)[0];
+  return typeof v === 'string' ? v : undefined;
+};
+
+const rpcAttributes = (method: string) => ({ 'rpc.system': 'grpc', 'rpc.service': Runtime.typeName, 'rpc.method': method });
+
 type RuntimeClient = grpc.Client & Record<'submit' | 'status' | 'cancel', (req: unknown, md: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: unknown) => void) => grpc.ClientUnaryCall> & {
   watch(req: unknown, md: grpc.Metadata): grpc.ClientReadableStream<TaskStatus>;
 };
@@ -252,22 +270,43 @@ export function runtimeClient(target: string, creds: grpc.ChannelCredentials = g
   return new Ctor(target, creds) as unknown as RuntimeClient;
 }
 
-/** A compile task's view of an external backend over gRPC (`grpc://host:port`). */
-export function grpcClient(target: string, opts: { gatewayToken?: string; timeoutMs?: number } = {}): ExecutionClient {
-  const client = runtimeClient(target);
-  const md = (caller: Caller, extra: Record<string, string> = {}) => {
+/** PEM contents for a TLS client: `ca` replaces the system roots, `cert` + `key` present a client certificate (mutual TLS). */
+export interface ClientTls {
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+}
+
+/** Channel credentials: plaintext without `tls`, TLS (system roots unless `ca`) with it. */
+export function clientCredentials(tls: ClientTls | undefined): grpc.ChannelCredentials {
+  if (!tls) return grpc.credentials.createInsecure();
+  return grpc.credentials.createSsl(tls.ca ?? null, tls.key ?? null, tls.cert ?? null);
+}
+
+const METHOD_NAMES = { submit: 'Submit', status: 'Status', cancel: 'Cancel', watch: 'Watch' } as const;
+
+/** A compile task's view of an external backend over gRPC (`grpc://host:port`, or `grpcs://` with `tls`). */
+export function grpcClient(target: string, opts: { gatewayToken?: string; timeoutMs?: number; tls?: ClientTls } = {}): ExecutionClient {
+  const client = runtimeClient(target, clientCredentials(opts.tls));
+  const md = (caller: Caller, traceparent: string | undefined, extra: Record<string, string> = {}) => {
     const m = new grpc.Metadata();
     if (caller.apiKey) m.set('x-api-key', caller.apiKey);
     if (opts.gatewayToken) m.set('x-gateway-token', opts.gatewayToken);
     // W3C trace context as gRPC metadata (the OpenTelemetry gRPC convention: a `traceparent` key).
-    const traceparent = activeTraceparent();
     if (traceparent) m.set('traceparent', traceparent);
     for (const [k, v] of Object.entries(extra)) m.set(k, v);
     return m;
   };
-  const call = <T>(method: 'submit' | 'status' | 'cancel', req: unknown, m: grpc.Metadata, signal?: AbortSignal) =>
+  /** A client span of the active trace around one call (when spans are exported), and its traceparent. */
+  const outbound = (method: keyof typeof METHOD_NAMES) => startOutbound(`grpc ${METHOD_NAMES[method]}`, { ...rpcAttributes(METHOD_NAMES[method]), 'server.address': 'execution-backend' });
+  const call = <T>(method: 'submit' | 'status' | 'cancel', req: unknown, caller: Caller, extra: Record<string, string> | undefined, signal?: AbortSignal) =>
     new Promise<T>((resolve, reject) => {
-      const c = client[method](req, m, { deadline: Date.now() + (opts.timeoutMs ?? 30_000) }, (err, res) => (err ? reject(fromServiceError(err, target)) : resolve(res as T)));
+      const out = outbound(method);
+      const c = client[method](req, md(caller, out?.traceparent, extra), { deadline: Date.now() + (opts.timeoutMs ?? 30_000) }, (err, res) => {
+        out?.end(err !== null);
+        if (err) reject(fromServiceError(err, target));
+        else resolve(res as T);
+      });
       signal?.addEventListener('abort', () => c.cancel(), { once: true });
     });
   return {
@@ -277,22 +316,25 @@ export function grpcClient(target: string, opts: { gatewayToken?: string; timeou
         taskType: 'compile',
         payload: { from: payload.from, to: payload.to, skill: payload.skill, instruction: payload.instruction, argsJson: payload.args ? JSON.stringify(payload.args) : '' },
       });
-      const res = await call<{ sessionId: string }>('submit', req, md(caller, { 'idempotency-key': key }), signal);
+      const res = await call<{ sessionId: string }>('submit', req, caller, { 'idempotency-key': key }, signal);
       return res.sessionId;
     },
-    status: async (caller, id, signal) => statusFromPb(await call<TaskStatus>('status', create(SessionRequestSchema, { sessionId: id }), md(caller), signal)),
-    cancel: async (caller, id) => statusFromPb(await call<TaskStatus>('cancel', create(SessionRequestSchema, { sessionId: id }), md(caller))),
+    status: async (caller, id, signal) => statusFromPb(await call<TaskStatus>('status', create(SessionRequestSchema, { sessionId: id }), caller, undefined, signal)),
+    cancel: async (caller, id) => statusFromPb(await call<TaskStatus>('cancel', create(SessionRequestSchema, { sessionId: id }), caller, undefined)),
     watch(caller, id, fn, signal) {
       return new Promise<void>((resolve, reject) => {
-        const stream = client.watch(create(SessionRequestSchema, { sessionId: id }), md(caller));
+        const out = outbound('watch');
+        const stream = client.watch(create(SessionRequestSchema, { sessionId: id }), md(caller, out?.traceparent));
         const onAbort = () => stream.cancel();
         signal.addEventListener('abort', onAbort, { once: true });
         stream.on('data', (m: TaskStatus) => fn(statusFromPb(m)));
         stream.on('end', () => {
+          out?.end();
           signal.removeEventListener('abort', onAbort);
           resolve();
         });
         stream.on('error', (err: grpc.ServiceError) => {
+          out?.end(!(err.code === grpc.status.CANCELLED && signal.aborted));
           signal.removeEventListener('abort', onAbort);
           if (err.code === grpc.status.CANCELLED && signal.aborted) resolve();
           else reject(fromServiceError(err, target));

@@ -6,13 +6,14 @@
  * `proto/runtime.proto`). ctx also serves the bundled backend itself over `/runtime/v1` and, on
  * `CTX_GRPC_PORT`, over gRPC.
  */
+import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { CtxError, HOST_VERSION, Reply, definePlugin, invalidArgument, isCtxError, presentedKey, resultObject, s, spaceRootDepth, type Identity, type Llm, type PluginTaskContext, type ScopedVfs } from 'ctx/plugin';
 import { BundledBackend, resolveSkill } from './bundled.js';
 import { bundledClient, httpClient, type Caller, type ExecutionClient } from './clients.js';
 // grpc.js (gRPC and protobuf: ~150 ms of start-up and ~10 MB) is imported only when gRPC is used:
 // a grpc:// backend, or the gRPC port, which starts listening after the server is up.
-import type { GrpcServerHandle } from './grpc.js';
+import type { ClientTls, GrpcServerHandle } from './grpc.js';
 import { TASK_TYPE, TERMINAL, checkPayload, checkSubmit, scrub, type CompilePayload, type RuntimeStatus } from './protocol.js';
 
 interface Input {
@@ -49,11 +50,40 @@ const runtimeStatus = resultObject({
   result: s.record(s.any()).nullable(),
 });
 
-export async function pickClient(url: string | undefined, bundled: BundledBackend, gatewayToken?: string): Promise<ExecutionClient> {
-  if (!url) return bundledClient(bundled);
-  if (/^grpc:\/\//i.test(url)) return (await import('./grpc.js')).grpcClient(url.replace(/^grpc:\/\//i, '').replace(/\/+$/, ''), { gatewayToken });
+/** PEM file paths for a `grpcs://` backend (`CTX_PLUGIN_COMPILE_BACKEND_TLS_CA`, `_CERT`, `_KEY`). */
+export interface BackendTlsFiles {
+  backendTlsCa?: string;
+  backendTlsCert?: string;
+  backendTlsKey?: string;
+}
+
+function backendTls(url: string, files: BackendTlsFiles): ClientTls | undefined {
+  const set = Object.entries(files).filter(([, v]) => v);
+  if (!/^grpcs:\/\//i.test(url)) {
+    if (set.length) throw new CtxError('INVALID_ARGUMENT', `CTX_PLUGIN_COMPILE_BACKEND_TLS_* apply to a grpcs:// execution backend; CTX_EXECUTION_BACKEND_URL is ${JSON.stringify(url)}`);
+    return undefined;
+  }
+  if (!!files.backendTlsCert !== !!files.backendTlsKey) throw new CtxError('INVALID_ARGUMENT', 'CTX_PLUGIN_COMPILE_BACKEND_TLS_CERT and _KEY (the client certificate for mutual TLS) go together: set both or neither');
+  const read = (name: string, file: string | undefined) => {
+    if (!file) return undefined;
+    try {
+      return fs.readFileSync(file);
+    } catch (err) {
+      throw new CtxError('INVALID_ARGUMENT', `CTX_PLUGIN_COMPILE_${name} cannot be read: ${(err as Error).message}`);
+    }
+  };
+  return { ca: read('BACKEND_TLS_CA', files.backendTlsCa), cert: read('BACKEND_TLS_CERT', files.backendTlsCert), key: read('BACKEND_TLS_KEY', files.backendTlsKey) };
+}
+
+export async function pickClient(url: string | undefined, bundled: BundledBackend, gatewayToken?: string, tlsFiles: BackendTlsFiles = {}): Promise<ExecutionClient> {
+  if (!url) {
+    if (Object.values(tlsFiles).some(Boolean)) throw new CtxError('INVALID_ARGUMENT', 'CTX_PLUGIN_COMPILE_BACKEND_TLS_* apply to a grpcs:// execution backend; CTX_EXECUTION_BACKEND_URL is unset');
+    return bundledClient(bundled);
+  }
+  const tls = backendTls(url, tlsFiles);
+  if (/^grpcs?:\/\//i.test(url)) return (await import('./grpc.js')).grpcClient(url.replace(/^grpcs?:\/\//i, '').replace(/\/+$/, ''), { gatewayToken, tls });
   if (/^https?:\/\//i.test(url)) return httpClient(url, { gatewayToken });
-  throw new CtxError('INVALID_ARGUMENT', `CTX_EXECUTION_BACKEND_URL must start with http://, https:// or grpc://, got ${JSON.stringify(url)}`);
+  throw new CtxError('INVALID_ARGUMENT', `CTX_EXECUTION_BACKEND_URL must start with http://, https://, grpc:// or grpcs://, got ${JSON.stringify(url)}`);
 }
 
 export default definePlugin({
@@ -62,12 +92,15 @@ export default definePlugin({
   dependsOn: ['system'],
   // Sent to the execution backend (CTX_EXECUTION_BACKEND_GATEWAY_TOKEN): this plugin's alone, never in host.config.
   // grpcTlsKey: the gRPC port's private key file (CTX_GRPC_TLS_KEY), kept out of host.config too.
-  config: s.object({ gatewayToken: s.string().optional(), grpcTlsKey: s.string().optional() }),
+  // backendTls*: PEM files for a grpcs:// execution backend (CA instead of the system roots; a client
+  // certificate and key for mutual TLS).
+  config: s.object({ gatewayToken: s.string().optional(), grpcTlsKey: s.string().optional(), backendTlsCa: s.string().optional(), backendTlsCert: s.string().optional(), backendTlsKey: s.string().optional() }),
   async setup(host) {
     let llm: Llm | null | undefined;
     const getLlm = () => (llm === undefined ? (llm = host.models.llm()) : llm);
     const bundled = new BundledBackend(getLlm, host.log);
-    const client = await pickClient(host.config.executionBackendUrl, bundled, host.pluginConfig.gatewayToken);
+    const { backendTlsCa, backendTlsCert, backendTlsKey } = host.pluginConfig;
+    const client = await pickClient(host.config.executionBackendUrl, bundled, host.pluginConfig.gatewayToken, { backendTlsCa, backendTlsCert, backendTlsKey });
     // Keys of callers whose compile tasks are about to run, claimed by the run; lost on restart, as
     // are the tasks (they fail). A task cancelled before it ran never claims its key: a timer drops it.
     const keys = new Map<string, { key: string | undefined; timer: NodeJS.Timeout }>();

@@ -87,6 +87,11 @@ export function instrumentStorage(metrics: Metrics, kv: Kv): void {
   one('ctx_rocksdb_running_compactions', 'Compactions running now', 'gauge', (s) => s.runningCompactions);
   one('ctx_rocksdb_block_cache_usage_bytes', 'Block cache memory in use', 'gauge', (s) => s.blockCacheUsageBytes);
   one('ctx_rocksdb_block_cache_capacity_bytes', 'Block cache capacity', 'gauge', (s) => s.blockCacheCapacityBytes);
+  one('ctx_rocksdb_block_cache_pinned_bytes', 'Block cache memory held by entries in use', 'gauge', (s) => s.blockCachePinnedBytes);
+  // Only served when the engine keeps statistics (rocksdb@5.2.1 does not: no samples, see
+  // docs/operations.md); a NaN reading is dropped by CollectedFamily.
+  one('ctx_rocksdb_block_cache_hits_total', 'Block cache lookups that hit, since the database opened', 'counter', (s) => s.blockCacheHits ?? NaN);
+  one('ctx_rocksdb_block_cache_misses_total', 'Block cache lookups that missed, since the database opened', 'counter', (s) => s.blockCacheMisses ?? NaN);
   one('ctx_rocksdb_estimated_keys', 'RocksDB estimate of the number of keys', 'gauge', (s) => s.estimatedKeys);
   one('ctx_rocksdb_write_stalls_total', 'Write stalls and slowdowns since the database opened', 'counter', (s) => s.writeStalls);
   one('ctx_rocksdb_write_stall_seconds_total', 'Time writes spent stalled since the database opened', 'counter', (s) => s.writeStallSeconds);

@@ -115,7 +115,7 @@ export { LATENCY_BUCKETS, SIZE_BUCKETS } from '../metrics/families.js';
  * An outgoing call of the current request, task or queue message: the `traceparent` header to send
  * (and a client span when spans are exported); undefined outside any trace. Call `end()` when done.
  */
-export { startOutbound, activeTraceparent, type OutboundCall } from '../tracing/tracing.js';
+export { startOutbound, activeTraceparent, type OutboundCall, type PluginTracing } from '../tracing/tracing.js';
 /** What is wrong with a TLS setting of PEM files (`CTX_..._CERT`/`_KEY`/`_CLIENT_CA`), or undefined. */
 export { tlsProblem } from '../config.js';
 

@@ -54,6 +54,14 @@ export interface EngineStats {
   runningCompactions: number;
   blockCacheUsageBytes: number;
   blockCacheCapacityBytes: number;
+  /** Block-cache memory held by entries in use (pinned by iterators or readers). */
+  blockCachePinnedBytes: number;
+  /**
+   * Block-cache lookups that hit and missed since open, when the engine keeps a Statistics object
+   * (rocksdb@5.2.1 does not: see docs/operations.md); undefined otherwise.
+   */
+  blockCacheHits?: number;
+  blockCacheMisses?: number;
   estimatedKeys: number;
   /** Write stalls and slowdowns since open (RocksDB's `Stalls(count)` total). */
   writeStalls: number;

@@ -63,8 +63,10 @@ export class RocksDbBackend implements KvBackend {
 
   /**
    * RocksDB's own numbers through `getProperty` (synchronous, in-memory reads). This binding opens
-   * RocksDB without a Statistics object, so block-cache hit and miss counts do not exist here:
-   * only the cache's usage and capacity are reported.
+   * RocksDB without a Statistics object (and offers no option to set one), so block-cache hit and
+   * miss counts do not exist: `rocksdb.options-statistics` answers empty and only the cache's usage,
+   * pinned usage and capacity are reported. Should a binding ever open it with statistics, the
+   * counters are read from that property.
    */
   engineStats(): EngineStats | undefined {
     if (!this.isOpen) return undefined;
@@ -73,6 +75,11 @@ export class RocksDbBackend implements KvBackend {
       return Number.isFinite(v) ? v : 0;
     };
     const stats = this.db.getProperty('rocksdb.stats');
+    const statistics = this.db.getProperty('rocksdb.options-statistics');
+    const ticker = (name: string) => {
+      const m = new RegExp(`^${name.replace(/\./g, '\\.')} COUNT : (\\d+)$`, 'm').exec(statistics);
+      return m ? Number(m[1]) : undefined;
+    };
     const stalls = /Stalls\(count\):.*?(\d+) total count/.exec(stats);
     const cumulative = /Cumulative stall: (\d+):(\d+):([\d.]+) H:M:S/.exec(stats);
     return {
@@ -83,6 +90,9 @@ export class RocksDbBackend implements KvBackend {
       runningCompactions: num('rocksdb.num-running-compactions'),
       blockCacheUsageBytes: num('rocksdb.block-cache-usage'),
       blockCacheCapacityBytes: num('rocksdb.block-cache-capacity'),
+      blockCachePinnedBytes: num('rocksdb.block-cache-pinned-usage'),
+      blockCacheHits: ticker('rocksdb.block.cache.hit'),
+      blockCacheMisses: ticker('rocksdb.block.cache.miss'),
       estimatedKeys: num('rocksdb.estimate-num-keys'),
       writeStalls: stalls ? Number(stalls[1]) : 0,
       writeStallSeconds: cumulative ? Number(cumulative[1]) * 3600 + Number(cumulative[2]) * 60 + Number(cumulative[3]) : 0,

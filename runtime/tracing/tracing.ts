@@ -66,6 +66,39 @@ export function startOutbound(name: string, attributes?: Record<string, string |
   return { traceparent: formatTraceparent(self), end: (error) => span.end(error) };
 }
 
+/**
+ * The trace of an untraced request when no spans are exported: nothing follows it past this
+ * process's own log lines, so its ids are made only if a log line asks for them (most requests
+ * write none but the access line, and with the access log off, nothing).
+ */
+class LocalTrace implements ActiveTrace {
+  readonly propagate = false;
+  readonly sampled = true;
+  private lazyTraceId: string | undefined;
+  private lazySpanId: string | undefined;
+
+  constructor(readonly reqId: string) {}
+
+  get traceId(): string {
+    return (this.lazyTraceId ??= newTraceId());
+  }
+
+  get spanId(): string {
+    return (this.lazySpanId ??= newSpanId());
+  }
+}
+
+/** `host.tracing`: work a plugin receives from elsewhere (its own listener) as a span of the caller's trace. */
+export interface PluginTracing {
+  /**
+   * Runs `fn` continuing the caller's trace (`traceparent` as received: a header, gRPC metadata,
+   * a stored value), as a span of kind `kind` when spans are exported; without a valid
+   * `traceparent` it starts a trace only when spans are exported. Calls `fn` makes carry the trace
+   * (`startOutbound`) and its log lines the trace id. With tracing off, just `fn()`.
+   */
+  run<T>(name: string, opts: { kind?: SpanKindName; traceparent?: string; attributes?: Record<string, string | number | boolean> }, fn: () => Promise<T>): Promise<T>;
+}
+
 export class Tracing {
   constructor(
     readonly enabled: boolean,
@@ -75,7 +108,8 @@ export class Tracing {
   /** The trace of an incoming request: continues `traceparent` when valid, else starts one. */
   forRequest(traceparent: string | undefined, reqId: string): ActiveTrace {
     const parent = parseTraceparent(traceparent);
-    const t: ActiveTrace = { traceId: parent ? parent.traceId : newTraceId(), spanId: newSpanId(), sampled: parent ? parent.sampled : true, reqId, propagate: parent !== undefined || this.exporter !== undefined };
+    if (!parent && !this.exporter) return new LocalTrace(reqId);
+    const t: ActiveTrace = { traceId: parent ? parent.traceId : newTraceId(), spanId: newSpanId(), sampled: parent ? parent.sampled : true, reqId, propagate: true };
     if (this.exporter && t.sampled) {
       t.exporter = this.exporter;
       t.span = this.exporter.start('HTTP', 'server', t, parent);
@@ -105,6 +139,11 @@ export class Tracing {
     } finally {
       t.span?.end(failed);
     }
+  }
+
+  /** The view plugins get (`host.tracing`). */
+  forPlugins(): PluginTracing {
+    return { run: (name, opts, fn) => this.work(name, opts.kind ?? 'internal', opts.traceparent, opts.attributes ?? {}, fn) };
   }
 
   async shutdown(): Promise<void> {

@@ -19,7 +19,7 @@ describe('compile configuration', () => {
 
   it('refuses a backend URL of another scheme at start', () => {
     for (const bad of ['ftp://x', '127.0.0.1:9000', 'grpc://'])
-      expect(() => loadConfig({ ...base, CTX_EXECUTION_BACKEND_URL: bad }), bad).toThrow(/CTX_EXECUTION_BACKEND_URL must be http:\/\/, https:\/\/ or grpc:\/\/host:port/);
+      expect(() => loadConfig({ ...base, CTX_EXECUTION_BACKEND_URL: bad }), bad).toThrow(/CTX_EXECUTION_BACKEND_URL must be http:\/\/, https:\/\/, grpc:\/\/ or grpcs:\/\/host:port/);
     expect(() => loadConfig({ ...base, CTX_GRPC_PORT: '-1' })).toThrow(/CTX_GRPC_PORT/);
   });
 });
