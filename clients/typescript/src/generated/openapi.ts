@@ -1368,7 +1368,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** whether the service is initialized, the caller, and the cluster (docs/scale-out.md) */
+        /** whether the service is initialized, the caller, the cluster (docs/scale-out.md) and which core runs */
         get: operations["getSystemStatus"];
         put?: never;
         post?: never;
@@ -13871,7 +13871,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description whether the service is initialized, the caller, and the cluster (docs/scale-out.md) */
+            /** @description whether the service is initialized, the caller, the cluster (docs/scale-out.md) and which core runs */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13908,6 +13908,14 @@ export interface operations {
                                     role: "replica" | "unassigned";
                                     shard: number;
                                 }[];
+                            };
+                            core: {
+                                /** @description the HNSW graph: FAISS's (native) or the pure-Rust one (wasm) */
+                                graph: "faiss" | "rust";
+                                /** @description `native`: the platform addon; `wasm`: the WebAssembly build of the same crates */
+                                kind: "native" | "wasm";
+                                /** @description the core crate version */
+                                version: string;
                             };
                             initialized: boolean;
                             user: string;
