@@ -1,8 +1,8 @@
 /**
  * `ctx` start-up: wall time of `ctx --version` and of `ctx ls` against a running local server
  * (median of 20 child processes each, interleaved), with bare `node -e 0` measured in the same run
- * as the floor no Node CLI can beat, and a bare script making the same `ls` request with fetch as
- * the floor for `ls`. Targets (issue 21): --version ≤ 100 ms, ls ≤ 200 ms.
+ * as the floor no Node CLI can beat, and bare scripts making the same `ls` request with fetch and
+ * with node:http (what the CLI uses) as the floors for `ls`. Targets (issue 21): --version ≤ 100 ms, ls ≤ 200 ms.
  *   npx tsx bench/cli.bench.ts [--runs 20]
  * Needs the built CLI (npm run setup, or npm run build -w ctx-client -w ctx-cli).
  */
@@ -24,6 +24,8 @@ const cases: Array<[string, string[]]> = [
   // The floor for `ls`: the same request from a bare script (Node's fetch is lazily loaded and its
   // first request costs tens of ms on its own).
   ['node: one fetch of fs/ls (floor for ls)', ['--input-type=module', '-e', `const r = await fetch(process.env.CTX_URL + '/api/v1/fs/ls?uri=ctx%3A%2F%2Fresources%2Fdocs', { headers: { 'x-api-key': process.env.CTX_API_KEY } }); if (!r.ok) process.exit(1); process.stdout.write(await r.text()); process.exit();`]],
+  // The floor for the CLI's own transport: the same request with node:http (no undici to load).
+  ['node: one node:http GET of fs/ls (floor for ls over node:http)', ['--input-type=module', '-e', `import http from 'node:http'; http.get(process.env.CTX_URL + '/api/v1/fs/ls?uri=ctx%3A%2F%2Fresources%2Fdocs', { headers: { 'x-api-key': process.env.CTX_API_KEY } }, (res) => { if (res.statusCode !== 200) process.exit(1); const c = []; res.on('data', (d) => c.push(d)); res.on('end', () => { process.stdout.write(Buffer.concat(c)); process.exit(); }); });`]],
   ['ctx ls resources/docs', [BIN, 'ls', 'resources/docs']],
   ['ctx ls resources/docs --json', [BIN, 'ls', 'resources/docs', '--json']],
 ];

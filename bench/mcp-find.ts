@@ -4,11 +4,15 @@
  * server in a child process (bench/servers/ctx-server.ts) holding a synthetic corpus.
  *   npx tsx bench/mcp-find.ts [--files 2000] [--finds 1000] [--clients 8] [--duration 10] [--cpu-prof-dir d]
  * Phase 1, latency: one client, the same query sent both ways in alternation (so drift and noise
- * hit both alike); p50/p90/p99/mean of each and their ratio. Phase 2, load: `--clients` HTTP
+ * hit both alike); p50/p90/p99/mean of each and their ratio. Three clients each way, so what the
+ * protocol and the server cost is told apart from what a client library costs: the SDK's `Client`
+ * against `fetch` (what users run), the same JSON-RPC POST sent with `fetch` against `fetch` (one
+ * client library on both sides), and both with node:http on one kept-alive socket. Phase 2, load: `--clients` HTTP
  * callers and as many MCP callers (each its own session) at the same time for `--duration` seconds,
  * so both see the same load (this machine is shared: separate phases measured the neighbours).
  * Target (issue 22): MCP ≤ 1.3× HTTP.
  */
+import nodeHttp from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { doc } from './synthetic-corpus.js';
@@ -80,29 +84,58 @@ try {
 
   // Phase 1: latency, one session, alternating.
   const c = await mcpClient();
-  for (let i = 0; i < 100; i++) {
-    await viaHttp(query(i));
-    await viaMcp(c, query(i));
-  }
-  const tHttp: number[] = [];
-  const tMcp: number[] = [];
+  // A raw session for the fetch and node:http rows: initialize, then the session id on every POST.
+  const accept = 'application/json, text/event-stream';
+  const initRes = await fetch(base + '/mcp', { method: 'POST', headers: { ...headers, accept }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }) });
+  const sid = initRes.headers.get('mcp-session-id')!;
+  await initRes.json();
+  const mcpHeaders = { ...headers, accept, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+  await (await fetch(base + '/mcp', { method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).arrayBuffer();
+  let rpcId = 1;
+  const mcpBody = (q: string) => JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method: 'tools/call', params: { name: 'find', arguments: { query: q, limit: 10 } } });
+  const viaFetchMcp = async (q: string) => {
+    const j = (await (await fetch(base + '/mcp', { method: 'POST', headers: mcpHeaders, body: mcpBody(q) })).json()) as { result?: { isError?: boolean } };
+    if (!j.result || j.result.isError) throw new Error(JSON.stringify(j));
+  };
+  const agent = new nodeHttp.Agent({ keepAlive: true, maxSockets: 1 });
+  const nodePost = (path: string, body: string, h: Record<string, string>) =>
+    new Promise<unknown>((resolve, reject) => {
+      const r = nodeHttp.request({ host: '127.0.0.1', port: server.port, path, method: 'POST', agent, headers: { ...h, 'content-length': Buffer.byteLength(body) } }, (res: nodeHttp.IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (x: Buffer) => chunks.push(x));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      });
+      r.on('error', reject);
+      r.end(body);
+    });
+  const viaNodeHttp = (q: string) => nodePost('/api/v1/search/find', JSON.stringify({ query: q, limit: 10 }), headers);
+  const viaNodeMcp = (q: string) => nodePost('/mcp', mcpBody(q), mcpHeaders);
+
+  const pairs: Array<{ name: string; http: (q: string) => Promise<unknown>; mcp: (q: string) => Promise<unknown>; tHttp: number[]; tMcp: number[] }> = [
+    { name: 'SDK Client vs fetch (what users run)', http: viaHttp, mcp: (q) => viaMcp(c, q), tHttp: [], tMcp: [] },
+    { name: 'fetch vs fetch (one client library)', http: viaHttp, mcp: viaFetchMcp, tHttp: [], tMcp: [] },
+    { name: 'node:http vs node:http (one socket)', http: viaNodeHttp, mcp: viaNodeMcp, tHttp: [], tMcp: [] },
+  ];
+  for (let i = 0; i < 100; i++) for (const p of pairs) await Promise.all([p.http(query(i)), p.mcp(query(i))]);
   for (let i = 0; i < FINDS; i++) {
     const q = query(1000 + i);
-    const first = i % 2 === 0;
-    for (const way of first ? ['http', 'mcp'] : ['mcp', 'http']) {
-      const t0 = performance.now();
-      if (way === 'http') await viaHttp(q);
-      else await viaMcp(c, q);
-      (way === 'http' ? tHttp : tMcp).push(performance.now() - t0);
+    for (const p of pairs) {
+      const first = i % 2 === 0;
+      for (const way of first ? ['http', 'mcp'] : ['mcp', 'http']) {
+        const t0 = performance.now();
+        await (way === 'http' ? p.http(q) : p.mcp(q));
+        (way === 'http' ? p.tHttp : p.tMcp).push(performance.now() - t0);
+      }
     }
   }
   await c.close();
-  console.log(`find over ${FILES} files, ${FINDS} queries each way, one client, alternating (ms):`);
-  console.log(`| transport | p50 | p90 | p99 | mean |`);
-  console.log(`|---|---|---|---|---|`);
-  console.log(`| HTTP POST /api/v1/search/find | ${fmt(pct(tHttp, 50))} | ${fmt(pct(tHttp, 90))} | ${fmt(pct(tHttp, 99))} | ${fmt(mean(tHttp))} |`);
-  console.log(`| MCP tools/call find (same session) | ${fmt(pct(tMcp, 50))} | ${fmt(pct(tMcp, 90))} | ${fmt(pct(tMcp, 99))} | ${fmt(mean(tMcp))} |`);
-  console.log(`| ratio MCP/HTTP | ${fmt(pct(tMcp, 50) / pct(tHttp, 50))} | ${fmt(pct(tMcp, 90) / pct(tHttp, 90))} | ${fmt(pct(tMcp, 99) / pct(tHttp, 99))} | ${fmt(mean(tMcp) / mean(tHttp))} |`);
+  agent.destroy();
+  console.log(`find over ${FILES} files, ${FINDS} queries each way per client, one at a time, alternating (ms):`);
+  console.log(`| client | HTTP p50 | MCP p50 | ratio p50 | HTTP mean | MCP mean | ratio mean | ratio p90 |`);
+  console.log(`|---|---|---|---|---|---|---|---|`);
+  for (const p of pairs) {
+    console.log(`| ${p.name} | ${fmt(pct(p.tHttp, 50))} | ${fmt(pct(p.tMcp, 50))} | **${fmt(pct(p.tMcp, 50) / pct(p.tHttp, 50))}** | ${fmt(mean(p.tHttp))} | ${fmt(mean(p.tMcp))} | ${fmt(mean(p.tMcp) / mean(p.tHttp))} | ${fmt(pct(p.tMcp, 90) / pct(p.tHttp, 90))} |`);
+  }
 
   // Phase 2: load, CLIENTS callers per transport, both transports at once.
   const clients = await Promise.all(Array.from({ length: CLIENTS }, () => mcpClient()));

@@ -25,6 +25,12 @@ export interface CtxConfig {
   executionBackendGatewayToken?: string;
   grpcPort: number;
   profiling: boolean;
+  /** Log each start-up step's milliseconds (CTX_STARTUP_TRACE): storage, every plugin's setup, onReady hooks. */
+  startupTrace: boolean;
+  /** Memory bounds (docs/configuration.md, "Memory"): RocksDB memtable size and block cache, MiB; VFS metadata cache, entries. */
+  rocksdbWriteBufferMb: number;
+  rocksdbBlockCacheMb: number;
+  vfsMetaCacheEntries: number;
   logLevel: LogLevel;
   accessLog: boolean;
   /** Largest JSON body accepted, bytes. Batch write allows 16 MiB of content, which base64 inflates. */
@@ -122,6 +128,10 @@ export const DEFAULTS: CtxConfig = {
   gateway: {},
   grpcPort: 1934,
   profiling: false,
+  startupTrace: false,
+  rocksdbWriteBufferMb: 64,
+  rocksdbBlockCacheMb: 8,
+  vfsMetaCacheEntries: 100_000,
   logLevel: 'info',
   accessLog: true,
   maxJsonBodyBytes: 32 * 1024 * 1024,
@@ -167,6 +177,10 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     executionBackendGatewayToken: env.CTX_EXECUTION_BACKEND_GATEWAY_TOKEN,
     grpcPort: int('CTX_GRPC_PORT', env.CTX_GRPC_PORT),
     profiling: bool(env.CTX_PROFILING),
+    startupTrace: bool(env.CTX_STARTUP_TRACE),
+    rocksdbWriteBufferMb: int('CTX_ROCKSDB_WRITE_BUFFER_MB', env.CTX_ROCKSDB_WRITE_BUFFER_MB),
+    rocksdbBlockCacheMb: int('CTX_ROCKSDB_BLOCK_CACHE_MB', env.CTX_ROCKSDB_BLOCK_CACHE_MB),
+    vfsMetaCacheEntries: int('CTX_VFS_META_CACHE_ENTRIES', env.CTX_VFS_META_CACHE_ENTRIES),
     logLevel: env.CTX_LOG_LEVEL,
     accessLog: bool(env.CTX_ACCESS_LOG),
     maxJsonBodyBytes: int('CTX_MAX_JSON_BODY_BYTES', env.CTX_MAX_JSON_BODY_BYTES),
@@ -248,6 +262,8 @@ export function validateConfig(c: CtxConfig): CtxConfig {
   if (!['local', 'neural', 'openai'].includes(c.embedding.provider)) throw new Error(`CTX_EMBEDDING_PROVIDER must be local, neural or openai; got ${c.embedding.provider}`);
   if (c.embedding.provider === 'openai' && (!c.embedding.baseUrl || !c.embedding.model))
     throw new Error('CTX_EMBEDDING_PROVIDER=openai needs CTX_EMBEDDING_BASE_URL (including /v1) and CTX_EMBEDDING_MODEL');
+  if (c.rocksdbWriteBufferMb < 1 || c.rocksdbWriteBufferMb > 4096) throw new Error(`CTX_ROCKSDB_WRITE_BUFFER_MB must be between 1 and 4096; got ${c.rocksdbWriteBufferMb}`);
+  if (c.rocksdbBlockCacheMb > 65_536) throw new Error(`CTX_ROCKSDB_BLOCK_CACHE_MB must be at most 65536; got ${c.rocksdbBlockCacheMb}`);
   if (c.embedding.dim !== undefined && (c.embedding.dim < 1 || c.embedding.dim > 8192)) throw new Error(`CTX_EMBEDDING_DIM must be between 1 and 8192; got ${c.embedding.dim}`);
   if (c.rerank.model && !c.rerank.baseUrl) throw new Error('CTX_RERANK_MODEL is set but CTX_RERANK_BASE_URL is not');
   for (const r of c.importRoots ?? []) if (!path.isAbsolute(r)) throw new Error(`CTX_IMPORT_ROOTS entries must be absolute directories; got ${JSON.stringify(r)}`);

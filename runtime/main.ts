@@ -9,6 +9,7 @@ async function main(): Promise<void> {
   // The composition root: the built-in plugins are trusted; extra ones come from the config.
   const app = await createApp({ plugins: builtinPlugins });
   await app.listen();
+  if (app.config.startupTrace) app.log.info('start-up step', { step: 'listening', since_process_start_ms: Math.round(performance.now()) });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

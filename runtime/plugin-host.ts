@@ -344,8 +344,10 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
 
   const closeInReverse = () => closeHooks.slice().reverse();
   try {
+    const trace = config.startupTrace ? (step: string, since: number) => log.info('start-up step', { step, ms: Math.round((performance.now() - since) * 10) / 10 }) : undefined;
     for (const def of ordered) {
       const timeoutMs = def.bootTimeoutMs ?? 10_000;
+      const t0 = performance.now();
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
@@ -360,10 +362,15 @@ export async function startPlugins(parts: HostParts, ordered: PluginDefinition[]
       } finally {
         clearTimeout(timer);
       }
+      trace?.(`setup ${def.name}`, t0);
     }
     started = true;
+    let t0 = performance.now();
     await tasks.start();
+    trace?.('tasks start', t0);
+    t0 = performance.now();
     for (const fn of readyHooks) await fn();
+    trace?.('onReady hooks', t0);
   } catch (err) {
     // Whatever set up before the failure is closed, newest first, so a failed start leaks no
     // timers, workers or open files and the operator can retry in the same process.

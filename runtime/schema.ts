@@ -131,6 +131,30 @@ const SEGMENT = String.raw`/[^/\\\u0000-\u001f\u007f-\u009f]{1,255}`;
  */
 export const URI_PATTERN =
   `^ctx://(resources(${SEGMENT}){0,32}|(user|agent|session)(/${ID}(${SEGMENT}){0,32})?|~(/(memories|resources|skills|sessions|peers)(${SEGMENT}){0,32})?)?/?$`;
+/** URI_PATTERN without the account root `ctx://` (operations on a scope or on something in one). */
+export const SCOPED_URI_PATTERN = URI_PATTERN.replace(/\)\?\/\?\$$/, ')/?$');
+/**
+ * URIs in spaces of the given kinds, at least `below` segments under the space root (1: a node
+ * inside the space, where files live and what moves; 0: the space itself too). runtime/uri/paths.ts
+ * `spaceRootDepth` is the rule this states.
+ */
+export function spaceUriPattern(kinds: ReadonlyArray<'memories' | 'resources' | 'skills' | 'sessions'>, below: 0 | 1): string {
+  const any = kinds.join('|');
+  const peer = kinds.filter((k) => k === 'memories' || k === 'resources').join('|');
+  const agent = kinds.filter((k) => k !== 'sessions').join('|');
+  const roots = [
+    ...(kinds.includes('resources') ? ['resources'] : []),
+    `~/(${any})`,
+    `user/${ID}/(${any})`,
+    ...(peer ? [`~/peers/${ID}/(${peer})`, `user/${ID}/peers/${ID}/(${peer})`] : []),
+    ...(agent ? [`agent/${ID}/(${agent})`] : []),
+  ];
+  return `^ctx://(${roots.join('|')})(${SEGMENT}){${below},32}/?$`;
+}
+/** A node below a resources, memories, skills or sessions space. */
+export const NODE_URI_PATTERN = spaceUriPattern(['memories', 'resources', 'skills', 'sessions'], 1);
+/** An entry inside the account's shared `ctx://resources` (per-entry read access). */
+export const SHARED_RESOURCE_URI_PATTERN = `^ctx://resources(${SEGMENT}){1,32}/?$`;
 /** A `k=v` tag (runtime/tags.ts). */
 export const TAG_PATTERN = '^[^=]{1,511}=';
 

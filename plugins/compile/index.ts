@@ -10,7 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { CtxError, HOST_VERSION, Reply, definePlugin, invalidArgument, isCtxError, presentedKey, resultObject, s, spaceRootDepth, type Identity, type Llm, type PluginTaskContext, type ScopedVfs } from 'ctx/plugin';
 import { BundledBackend, resolveSkill } from './bundled.js';
 import { bundledClient, httpClient, type Caller, type ExecutionClient } from './clients.js';
-import { grpcClient, startGrpcServer, type GrpcServerHandle } from './grpc.js';
+// grpc.js (gRPC and protobuf: ~150 ms of start-up and ~10 MB) is imported only when gRPC is used:
+// a grpc:// backend, or the gRPC port, which starts listening after the server is up.
+import type { GrpcServerHandle } from './grpc.js';
 import { TASK_TYPE, TERMINAL, checkPayload, checkSubmit, scrub, type CompilePayload, type RuntimeStatus } from './protocol.js';
 
 interface Input {
@@ -22,6 +24,8 @@ interface Input {
 /** What the compile plugin offers others (and tests): the bound gRPC port, when serving. */
 export interface CompileService {
   grpcPort(): number | undefined;
+  /** Settles once the gRPC port listens (its port) or failed to (undefined); it starts in the background after start-up. */
+  grpcListening(): Promise<number | undefined>;
 }
 
 declare module 'ctx/plugin' {
@@ -45,9 +49,9 @@ const runtimeStatus = resultObject({
   result: s.record(s.any()).nullable(),
 });
 
-export function pickClient(url: string | undefined, bundled: BundledBackend, gatewayToken?: string): ExecutionClient {
+export async function pickClient(url: string | undefined, bundled: BundledBackend, gatewayToken?: string): Promise<ExecutionClient> {
   if (!url) return bundledClient(bundled);
-  if (/^grpc:\/\//i.test(url)) return grpcClient(url.replace(/^grpc:\/\//i, '').replace(/\/+$/, ''), { gatewayToken });
+  if (/^grpc:\/\//i.test(url)) return (await import('./grpc.js')).grpcClient(url.replace(/^grpc:\/\//i, '').replace(/\/+$/, ''), { gatewayToken });
   if (/^https?:\/\//i.test(url)) return httpClient(url, { gatewayToken });
   throw new CtxError('INVALID_ARGUMENT', `CTX_EXECUTION_BACKEND_URL must start with http://, https:// or grpc://, got ${JSON.stringify(url)}`);
 }
@@ -59,11 +63,11 @@ export default definePlugin({
   // Sent to the execution backend (CTX_EXECUTION_BACKEND_GATEWAY_TOKEN): this plugin's alone, never in host.config.
   // grpcTlsKey: the gRPC port's private key file (CTX_GRPC_TLS_KEY), kept out of host.config too.
   config: s.object({ gatewayToken: s.string().optional(), grpcTlsKey: s.string().optional() }),
-  setup(host) {
+  async setup(host) {
     let llm: Llm | null | undefined;
     const getLlm = () => (llm === undefined ? (llm = host.models.llm()) : llm);
     const bundled = new BundledBackend(getLlm, host.log);
-    const client = pickClient(host.config.executionBackendUrl, bundled, host.pluginConfig.gatewayToken);
+    const client = await pickClient(host.config.executionBackendUrl, bundled, host.pluginConfig.gatewayToken);
     // Keys of callers whose compile tasks are about to run, claimed by the run; lost on restart, as
     // are the tasks (they fail). A task cancelled before it ran never claims its key: a timer drops it.
     const keys = new Map<string, { key: string | undefined; timer: NodeJS.Timeout }>();
@@ -75,7 +79,8 @@ export default definePlugin({
       return k.key;
     };
     let grpcServer: GrpcServerHandle | undefined;
-    host.provide('compile', { grpcPort: () => grpcServer?.port } satisfies CompileService);
+    let grpcStart: Promise<GrpcServerHandle | undefined> = Promise.resolve(undefined);
+    host.provide('compile', { grpcPort: () => grpcServer?.port, grpcListening: () => grpcStart.then((srv) => srv?.port) } satisfies CompileService);
 
     host.taskType({
       type: TASK_TYPE,
@@ -238,17 +243,24 @@ export default definePlugin({
         handler: (ctx) => Reply.json(op === 'status' ? bundled.status(ownerOf(ctx.identity), ctx.body.session_id) : bundled.cancel(ownerOf(ctx.identity), ctx.body.session_id)),
       });
 
-    host.onReady(async () => {
+    host.onReady(() => {
       if (host.config.grpcPort <= 0) return;
-      // HTTP is the service; a taken gRPC port costs the gRPC transport only, loudly, not the server.
-      grpcServer = await startGrpcServer({ host, bundled, port: host.config.grpcPort, checkTargets }).catch((err) => {
-        host.log.error('gRPC runtime service not started', { error: (err as Error).message });
-        return undefined;
-      });
+      // Not awaited: HTTP is the service and is healthy without it (bench/RESULTS.md, start-up). A
+      // taken gRPC port costs the gRPC transport only, loudly, not the server.
+      grpcStart = import('./grpc.js')
+        .then(({ startGrpcServer }) => startGrpcServer({ host, bundled, port: host.config.grpcPort, checkTargets }))
+        .then(
+          (srv) => (grpcServer = srv),
+          (err) => {
+            host.log.error('gRPC runtime service not started', { error: (err as Error).message });
+            return undefined;
+          },
+        );
     });
     host.onClose(async () => {
       for (const k of keys.values()) clearTimeout(k.timer);
       keys.clear();
+      await grpcStart;
       await grpcServer?.close();
       await client.close?.();
       await bundled.close();

@@ -9,7 +9,7 @@ import { conflict, invalidArgument, notFound } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { hash } from 'ctx/plugin';
 import type { LockHandle, PluginHost, ScopedVfs } from 'ctx/plugin';
-import { s } from 'ctx/plugin';
+import { NODE_URI_PATTERN, s, spaceUriPattern } from 'ctx/plugin';
 import { isAncestorOrSelf, type CtxUri } from 'ctx/plugin';
 import { SIDECARS, type Entry } from 'ctx/plugin';
 import { ancestorDirs, uriFromPath } from 'ctx/plugin';
@@ -28,7 +28,7 @@ const HASH = /^sha256:[0-9a-f]{64}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const operation = s.object({
-  uri: s.uri(),
+  uri: s.uri().annotate({ pattern: NODE_URI_PATTERN }),
   content: s.string().optional(),
   content_base64: s.string().optional(),
   mode: s.enum(['replace', 'append', 'create', 'upsert'] as const).optional(),
@@ -37,11 +37,17 @@ const operation = s.object({
       kind: s.enum(['create_if_absent', 'replace_if_hash'] as const),
       base_hash: s.string({ pattern: HASH, patternHint: 'expected sha256:<64 lowercase hex>' }).optional(),
     })
+    // base_hash with replace_if_hash (required), never with create_if_absent.
+    .annotate({ oneOf: [{ properties: { kind: { const: 'create_if_absent' } }, not: { required: ['base_hash'] } }, { properties: { kind: { const: 'replace_if_hash' } }, required: ['base_hash'] }] })
     .optional(),
+}).annotate({
+  // What batchWrite checks per operation: exactly one of content and content_base64; a mode or a
+  // precondition, not both.
+  allOf: [{ oneOf: [{ required: ['content'] }, { required: ['content_base64'] }] }, { not: { required: ['mode', 'precondition'] } }],
 });
 
 export const batchWriteBody = s.object({
-  root_uri: s.uri(),
+  root_uri: s.uri().annotate({ pattern: spaceUriPattern(['memories', 'resources'], 0) }),
   // The count limits depend on the form, so they are checked below with their own message.
   operations: s.array(operation).annotate({ minItems: 1 }),
   wait: s.bool().default(true),

@@ -4,7 +4,7 @@
  */
 import type { Identity } from 'ctx/plugin';
 import { definePlugin } from 'ctx/plugin';
-import { s } from 'ctx/plugin';
+import { NODE_URI_PATTERN, SCOPED_URI_PATTERN, s } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
 import { parseBatchBody } from './batch-body.js';
 import { LIMITS, batchWrite, batchWriteBody, type AccessCheck } from './batch-write.js';
@@ -72,7 +72,7 @@ export default definePlugin({
       summary: 'a file\'s raw bytes as an attachment',
       reply: { contentType: 'application/octet-stream', description: 'the file\'s bytes, with Content-Disposition: attachment' },
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
-      query: s.object({ uri: s.uri() }),
+      query: s.object({ uri: s.uri().annotate({ pattern: NODE_URI_PATTERN }) }),
       handler: (ctx) => download(ctx.vfs, ctx.identity, ctx.query.uri, accessCheck(ctx.identity)),
     });
 
@@ -83,7 +83,7 @@ export default definePlugin({
       response: resultObject({ uri: s.string(), root_uri: s.string(), context_type: s.string(), mode: s.string(), written_bytes: s.int(), content_updated: s.bool(), semantic_status: s.enum(['queued', 'complete', 'deferred']), vector_status: s.string(), queue_status: resultObject({ Semantic: resultObject({ processed: s.int(), error_count: s.int(), errors: s.array(s.string()) }).optional(), Embedding: resultObject({ processed: s.int(), error_count: s.int(), errors: s.array(s.string()) }).optional() }).optional() }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND', 'CONFLICT', 'PROCESSING_ERROR', 'DEADLINE_EXCEEDED'],
       body: s.object({
-        uri: s.uri(),
+        uri: s.uri().annotate({ pattern: NODE_URI_PATTERN }),
         content: s.string(),
         mode: s.enum(['replace', 'append', 'create'] as const).default('replace'),
         wait: s.bool().default(false),
@@ -116,7 +116,7 @@ export default definePlugin({
       response: resultObject({ uri: s.string(), updated_uris: s.array(s.string()), root_uri: s.string(), context_type: s.string(), tags: s.array(s.string()), mode: s.enum(['replace', 'append']), recursive: s.bool(), success_count: s.int(), failed_count: s.int(), skipped_count: s.int() }),
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       body: s.object({
-        uri: s.uri(),
+        uri: s.uri().annotate({ pattern: SCOPED_URI_PATTERN }),
         tags: tagList,
         mode: s.enum(['replace', 'append'] as const).default('replace'),
         recursive: s.bool().default(false),

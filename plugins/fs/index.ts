@@ -6,7 +6,7 @@
 import { invalidArgument } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { definePlugin } from 'ctx/plugin';
-import { s, TAG_PATTERN } from 'ctx/plugin';
+import { NODE_URI_PATTERN, s, SCOPED_URI_PATTERN, SHARED_RESOURCE_URI_PATTERN, TAG_PATTERN } from 'ctx/plugin';
 import { authorize, isValidId, parseUri, uriFromPath } from 'ctx/plugin';
 import type { Entry } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
@@ -174,7 +174,7 @@ export default definePlugin({
       response: tagsResult,
       errors: [...uriErrors],
       body: s.object({
-        uri: s.uri(),
+        uri: s.uri().annotate({ pattern: SCOPED_URI_PATTERN }),
         tags: s.array(s.string().annotate({ pattern: TAG_PATTERN }), { max: 64 }),
         mode: s.enum(['replace', 'append'] as const).default('replace'),
         recursive: s.bool().default(false),
@@ -217,7 +217,8 @@ export default definePlugin({
       summary: 'removes a file or directory (idempotent; recursive for a non-empty directory)',
       response: resultObject({ uri: s.string(), deleted_count: s.int().optional() }),
       errors: [...uriErrors, 'CONFLICT', 'FAILED_PRECONDITION'],
-      query: s.object({ uri: s.uri(), recursive: s.bool().default(false) }),
+      // Never the account root or the ctx://resources and ctx://user scope roots (ops.ts rm).
+      query: s.object({ uri: s.uri().annotate({ not: { pattern: '^ctx://(resources|user)?/?$' } }), recursive: s.bool().default(false) }),
       handler: (ctx) => rm(host, ctx.identity, ctx.query),
     });
 
@@ -227,7 +228,7 @@ export default definePlugin({
       summary: 'moves a file or directory',
       response: resultObject({ from: s.string(), to: s.string() }),
       errors: [...uriErrors, 'CONFLICT'],
-      body: s.object({ from_uri: s.uri(), to_uri: s.uri(), telemetry: s.telemetry() }),
+      body: s.object({ from_uri: s.uri().annotate({ pattern: NODE_URI_PATTERN }), to_uri: s.uri().annotate({ pattern: NODE_URI_PATTERN }), telemetry: s.telemetry() }),
       handler: (ctx) => mv(host, ctx.identity, ctx.body),
     });
 
@@ -239,7 +240,7 @@ export default definePlugin({
       response: resultObject({ uri: s.string(), readers: s.array(s.string()).nullable() }),
       errors: [...uriErrors],
       roles: ['ROOT', 'ADMIN'],
-      body: s.object({ uri: s.uri(), readers: s.array(s.string({ min: 1, max: 128 }), { max: 1000 }).nullable() }),
+      body: s.object({ uri: s.uri().annotate({ pattern: SHARED_RESOURCE_URI_PATTERN }), readers: s.array(s.string({ min: 1, max: 128 }), { max: 1000 }).nullable() }),
       async handler(ctx) {
         const u = await resolve(host, ctx.identity, ctx.body.uri, 'write');
         if (u.scope !== 'resources' || u.segments.length < 2)

@@ -5,13 +5,11 @@
  * host's own routes in process as that caller (`host.invoke`): MCP never reads more than HTTP would.
  * README.md describes the choices.
  */
-import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { definePlugin, HOST_VERSION, isAncestorPath, s, type Identity, type PluginHost, type RouteContext } from 'ctx/plugin';
-import { jsonRpcError, serve } from './bridge.js';
 import { createServer, type SessionState } from './server.js';
 import { ownerOf, SessionTable, type McpSession } from './sessions.js';
+import { HttpSessionTransport, jsonRpcError } from './transport.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const REPLY_DOC = {
@@ -62,7 +60,7 @@ export default definePlugin({
       rawBody: true,
       bodyType: 'application/json',
       reply: REPLY_DOC,
-      errors: ['RESOURCE_EXHAUSTED'],
+      errors: ['INVALID_ARGUMENT', 'NOT_FOUND', 'RESOURCE_EXHAUSTED'],
       async handler(ctx) {
         let body: unknown;
         try {
@@ -72,7 +70,7 @@ export default definePlugin({
         }
         if (ctx.req.headers[SESSION_HEADER] !== undefined) {
           const s = lookup(ctx);
-          return s ? serve(s.transport, ctx, ctx.identity, body) : notFound();
+          return s ? s.transport.post(ctx, ctx.identity, body) : notFound();
         }
         const messages = Array.isArray(body) ? body : [body];
         if (!messages.some((m) => isInitializeRequest(m))) return jsonRpcError(400, -32000, 'Bad Request: no Mcp-Session-Id header, and this is not an initialize request');
@@ -86,10 +84,12 @@ export default definePlugin({
       path: '/mcp',
       summary: 'MCP Streamable HTTP: the session\'s server-to-client event stream (resource updates)',
       reply: { ...REPLY_DOC, contentType: 'text/event-stream' },
+      // 400 without Mcp-Session-Id, 404 for a session that is not (or no longer) open: JSON-RPC error bodies.
+      errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
       async handler(ctx) {
         if (ctx.req.headers[SESSION_HEADER] === undefined) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
         const s = lookup(ctx);
-        return s ? serve(s.transport, ctx, ctx.identity) : notFound();
+        return s ? s.transport.open(ctx) : notFound();
       },
     });
 
@@ -98,10 +98,11 @@ export default definePlugin({
       path: '/mcp',
       summary: 'MCP Streamable HTTP: ends the session named by Mcp-Session-Id',
       reply: REPLY_DOC,
+      errors: ['INVALID_ARGUMENT', 'NOT_FOUND'],
       async handler(ctx) {
         if (ctx.req.headers[SESSION_HEADER] === undefined) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
         const s = lookup(ctx);
-        return s ? serve(s.transport, ctx, ctx.identity) : notFound();
+        return s ? s.transport.end(ctx) : notFound();
       },
     });
   },
@@ -111,17 +112,14 @@ async function open(host: PluginHost, sessions: SessionTable, ctx: RouteContext,
   const identity = ctx.identity;
   const state: SessionState = { subscriptions: new Map(), pending: new Set() };
   const server = createServer(host, state);
-  const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
-    // One JSON answer per POST: nothing in a tool streams, and a JSON body is one write.
-    enableJsonResponse: true,
-    onsessioninitialized: (id) => {
+  const transport: HttpSessionTransport = new HttpSessionTransport({
+    onInitialized: (id) => {
       sessions.add({ id, owner: ownerOf(identity), account: identity.accountId, transport, server, state, identity, lastSeen: Date.now() });
     },
-    onsessionclosed: (id) => void sessions.close(id),
+    onClosed: (id) => void sessions.close(id),
   });
   await server.connect(transport);
-  const reply = await serve(transport, ctx, identity, body);
+  const reply = await transport.post(ctx, identity, body);
   // An initialize the transport refused leaves no session: let go of the server at once.
   if (transport.sessionId === undefined) await server.close().catch(() => {});
   return reply;

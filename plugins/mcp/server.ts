@@ -16,6 +16,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { HOST_VERSION, isCtxError, type Identity, type PluginHost } from 'ctx/plugin';
 import { getPrompt, PROMPTS } from './prompts.js';
 import { listResources, readResource, RESOURCE_TEMPLATES, subscriptionTarget } from './resources.js';
@@ -47,10 +48,18 @@ function protocolError(err: unknown): never {
   throw err;
 }
 
+/**
+ * One JSON Schema validator for every session: the SDK builds an Ajv instance per `Server` unless
+ * given one (tens of milliseconds of each `initialize`), and ctx never elicits, the one thing the
+ * server side validates with it.
+ */
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+
 export function createServer(host: PluginHost, state: SessionState): Server {
+  sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { name: 'ctx', title: 'ctx context store', version: HOST_VERSION },
-    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
   );
   const context = (identity: Identity, signal: AbortSignal): ToolContext => ({
     identity,

@@ -4,7 +4,7 @@
  * user and in all) and closed after an idle period, so abandoned clients cannot pile up state.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { HttpSessionTransport } from './transport.js';
 import type { Identity } from 'ctx/plugin';
 import type { SessionState } from './server.js';
 
@@ -12,7 +12,7 @@ export interface McpSession {
   id: string;
   owner: string;
   account: string;
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: HttpSessionTransport;
   server: Server;
   state: SessionState;
   /** The latest identity that used it (same owner; role may have changed): subscriptions are checked as it. */

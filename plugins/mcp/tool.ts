@@ -81,5 +81,22 @@ export function clip(text: string, max = 400): string {
 }
 
 export function oneLine(text: string, max = 200): string {
-  return clip(text.replace(/\s+/g, ' ').trim(), max);
+  // One pass over the head only, collapsing whitespace runs, and stopping once the line is full:
+  // a regex over each whole abstract (KBs per hit, ten hits a find) was a tenth of a millisecond
+  // of every MCP find.
+  let out = '';
+  let space = false;
+  let i = 0;
+  for (; i < text.length && out.length <= max; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff || c === 0x3000) {
+      space = out.length > 0;
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += text[i];
+  }
+  if (out.length <= max && i >= text.length) return out;
+  return `${out.slice(0, max)}… (${text.length - i + out.length - max} more characters)`;
 }

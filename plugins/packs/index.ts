@@ -4,7 +4,7 @@
  * a rejected pack leaves the target untouched. README.md describes the choices.
  */
 import type { CtxUri, Entry, Identity, PluginHost, ScopedVfs } from 'ctx/plugin';
-import { authorize, conflict, contentDisposition, definePlugin, HOST_VERSION, invalidArgument, notFound, parseUri, permissionDenied, Reply, resultObject, s, unavailable, uriFromPath } from 'ctx/plugin';
+import { authorize, conflict, contentDisposition, definePlugin, HOST_VERSION, invalidArgument, notFound, parseUri, permissionDenied, Reply, resultObject, s, SCOPED_URI_PATTERN, unavailable, uriFromPath } from 'ctx/plugin';
 import { joinPath, restorable, writePack, type WriteHooks } from './apply.js';
 import type { DenseSnapshot } from './dense.js';
 import { spoolDir } from './spool.js';
@@ -31,7 +31,8 @@ export default definePlugin({
       method: 'POST',
       path: '/api/v1/pack/export',
       summary: 'Export a directory as a zip pack (files/ + _ctxpack/manifest.json)',
-      body: s.object({ uri: s.uri(), include_vectors: s.bool().default(false) }),
+      // The account root is exported by pack/backup.
+      body: s.object({ uri: s.uri().annotate({ pattern: SCOPED_URI_PATTERN }), include_vectors: s.bool().default(false) }),
       reply: { contentType: 'application/zip', description: 'the pack, streamed' },
       errors: [...uriErrors],
       async handler(ctx) {

@@ -6,7 +6,7 @@
 import { invalidArgument, notFound } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { definePlugin, type PluginHost, type ScopedVfs } from 'ctx/plugin';
-import { s } from 'ctx/plugin';
+import { NODE_URI_PATTERN, s } from 'ctx/plugin';
 import { TEXT_EXTENSIONS, hasTextExtension } from 'ctx/plugin';
 import { authorize, parseUri, type CtxUri } from 'ctx/plugin';
 import type { ChangeEvent, Entry } from 'ctx/plugin';
@@ -180,7 +180,7 @@ export default definePlugin({
       errors: ['INVALID_URI', 'PERMISSION_DENIED', 'NOT_FOUND'],
       body: s.object({
         space_uris: s.array(s.uri(), { min: 1, max: LIMITS.spaces }),
-        output_uri: s.uri(),
+        output_uri: s.uri().annotate({ pattern: NODE_URI_PATTERN }),
       }),
       async handler(ctx) {
         const { identity } = ctx;

@@ -8,6 +8,8 @@ import { ZIP_LIMITS } from 'ctx/plugin';
 import { minutes, type ProcessingMode, type ProcessorKwargs, type Watch } from './watches.js';
 import { SKIPPED_SHOWN, summarize, type Job, type ResourcesState } from './state.js';
 
+/** Comma-separated globs of at most 512 characters each (tree.ts globMatcher). */
+const GLOB_LIST_PATTERN = '^[^,]{0,512}(,[^,]{0,512})*$';
 const queueStatus = resultObject({ pending: s.int(), processing: s.int(), completed: s.int(), errors: s.int() });
 
 export function registerAddRoute(host: PluginHost, st: ResourcesState): void {
@@ -19,7 +21,8 @@ export function registerAddRoute(host: PluginHost, st: ResourcesState): void {
     description:
       '`path` is an http(s) URL (a page or file; a `.git` URL or a code-host `/owner/repo` URL is cloned) or, when the operator allows a root (`CTX_IMPORT_ROOTS`), an absolute host path; `temp_file_id` names an upload (a file, or a zip of a directory tree), and wins over `path`. The resource root is `to`, or `parent` (default `ctx://resources`) plus the source name made unique. Runs as an `add_resource` task (`task_id`); with `wait` the call returns when it is indexed (or after `timeout` seconds). `args.auth_config` `{username?, token}` authenticates a git clone and is never stored or returned.',
     body: s.object({
-      path: s.string({ max: 8192 }).annotate({ pattern: '^(https?://|git@|ssh://|git://|/)' }).nullable().optional(),
+      // A URL with a host, an scp-style git address, or an absolute host path.
+      path: s.string({ max: 8192 }).annotate({ pattern: '^(https?://[^/?#\\s]+|git@[^:\\s]+:|ssh://[^/\\s]+|git://[^/\\s]+|/)' }).nullable().optional(),
       temp_file_id: s.string({ max: 256 }).nullable().optional(),
       to: s.string({ max: 4096 }).nullable().optional(),
       parent: s.string({ max: 4096 }).nullable().optional(),
@@ -31,8 +34,9 @@ export function registerAddRoute(host: PluginHost, st: ResourcesState): void {
       strict: s.bool().default(false),
       source_name: s.string({ max: 255 }).nullable().optional(),
       ignore_dirs: s.string({ max: 4096 }).nullable().optional(),
-      include: s.string({ max: 4096 }).nullable().optional(),
-      exclude: s.string({ max: 4096 }).nullable().optional(),
+      // Comma-separated globs, each at most 512 characters (commas inside {a,b} belong to a glob).
+      include: s.string({ max: 4096 }).annotate({ pattern: GLOB_LIST_PATTERN }).nullable().optional(),
+      exclude: s.string({ max: 4096 }).annotate({ pattern: GLOB_LIST_PATTERN }).nullable().optional(),
       directly_upload_media: s.bool().default(true),
       preserve_structure: s.bool().nullable().optional(),
       args: s.record(s.any()).default({}),

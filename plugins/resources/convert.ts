@@ -4,9 +4,10 @@
  * Markdown split into sections (split.ts). Anything else that is not UTF-8 text is refused for a
  * single-file import and skipped (with its reason) inside a tree.
  */
-import TurndownService from 'turndown';
+import { createRequire } from 'node:module';
+import type TurndownService from 'turndown';
 import { parse as parseToml } from 'smol-toml';
-import { parseAllDocuments } from 'yaml';
+import type * as Yaml from 'yaml';
 import { extensionOf, invalidArgument } from 'ctx/plugin';
 import { documentMarkdown } from './documents.js';
 import { mediaInfo, type MediaInfo } from './media.js';
@@ -26,10 +27,15 @@ const HTML = new Set(['.html', '.htm', '.xhtml']);
 const MARKDOWN = new Set(['.md', '.markdown', '.mdx']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+// turndown and yaml are required on first use, not at start-up (~100 ms each there; bench/RESULTS.md,
+// start-up); their CommonJS builds keep these functions synchronous.
+const require = createRequire(import.meta.url);
+let yaml: typeof Yaml | undefined;
 let turndown: TurndownService | undefined;
 export function htmlToMarkdown(html: string): string {
   if (!turndown) {
-    turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+    const Turndown = require('turndown') as typeof TurndownService;
+    turndown = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
     // Page chrome and scripts carry no content a reader wants indexed.
     turndown.remove(['script', 'style', 'noscript', 'template', 'iframe', 'head', 'nav', 'canvas']);
     turndown.remove((n) => n.nodeName.toLowerCase() === 'svg');
@@ -59,7 +65,7 @@ function checkStructured(ext: string, text: string): void {
   try {
     if (ext === '.json') JSON.parse(text);
     else if (ext === '.yaml' || ext === '.yml') {
-      for (const doc of parseAllDocuments(text)) if (doc.errors.length) throw new Error(doc.errors[0]!.message.split('\n')[0]);
+      for (const doc of (yaml ??= require('yaml') as typeof Yaml).parseAllDocuments(text)) if (doc.errors.length) throw new Error(doc.errors[0]!.message.split('\n')[0]);
     } else if (ext === '.toml') parseToml(text);
   } catch (err) {
     throw new Unsupported(`not valid ${ext.slice(1).toUpperCase()}: ${(err as Error).message.split('\n')[0]}`);

@@ -4,8 +4,6 @@
  * HTML (its headings, lists and tables kept) and then turndown. A DOCX is a zip: it passes the
  * same archive checks as an uploaded tree before mammoth inflates it.
  */
-import { extractText, getDocumentProxy } from 'unpdf';
-import mammoth from 'mammoth';
 import { extensionOf } from 'ctx/plugin';
 import { Unsupported, htmlToMarkdown } from './convert.js';
 import { readZip } from 'ctx/plugin';
@@ -18,6 +16,8 @@ async function pdfToMarkdown(name: string, data: Buffer): Promise<string> {
   if (data.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Unsupported('not a valid PDF file (no %PDF- header)');
   let pages: string[];
   let title: string | undefined;
+  // The converters are imported on the first document, not at start-up (bench/RESULTS.md, start-up).
+  const { extractText, getDocumentProxy } = await import('unpdf');
   try {
     const doc = await getDocumentProxy(new Uint8Array(data));
     const meta = await doc.getMetadata().catch(() => null);
@@ -40,6 +40,7 @@ async function docxToMarkdown(data: Buffer): Promise<string> {
   }
   let html: string;
   try {
+    const { default: mammoth } = await import('mammoth');
     html = (await mammoth.convertToHtml({ buffer: data })).value;
   } catch (err) {
     throw new Unsupported(`not a readable DOCX: ${(err as Error).message}`);

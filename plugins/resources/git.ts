@@ -7,8 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
+import type { HttpClient } from 'isomorphic-git';
 import { invalidArgument } from 'ctx/plugin';
 import { checkRemote, publicUrl } from './fetch.js';
 import type { InputFile } from './tree.js';
@@ -47,9 +46,11 @@ export interface Clone {
 }
 
 export async function cloneRepo(url: URL, opts: { tmpRoot: string; ref?: string; auth?: GitAuth; signal: AbortSignal; maxBytes: number; allowPrivate: boolean }): Promise<Clone> {
+  // Imported here, not at start-up (bench/RESULTS.md, start-up): most servers never clone.
+  const [{ default: git }, { default: http }] = await Promise.all([import('isomorphic-git'), import('isomorphic-git/http/node')]);
   // Every request the clone makes is checked like the first (its HTTP client still follows
   // redirects within one request on its own).
-  const guarded: typeof http = {
+  const guarded: HttpClient = {
     async request(req) {
       if (opts.signal.aborted) throw new Error('cancelled');
       await checkRemote(new URL(req.url), opts.allowPrivate);

@@ -3,10 +3,11 @@
  * search routes (find, search, grep, glob), consistency and the `vectordb`/`retrieval` observers.
  * See README.md and docs/retrieval.md.
  */
-import { definePlugin, type Identity, type PluginHost } from 'ctx/plugin';
+import { definePlugin, s, type Identity, type PluginHost } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
 import { loadBackends } from './backends.js';
 import { registerRoutes, type RerankerLike } from './routes.js';
+import { QueryEmbeddingCache } from './query-embedding-cache.js';
 import { RecordStore, embedderTag, type RecordDoc } from './store.js';
 import type { RecordAttrs } from './backends.js';
 import { parentPath, placement, recordAttrs, type Placement } from './space.js';
@@ -75,12 +76,27 @@ export default definePlugin({
   name: 'retrieval',
   version: HOST_VERSION,
   bootTimeoutMs: 120_000,
+  config: s.object({
+    queryEmbeddingCache: s.int({ min: 0, max: 1_000_000 }).default(1024).describe('query vectors kept for repeated find/search texts (least recently used out; ~1.5 KB each at 384 dimensions); 0 = off'),
+  }),
   async setup(host: PluginHost) {
     const backends = await loadBackends(host.models.embedder(), host.config.vectorFlatThreshold);
     const store = new RecordStore(host.kv, backends, host.dataDir, host.log);
     const { embedderChanged } = await store.open();
     const llm = host.models.llm();
     host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, records: store.index.stats().size });
+    // Cluster mode (docs/scale-out.md, phase 2): records another leader wrote reach RocksDB below
+    // this store; finds run on the shard's leader, so the index is rebuilt when this node takes a
+    // lead after such records were applied. Phase 3 feeds them into the index as they arrive.
+    let foreign = false;
+    host.cluster.onApplied?.((ops) => {
+      if (!foreign && ops.some((o) => o.key.startsWith(host.kv.prefix))) foreign = true;
+    });
+    host.cluster.onLeading?.(() => {
+      if (!foreign) return;
+      foreign = false;
+      void store.rebuild('records applied from another leader').catch((err: unknown) => host.log.error('vector index rebuild failed', { error: err }));
+    });
 
     const service: VectorIndexService = {
       // Scoped like every index query: the caller's account only, and only what they may read.
@@ -120,7 +136,7 @@ export default definePlugin({
     host.readyCheck('vectordb', vectordbReady);
     registerIndexMetrics(host, store);
     const reranker: RerankerLike | null = host.models.reranker();
-    registerRoutes(host, store, llm, reranker);
+    registerRoutes(host, store, llm, reranker, new QueryEmbeddingCache(host.pluginConfig.queryEmbeddingCache as number));
 
     host.onClose(() => store.close());
   },

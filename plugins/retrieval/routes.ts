@@ -5,6 +5,7 @@ import type { Llm } from 'ctx/plugin';
 import type { PluginHost } from 'ctx/plugin';
 import { s, TAG_PATTERN } from 'ctx/plugin';
 import { splitHeader } from 'ctx/plugin';
+import { QueryEmbeddingCache } from './query-embedding-cache.js';
 import { hierarchicalFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
@@ -19,12 +20,13 @@ import { registerObservers } from './observers.js';
 
 const targetSchema = s.union<string | string[]>([s.string(), s.array(s.string(), { max: 64 })], 'a URI string or an array of URI strings');
 const CONTEXT_TYPES = ['resource', 'memory', 'skill'];
+const TIME_PATTERN = String.raw`^\s*(\d+(\.\d+)?\s*[smhdwSMHDW]|\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([zZ]|[+-]\d{2}:?\d{2})?)?)\s*$`;
 const findShape = {
   query: s.string({ max: 8192 }).optional(),
   image_url: s.string({ max: 16 * 1024 * 1024 }).annotate({ pattern: '^(data:image/[^;]+;base64,|https?://|ctx://)' }).optional(),
   target_uri: targetSchema.optional(),
   context_type: s
-    .union<string | string[]>([s.string().annotate({ enum: CONTEXT_TYPES }), s.array(s.string().annotate({ enum: CONTEXT_TYPES }), { max: 3 })], 'a context type or an array of them')
+    .union<string | string[]>([s.string().annotate({ enum: CONTEXT_TYPES }), s.array(s.string().annotate({ enum: CONTEXT_TYPES }), { min: 1, max: 3 })], 'a context type or an array of them')
     .optional(),
   tags: s.array(s.string({ max: 512 }).annotate({ pattern: TAG_PATTERN }), { max: 64 }).optional(),
   // No lower bound: 0 or less asks for nothing and gets an empty result (limitOf), as the reference
@@ -33,10 +35,11 @@ const findShape = {
   node_limit: s.int({ max: 1000 }).optional(),
   score_threshold: s.number({ min: 0, max: 1 }).optional(),
   filter: s.record(s.any()).optional(),
-  since: s.string({ max: 64 }).optional(),
-  until: s.string({ max: 64 }).optional(),
+  // A relative time, a day or an ISO 8601 date-time (query.ts parseTime).
+  since: s.string({ max: 64 }).annotate({ pattern: TIME_PATTERN }).optional(),
+  until: s.string({ max: 64 }).annotate({ pattern: TIME_PATTERN }).optional(),
   time_field: s.enum(['updated_at', 'created_at'] as const).optional(),
-  level: s.union<string | number>([s.string({ max: 16 }), s.int({ min: 0, max: 2 })], 'levels such as "0", "2" or "0,1,2"').optional(),
+  level: s.union<string | number>([s.string({ max: 16 }).annotate({ pattern: '^ *[012] *(, *[012] *){0,2}$' }), s.int({ min: 0, max: 2 })], 'levels such as "0", "2" or "0,1,2"').optional(),
   include_provenance: s.bool().optional(),
   read_content: s.bool().optional(),
   // Legacy 0.3.x fields (legacy.ts): agent_id is the actor peer in legacy mode; peer_id is refused.
@@ -113,7 +116,7 @@ export interface RerankerLike {
 /** Weight of the reranker's relevance in the final score (the rest is the retrieval score). */
 export const RERANK_WEIGHT = 0.7;
 
-export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | null, reranker: RerankerLike | null = null): void {
+export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | null, reranker: RerankerLike | null = null, queryVectors = new QueryEmbeddingCache(0)): void {
   const ops = { find: new OpStats(), search: new OpStats(), grep: new OpStats(), glob: new OpStats() };
   const describeEmbedder = () => `${store.embedder.info.provider}/${store.embedder.info.model}`;
 
@@ -176,9 +179,12 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   const limitOf = (b: FindBody) => Math.max(0, b.node_limit ?? b.limit ?? 10);
 
   async function runFind(identity: Identity, body: FindBody, queries: string[]) {
+    // Asked first: a remote embedder's round trip runs while the scope is resolved.
+    const vecsP = queryVectors.embed(store.embedder, queries);
+    vecsP.catch(() => {}); // awaited below; a scope error must not leave it unhandled
     const scope = buildScope(body as ScopeInput, identity);
     const limit = limitOf(body);
-    const vecs = await store.embedder.embed(queries, 'query');
+    const vecs = await vecsP;
     // A zero limit still searches (scope and provenance stay real); `present` then keeps nothing.
     const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit))));
     const merged = new Map<string, Hit>();

@@ -59,20 +59,41 @@ export function parsePart(raw: unknown, field: string): Part {
   }
 }
 
+/** The part shapes parsePart accepts, for the OpenAPI document (no other fields). */
+// Optional string fields take null for their default.
+const STR = { type: ['string', 'null'] };
+const PART_DOC = {
+  oneOf: [
+    { type: 'object', required: ['type', 'text'], additionalProperties: false, properties: { type: { const: 'text' }, text: { type: 'string' } } },
+    { type: 'object', required: ['type'], additionalProperties: false, properties: { type: { const: 'context' }, uri: STR, context_type: { enum: [...CONTEXT_TYPES] }, abstract: STR } },
+    {
+      type: 'object',
+      required: ['type'],
+      additionalProperties: false,
+      properties: { type: { const: 'tool' }, tool_id: STR, tool_name: STR, skill_uri: STR, tool_input: { type: ['object', 'null'] }, tool_output: STR, tool_status: { enum: [...TOOL_STATUSES] } },
+    },
+  ],
+};
+/** A peer id (runtime/uri/ids.ts; reserved words aside). */
+const PEER_ID = '^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$';
+
 /** The body of one message (also each item of `/messages/batch`). */
 export const messageShape = {
   role: s.enum(ROLES),
   content: s.string().optional().describe('simple mode: one text part'),
-  parts: s.array(s.any().annotate({ type: 'object', required: ['type'], properties: { type: { enum: ['text', 'context', 'tool'] } } }), { max: LIMITS.partsPerMessage }).optional().describe('parts mode: text, context and tool parts; wins over content'),
+  parts: s.array(s.any().annotate(PART_DOC), { max: LIMITS.partsPerMessage }).optional().describe('parts mode: text, context and tool parts; wins over content'),
   created_at: s.string({ max: 64 }).annotate({ format: 'date-time' }).optional().describe('ISO 8601; default now'),
-  peer_id: s.string({ max: 128 }).optional().describe('the peer that spoke (shared sessions)'),
-  agent_id: s.string({ max: 128 }).optional().describe('legacy 0.3.x: the agent that spoke; becomes peer_id'),
+  peer_id: s.string({ max: 128 }).annotate({ pattern: PEER_ID }).optional().describe('the peer that spoke (shared sessions)'),
+  agent_id: s.string({ max: 128 }).annotate({ pattern: PEER_ID }).optional().describe('legacy 0.3.x: the agent that spoke; becomes peer_id'),
   role_id: s.string({ max: 128 }).optional().describe('legacy 0.3.x role isolation: accepted and ignored since 0.4.0'),
   metadata: s.record(s.any()).optional().describe('free-form, kept with the message'),
   telemetry: s.telemetry(),
 };
 /** Content or parts (parts win): a message without either is refused. */
-export const CONTENT_OR_PARTS = { allOf: [{ anyOf: [{ required: ['content'], properties: { content: { type: 'string' } } }, { required: ['parts'], properties: { parts: { type: 'array', minItems: 1 } } }] }] };
+// agent_id (legacy) and peer_id both name the speaker: a message gives one of them.
+export const CONTENT_OR_PARTS = {
+  allOf: [{ anyOf: [{ required: ['content'], properties: { content: { type: 'string' } } }, { required: ['parts'], properties: { parts: { type: 'array', minItems: 1 } } }] }, { not: { required: ['agent_id', 'peer_id'] } }],
+};
 export const messageBody = s.object(messageShape).annotate(CONTENT_OR_PARTS);
 export type MessageInput = ReturnType<typeof messageBody.parse>;
 

@@ -3,15 +3,22 @@
  * the `gpt-tokenizer` package: budgets and `pending_tokens` measure what a model would be sent,
  * not characters/4 (which undercounts code and overcounts prose).
  */
-import { countTokens as count } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 import type { Message, Part } from './types.js';
+
+type Count = (text: string, opts: { disallowedSpecial: Set<string> }) => number;
+// Loaded on the first count, not at start-up: the o200k tables cost ~250 ms of start-up and tens of
+// MB of heap in a server that may never see a session message (bench/RESULTS.md, start-up).
+// The package's CommonJS build, so the first count stays synchronous.
+let count: Count | undefined;
+const load = (): Count => (count = (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: Count }).countTokens);
 
 // User text may contain special-token spellings such as `<|endoftext|>`; they are counted as the
 // ordinary text they are here instead of making the tokenizer throw.
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
 export function countTokens(text: string): number {
-  return text === '' ? 0 : count(text, PLAIN);
+  return text === '' ? 0 : (count ?? load())(text, PLAIN);
 }
 
 /**

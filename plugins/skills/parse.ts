@@ -4,8 +4,13 @@
  * name problems are 400 INVALID_ARGUMENT naming the field; text that cannot be parsed as a SKILL.md
  * is PROCESSING_ERROR, as the spec asks of a synchronous parse failure.
  */
-import { parseDocument, stringify } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { CtxError, RESERVED_IDS, invalidArgument } from 'ctx/plugin';
+
+// Required on first use, not at start-up (bench/RESULTS.md, start-up); the CommonJS build keeps parsing synchronous.
+let yaml: typeof Yaml | undefined;
+const yamlLib = (): typeof Yaml => (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 export interface Skill {
   name: string;
@@ -63,7 +68,7 @@ function renderSkillMd(meta: { name: string; description: string; allowedTools: 
   const front: Record<string, unknown> = { name: meta.name, description: meta.description };
   if (meta.allowedTools.length) front['allowed-tools'] = meta.allowedTools;
   if (meta.tags.length) front.tags = meta.tags;
-  return `---\n${stringify(front).trimEnd()}\n---\n\n${body.trim()}\n`;
+  return `---\n${yamlLib().stringify(front).trimEnd()}\n---\n\n${body.trim()}\n`;
 }
 
 /** Any accepted form of `data` (or an uploaded SKILL.md / JSON file's text). */
@@ -89,7 +94,7 @@ function parseDict(o: Record<string, unknown>): Skill {
 export function parseSkillMd(text: string): Skill {
   const m = FRONTMATTER.exec(text);
   if (!m) throw parseError('SKILL.md must start with YAML frontmatter between "---" lines', { field: 'data' });
-  const doc = parseDocument(m[1]!, { uniqueKeys: true, prettyErrors: false });
+  const doc = yamlLib().parseDocument(m[1]!, { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length) throw parseError(`invalid YAML frontmatter: ${doc.errors[0]!.message}`, { field: 'data' });
   let meta: unknown;
   try {

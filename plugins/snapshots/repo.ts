@@ -7,9 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import git from 'isomorphic-git';
+import { createRequire } from 'node:module';
+import type Git from 'isomorphic-git';
 import { CtxError, invalidArgument, notFound } from 'ctx/plugin';
 import { objectId, type Flat, type TreeObject, type TreeState } from './tree.js';
+
+// Required on first use, not at start-up: isomorphic-git costs ~40-150 ms of start-up to a server
+// that may never snapshot (bench/RESULTS.md, start-up). Its CommonJS build keeps the calls synchronous.
+let gitModule: typeof Git | undefined;
+const git = (): typeof Git => (gitModule ??= createRequire(import.meta.url)('isomorphic-git') as typeof Git);
 
 export interface Signature {
   name: string;
@@ -53,7 +59,7 @@ export class Repo {
     this.ready = (async () => {
       if (fs.existsSync(path.join(this.gitdir, 'HEAD'))) return false;
       await fs.promises.mkdir(this.gitdir, { recursive: true });
-      await git.init({ fs, gitdir: this.gitdir, bare: true, defaultBranch: 'main' });
+      await git().init({ fs, gitdir: this.gitdir, bare: true, defaultBranch: 'main' });
       return true;
     })();
     return this.ready;
@@ -62,7 +68,7 @@ export class Repo {
   /** The branch's head commit, or null when the branch has no commits. */
   async head(branch: string): Promise<string | null> {
     try {
-      return await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}` });
+      return await git().resolveRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}` });
     } catch (err) {
       if (gitCode(err) === 'NotFoundError') return null;
       throw err;
@@ -70,7 +76,7 @@ export class Repo {
   }
 
   async setHead(branch: string, oid: string): Promise<void> {
-    await git.writeRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}`, value: oid, force: true });
+    await git().writeRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}`, value: oid, force: true });
   }
 
   /**
@@ -88,7 +94,7 @@ export class Repo {
         const wrapped = Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]);
         const oid = objectId(type, data);
         const deflated = await deflate(wrapped, { level: 1 });
-        await git.writeObject({ fs, gitdir: this.gitdir, type, object: deflated, format: 'deflated', oid });
+        await git().writeObject({ fs, gitdir: this.gitdir, type, object: deflated, format: 'deflated', oid });
         oids[i] = oid;
       }
     };
@@ -97,7 +103,7 @@ export class Repo {
   }
 
   async readBlob(oid: string): Promise<Buffer> {
-    const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid });
+    const { blob } = await git().readBlob({ fs, gitdir: this.gitdir, oid });
     return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
   }
 
@@ -109,7 +115,7 @@ export class Repo {
   async writeCommit(c: { tree: string; parents: string[]; message: string; author: { name: string; email: string }; committer?: { name: string; email: string } }): Promise<string> {
     const timestamp = Math.floor(Date.now() / 1000);
     const sig = (p: { name: string; email: string }) => ({ name: p.name, email: p.email, timestamp, timezoneOffset: 0 });
-    return git.writeCommit({
+    return git().writeCommit({
       fs,
       gitdir: this.gitdir,
       commit: { tree: c.tree, parent: c.parents, message: c.message.endsWith('\n') ? c.message : c.message + '\n', author: sig(c.author), committer: sig(c.committer ?? c.author) },
@@ -117,7 +123,7 @@ export class Repo {
   }
 
   async readCommit(oid: string): Promise<CommitMeta> {
-    const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid });
+    const { commit } = await git().readCommit({ fs, gitdir: this.gitdir, oid });
     // isomorphic-git keeps JavaScript's sign (minutes west of UTC); the spec's offset is seconds east.
     const sig = (s: typeof commit.author): Signature => ({ name: s.name, email: s.email, time_seconds: s.timestamp, tz_offset_seconds: -s.timezoneOffset * 60 || 0 });
     return { oid, tree: commit.tree, parents: commit.parent, author: sig(commit.author), committer: sig(commit.committer ?? commit.author), message: commit.message.replace(/\n$/, '') };
@@ -125,11 +131,11 @@ export class Repo {
 
   /** What `path` is in a commit's tree (one tree read per segment), or null when absent. */
   async entryAt(commit: string, path: string): Promise<{ type: 'blob' | 'tree'; oid: string } | null> {
-    const { commit: c } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
+    const { commit: c } = await git().readCommit({ fs, gitdir: this.gitdir, oid: commit });
     let entry: { type: 'blob' | 'tree'; oid: string } = { type: 'tree', oid: c.tree };
     for (const name of path === '' ? [] : path.split('/')) {
       if (entry.type !== 'tree') return null;
-      const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid: entry.oid });
+      const { tree } = await git().readTree({ fs, gitdir: this.gitdir, oid: entry.oid });
       const found = tree.find((e) => e.path === name);
       if (!found || (found.type !== 'blob' && found.type !== 'tree')) return null;
       entry = { type: found.type, oid: found.oid };
@@ -139,7 +145,7 @@ export class Repo {
 
   /** Every file and directory of a commit's tree. */
   async state(commit: string): Promise<TreeState> {
-    const { commit: c } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
+    const { commit: c } = await git().readCommit({ fs, gitdir: this.gitdir, oid: commit });
     const files: Flat = new Map();
     const dirs = new Map<string, string>();
     const children = new Map<string, Map<string, 'file' | 'dir'>>();
@@ -147,7 +153,7 @@ export class Repo {
       dirs.set(dir, oid);
       const kids = new Map<string, 'file' | 'dir'>();
       children.set(dir, kids);
-      const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid });
+      const { tree } = await git().readTree({ fs, gitdir: this.gitdir, oid });
       for (const e of tree) {
         const p = dir === '' ? e.path : `${dir}/${e.path}`;
         if (e.type === 'tree') {
@@ -174,7 +180,7 @@ export class Repo {
     if (!oid) oid = await this.tryRef(ref);
     if (!oid && /^[0-9a-f]{4,39}$/i.test(ref)) {
       try {
-        oid = await git.expandOid({ fs, gitdir: this.gitdir, oid: ref.toLowerCase() });
+        oid = await git().expandOid({ fs, gitdir: this.gitdir, oid: ref.toLowerCase() });
       } catch (err) {
         if (gitCode(err) === 'AmbiguousError') throw invalidArgument(`${field} ${ref} is ambiguous: several objects start with it`, { field, target_ref: ref });
         if (gitCode(err) !== 'NotFoundError') throw err;
@@ -188,7 +194,7 @@ export class Repo {
     for (const full of [`refs/heads/${ref}`, `refs/tags/${ref}`, ref.startsWith('refs/') ? ref : null]) {
       if (!full) continue;
       try {
-        return await git.resolveRef({ fs, gitdir: this.gitdir, ref: full });
+        return await git().resolveRef({ fs, gitdir: this.gitdir, ref: full });
       } catch (err) {
         if (gitCode(err) !== 'NotFoundError') throw err;
       }
@@ -200,7 +206,7 @@ export class Repo {
     for (let depth = 0; depth < 8; depth++) {
       let obj;
       try {
-        obj = await git.readObject({ fs, gitdir: this.gitdir, oid, format: 'parsed' });
+        obj = await git().readObject({ fs, gitdir: this.gitdir, oid, format: 'parsed' });
       } catch (err) {
         if (gitCode(err) === 'NotFoundError') throw notFound(`no commit, branch or tag named ${ref}`, { field, target_ref: ref });
         throw err;

@@ -1,6 +1,7 @@
 /**
- * Cluster mode, phase 1 (docs/scale-out.md): the NATS connection, membership and the placement
- * computed from it. Started by `createApp` only when `CTX_CLUSTER_NATS` is set; nothing here is
+ * Cluster mode (docs/scale-out.md): the NATS connection, membership, the placement computed from
+ * it, shard leases, the replicated write path (`Kv.batch` → shard stream → quorum → apply) and the
+ * request gate that forwards what another node must serve. Started by `createApp` only when `CTX_CLUSTER_NATS` is set; nothing here is
  * loaded in single-node mode.
  */
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -8,13 +9,23 @@ import type { CtxConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { MEMBERS_BUCKET, Membership, type Peer } from './membership.js';
 import { stableNodeId } from './node-id.js';
-import { place, type Placement } from './placement.js';
+import { place, replicasOf, type Placement } from './placement.js';
+import type { Kv } from '../storage/kv.js';
+import type { KvOp } from '../storage/backend.js';
+import { LEASES_BUCKET, Leases } from './leases.js';
+import { Replicator, SYS_SHARD } from './replicator.js';
+import { ClusterGate } from './request-gate.js';
 
 export interface ShardStatus {
   shard: number;
   replicas: string[];
-  /** Phase 1 has no leadership yet: this node either holds a replica of the shard or not. */
-  role: 'replica' | 'unassigned';
+  /** `leader` holds the shard's lease; `follower` applies its stream; `unassigned` holds no copy. */
+  role: 'leader' | 'follower' | 'unassigned';
+  /** The lease holder this node knows of, if any. */
+  leader?: string;
+  applied_seq: number;
+  stream_seq: number;
+  lag: number;
 }
 
 export interface ClusterStatus {
@@ -25,29 +36,67 @@ export interface ClusterStatus {
   replicas?: number;
   peers?: Peer[];
   shards?: ShardStatus[];
+  /** The system shard (identities; every node is its replica), `shard` -1. */
+  system_shard?: ShardStatus;
 }
 
-/** What the system plugin shows; `single` needs no cluster code. */
+/** What plugins see of the cluster (`host.cluster`); `single` needs no cluster code. */
 export interface ClusterStatusSource {
   status(): ClusterStatus;
+  /**
+   * Cluster mode only: records another leader wrote, as applied here (full keys, sublevel prefix
+   * included). For in-memory state derived from a keyspace (an index) that must follow them.
+   */
+  onApplied?(listener: (ops: KvOp[]) => void): void;
+  /** Cluster mode only: this node now leads `shard`, with the shard's whole stream applied. */
+  onLeading?(listener: (shard: string) => void): void;
 }
 
 export const SINGLE_NODE: ClusterStatusSource = { status: () => ({ mode: 'single' }) };
 
 export class ClusterNode implements ClusterStatusSource {
   private placement: Placement = [];
+  private sysReplicas: string[] = [];
   private placedFor = '';
   private connected = true;
+  private leases!: Leases;
+  private placer?: NodeJS.Timeout;
+  /** Leases are taken only once the membership has had a TTL to show the peers (no start-up grab). */
+  private readonly leaseFrom: number;
+  readonly gate: ClusterGate;
+  private readonly appliedListeners: Array<(ops: KvOp[]) => void> = [];
+  private readonly leadingListeners: Array<(shard: string) => void> = [];
 
   private constructor(
     private readonly config: CtxConfig,
     private readonly nc: NatsConnection,
     private readonly membership: Membership,
+    readonly replicator: Replicator,
     readonly self: { id: string; url: string; started_at: string },
     private readonly log: Logger,
   ) {
-    membership.onChange = (ids) => log.info('cluster membership changed', { nodes: ids });
-    // The client reconnects by itself; this only records the state for status and the logs.
+    membership.onChange = (ids) => {
+      log.info('cluster membership changed', { nodes: ids });
+      this.replace();
+    };
+    replicator.onApplied = (_shard, ops) => {
+      for (const l of this.appliedListeners) {
+        try {
+          l(ops);
+        } catch (err) {
+          log.error('a cluster apply listener threw; the record is applied', { error: err });
+        }
+      }
+    };
+    this.leaseFrom = Date.now() + membership.ttlMs;
+    this.gate = new ClusterGate(replicator, {
+      leaderOf: async (s) => this.leases?.lookup(s),
+      node: self.id,
+      tokenWaitMs: 2000,
+      leaderWaitMs: membership.ttlMs + 2000,
+      connected: () => this.connected && !nc.isClosed(),
+    });
+    // The client reconnects by itself; this records the state for status, the gate and the logs.
     void (async () => {
       for await (const st of nc.status()) {
         if (st.type === 'disconnect') {
@@ -61,7 +110,7 @@ export class ClusterNode implements ClusterStatusSource {
     })().catch(() => {});
   }
 
-  static async start(config: CtxConfig, dataDir: string, log: Logger): Promise<ClusterNode> {
+  static async start(config: CtxConfig, dataDir: string, log: Logger, kv: Kv): Promise<ClusterNode> {
     const k = config.cluster;
     const id = k.nodeId ?? stableNodeId(dataDir);
     const url = k.advertiseUrl ?? `http://${config.host}:${config.port}`;
@@ -69,10 +118,36 @@ export class ClusterNode implements ClusterStatusSource {
     const deadline = Date.now() + k.connectTimeoutMs;
     const nc = await connectBounded(k.nats, deadline, k.connectTimeoutMs, log);
     try {
-      const kv = await openMembersBucket(nc, k, deadline);
-      const membership = new Membership(kv, self, k.heartbeatMs, log);
-      const node = new ClusterNode(config, nc, membership, self, log);
+      const replicas = Math.min(3, k.nats.length);
+      const members = await openBucket(nc, k, deadline, MEMBERS_BUCKET, k.heartbeatMs * 3);
+      const leaseKv = await openBucket(nc, k, deadline, LEASES_BUCKET, k.heartbeatMs * 3);
+      const { jetstream, jetstreamManager } = await import('@nats-io/jetstream');
+      const js = jetstream(nc);
+      const jsm = await jetstreamManager(nc);
+      const membership = new Membership(members, self, k.heartbeatMs, log);
+      let node: ClusterNode | undefined;
+      const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => (node ? node.connected && !nc.isClosed() : true), log.child({ component: 'replication' }));
+      await replicator.load();
+      node = new ClusterNode(config, nc, membership, replicator, self, log);
+      node.leases = new Leases(leaseKv, { node: id, url }, k.heartbeatMs * 3, () => node.candidates(), {
+        gained: (shard) => {
+          const s = replicator.shard(shard);
+          replicator.follow(shard);
+          void s.takeOver(30_000).then(() => {
+            if (!s.ready) return;
+            log.info('leading shard', { shard, applied_seq: s.applied });
+            for (const l of node.leadingListeners) void Promise.resolve().then(() => l(shard)).catch((err: unknown) => log.error('a leadership listener failed', { shard, error: err }));
+          });
+        },
+        lost: (shard) => replicator.shard(shard).stepDown(),
+      }, log);
       await membership.start();
+      node.replace();
+      // Placement follows the live set, which changes by time (expiry) as well as by events.
+      node.placer = setInterval(() => node.replace(), Math.max(100, k.heartbeatMs));
+      node.placer.unref();
+      kv.setReplicator(replicator);
+      await node.leases.start();
       log.info('cluster mode', { node: id, url, nats: k.nats, shards: k.shards, replicas: k.replicas });
       return node;
     } catch (err) {
@@ -81,15 +156,46 @@ export class ClusterNode implements ClusterStatusSource {
     }
   }
 
+  onApplied(listener: (ops: KvOp[]) => void): void {
+    this.appliedListeners.push(listener);
+  }
+
+  onLeading(listener: (shard: string) => void): void {
+    this.leadingListeners.push(listener);
+  }
+
+  /** Recomputes the placement when the live set changed, and follows every shard placed here. */
+  private replace(): void {
+    const k = this.config.cluster;
+    const ids = this.membership.liveIds();
+    if (ids.join() === this.placedFor) return;
+    this.placement = place(k.shards, ids, k.replicas);
+    // Every node holds the system shard (identities): its order only picks the preferred leader.
+    this.sysReplicas = replicasOf(k.shards, ids, ids.length);
+    this.placedFor = ids.join();
+    this.replicator.follow(SYS_SHARD);
+    for (const [shard, set] of this.placement.entries()) if (set.includes(this.self.id)) this.replicator.follow(String(shard));
+  }
+
+  /** Shards whose first live replica is this node: the leases it should take when they are free. */
+  private candidates(): string[] {
+    if (Date.now() < this.leaseFrom) return [];
+    this.replace();
+    const out: string[] = [];
+    for (const [shard, set] of this.placement.entries()) if (set[0] === this.self.id) out.push(String(shard));
+    if (this.sysReplicas[0] === this.self.id) out.push(SYS_SHARD);
+    return out;
+  }
+
   status(): ClusterStatus {
     const k = this.config.cluster;
     const peers = this.membership.peers();
-    // From the same live set as `peers` (expiry is time-based, so a timer-driven copy could lag it).
-    const ids = peers.map((p) => p.id);
-    if (ids.join() !== this.placedFor) {
-      this.placement = place(k.shards, ids, k.replicas);
-      this.placedFor = ids.join();
-    }
+    this.replace();
+    const row = (shard: string, replicas: string[]): ShardStatus => {
+      const s = this.replicator.shard(shard);
+      const stream = Math.max(s.streamLast, s.applied);
+      return { shard: shard === SYS_SHARD ? -1 : Number(shard), replicas, role: s.role, leader: this.leases.leaderOf(shard)?.node, applied_seq: s.applied, stream_seq: stream, lag: stream - s.applied };
+    };
     return {
       mode: 'cluster',
       node: this.self,
@@ -97,11 +203,15 @@ export class ClusterNode implements ClusterStatusSource {
       shard_count: k.shards,
       replicas: k.replicas,
       peers,
-      shards: this.placement.map((replicas, shard) => ({ shard, replicas, role: replicas.includes(this.self.id) ? 'replica' : 'unassigned' })),
+      shards: this.placement.map((replicas, shard) => row(String(shard), replicas)),
+      system_shard: row(SYS_SHARD, this.sysReplicas),
     };
   }
 
   async close(): Promise<void> {
+    clearInterval(this.placer);
+    await this.leases.stop().catch(() => {});
+    this.replicator.close();
     await this.membership.stop();
     await this.nc.drain().catch(() => this.nc.close());
   }
@@ -123,19 +233,19 @@ async function connectBounded(servers: string[], deadline: number, timeoutMs: nu
   throw new Error(`cluster mode: cannot reach NATS at ${servers.join(', ')} (CTX_CLUSTER_NATS) within ${timeoutMs / 1000} s: ${(last as Error | undefined)?.message ?? 'timed out'}; start nats-server or unset CTX_CLUSTER_NATS for a single node`);
 }
 
-/** JetStream needs a meta leader before a bucket can be created: also retried until the deadline. */
-async function openMembersBucket(nc: NatsConnection, k: CtxConfig['cluster'], deadline: number) {
+/** JetStream needs a meta leader before a bucket can be created: retried until the deadline. */
+async function openBucket(nc: NatsConnection, k: CtxConfig['cluster'], deadline: number, name: string, ttl: number) {
   const { Kvm } = await import('@nats-io/kv');
   const kvm = new Kvm(nc);
   let last: unknown;
   do {
     try {
       // R3 needs three servers; a single test server gets R1 (one URL, one server).
-      return await kvm.create(MEMBERS_BUCKET, { replicas: Math.min(3, k.nats.length), history: 1, ttl: k.heartbeatMs * 3 });
+      return await kvm.create(name, { replicas: Math.min(3, k.nats.length), history: 1, ttl });
     } catch (err) {
       last = err;
       await new Promise((r) => setTimeout(r, 250));
     }
   } while (Date.now() < deadline);
-  throw new Error(`cluster mode: NATS at ${k.nats.join(', ')} is reachable but its JetStream KV bucket ${MEMBERS_BUCKET} cannot be opened: ${(last as Error | undefined)?.message}`);
+  throw new Error(`cluster mode: NATS at ${k.nats.join(', ')} is reachable but its JetStream KV bucket ${name} cannot be opened: ${(last as Error | undefined)?.message}`);
 }

@@ -81,26 +81,10 @@ export async function up(opts: { nodes: number; dir: string; heartbeatMs?: numbe
     }
     // JetStream is usable once the meta group has a leader: every server's healthz says so.
     for (const s of servers) await until(`nats-server :${s.client}`, 30_000, async () => (await fetch(`http://127.0.0.1:${s.monitor}/healthz?js-enabled-only=true`)).ok);
-    const natsUrls = file.nats.map((n) => n.url).join(',');
     for (let i = 0; i < opts.nodes; i++) {
       const port = await freePort();
-      const id = `ctx-${i + 1}`;
-      const url = `http://127.0.0.1:${port}`;
-      const env = {
-        ...process.env,
-        CTX_HOST: '127.0.0.1',
-        CTX_PORT: String(port),
-        CTX_GRPC_PORT: '0',
-        CTX_DATA_DIR: path.join(dir, `node-${i + 1}`),
-        CTX_ROOT_API_KEY: file.root_api_key,
-        CTX_AUTH_MODE: 'api_key',
-        CTX_CLUSTER_NATS: natsUrls,
-        CTX_NODE_ID: id,
-        CTX_CLUSTER_ADVERTISE_URL: url,
-        ...(opts.heartbeatMs ? { CTX_CLUSTER_HEARTBEAT_MS: String(opts.heartbeatMs) } : {}),
-      };
-      const main = path.join(ROOT, 'runtime/main.ts');
-      file.nodes.push({ id, url, pid: detached(process.execPath, ['--import', 'tsx', main], env, path.join(dir, `node-${i + 1}.log`)) });
+      file.nodes.push({ id: `ctx-${i + 1}`, url: `http://127.0.0.1:${port}`, pid: 0 });
+      file.nodes[i]!.pid = spawnNode(dir, file, i, opts.heartbeatMs);
       write();
     }
     for (const n of file.nodes) await until(`ctx node ${n.id} (${n.url}, log ${dir}/${n.id.replace('ctx', 'node')}.log)`, 60_000, async () => (await fetch(`${n.url}/health`)).ok);
@@ -109,6 +93,43 @@ export async function up(opts: { nodes: number; dir: string; heartbeatMs?: numbe
     await down({ dir }).catch(() => {});
     throw err;
   }
+}
+
+/** Starts (or restarts, same id, port and data) node `i` of the cluster; returns its pid. */
+function spawnNode(dir: string, file: ClusterFile, i: number, heartbeatMs?: number): number {
+  const n = file.nodes[i]!;
+  const env = {
+    ...process.env,
+    CTX_HOST: '127.0.0.1',
+    CTX_PORT: new URL(n.url).port,
+    CTX_GRPC_PORT: '0',
+    CTX_DATA_DIR: path.join(dir, `node-${i + 1}`),
+    CTX_ROOT_API_KEY: file.root_api_key,
+    CTX_AUTH_MODE: 'api_key',
+    CTX_CLUSTER_NATS: file.nats.map((x) => x.url).join(','),
+    CTX_NODE_ID: n.id,
+    CTX_CLUSTER_ADVERTISE_URL: n.url,
+    ...(heartbeatMs ? { CTX_CLUSTER_HEARTBEAT_MS: String(heartbeatMs) } : {}),
+  };
+  const main = path.join(ROOT, 'runtime/main.ts');
+  return detached(process.execPath, ['--import', 'tsx', main], env, path.join(dir, `node-${i + 1}.log`));
+}
+
+/**
+ * Restarts a stopped node of DIR's cluster with its own id, port and data directory (a node coming
+ * back after a crash or maintenance); waits until it answers and records its new pid.
+ */
+export async function restartNode(opts: { dir: string; id: string; heartbeatMs?: number }): Promise<ClusterFile> {
+  const dir = path.resolve(opts.dir);
+  const f = path.join(dir, 'cluster.json');
+  const file = JSON.parse(fs.readFileSync(f, 'utf8')) as ClusterFile;
+  const i = file.nodes.findIndex((n) => n.id === opts.id);
+  if (i < 0) throw new Error(`cluster: no node ${opts.id} in ${f}`);
+  if (alive(file.nodes[i]!.pid)) throw new Error(`cluster: node ${opts.id} is still running (pid ${file.nodes[i]!.pid})`);
+  file.nodes[i]!.pid = spawnNode(dir, file, i, opts.heartbeatMs);
+  fs.writeFileSync(f, JSON.stringify(file, null, 2) + '\n');
+  await until(`ctx node ${opts.id}`, 60_000, async () => (await fetch(`${file.nodes[i]!.url}/health`)).ok);
+  return file;
 }
 
 /** SIGTERM every process of DIR/cluster.json, SIGKILL what is left after the deadline. */

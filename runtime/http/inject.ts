@@ -1,6 +1,6 @@
 /** In-process requests through the real pipeline, for tests and tools. No socket involved. */
 import type { Pipeline } from './pipeline.js';
-import type { ResponseSink } from './types.js';
+import { bufferedResponse } from './buffered-sink.js';
 
 export interface InjectRequest {
   method?: string;
@@ -30,29 +30,10 @@ export async function inject(pipeline: Pipeline, r: InjectRequest): Promise<Inje
     body = Buffer.from(JSON.stringify(r.body));
     headers['content-type'] ??= 'application/json';
   }
-  let status = 0;
-  let resHeaders: Record<string, string> = {};
-  const chunks: Buffer[] = [];
-  let resolveEnd!: () => void;
-  const ended = new Promise<void>((res) => (resolveEnd = res));
-  const sink: ResponseSink = {
-    aborted: false,
-    onAbort() {},
-    writeHead(s, h) {
-      status = s;
-      resHeaders = h;
-    },
-    async write(chunk) {
-      chunks.push(Buffer.from(chunk));
-    },
-    end(chunk) {
-      if (chunk !== undefined) chunks.push(Buffer.from(chunk));
-      resolveEnd();
-    },
-  };
-  await pipeline.handle({ method: (r.method ?? 'GET').toUpperCase(), path, query, headers, body, remoteAddress: r.remoteAddress ?? '127.0.0.1' }, sink);
-  await ended;
-  const buf = Buffer.concat(chunks);
+  const res = bufferedResponse();
+  await pipeline.handle({ method: (r.method ?? 'GET').toUpperCase(), path, query, headers, body, remoteAddress: r.remoteAddress ?? '127.0.0.1' }, res.sink);
+  await res.ended;
+  const buf = res.body();
   const text = buf.toString('utf8');
-  return { status, headers: resHeaders, body: buf, text, json: () => JSON.parse(text) };
+  return { status: res.status(), headers: res.headers(), body: buf, text, json: () => JSON.parse(text) };
 }

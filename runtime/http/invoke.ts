@@ -7,7 +7,7 @@
 import { CtxError, ERROR_STATUS, type ErrorCode } from '../errors.js';
 import type { Identity } from '../identity/types.js';
 import type { Pipeline } from './pipeline.js';
-import type { ResponseSink } from './types.js';
+import { bufferedResponse } from './buffered-sink.js';
 
 export interface InvokeRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -45,36 +45,13 @@ export async function invoke(pipeline: Pipeline, identity: Identity, r: InvokeRe
     body = Buffer.from(JSON.stringify(r.body));
     headers['content-type'] = 'application/json';
   }
-  let status = 0;
-  let resHeaders: Record<string, string> = {};
-  const chunks: Buffer[] = [];
-  let resolveEnd!: () => void;
-  const ended = new Promise<void>((res) => (resolveEnd = res));
-  const abortHooks: Array<() => void> = [];
-  const sink: ResponseSink = {
-    get aborted() {
-      return r.signal?.aborted ?? false;
-    },
-    onAbort(cb) {
-      if (r.signal) r.signal.addEventListener('abort', cb, { once: true });
-      else abortHooks.push(cb);
-    },
-    writeHead(s, h) {
-      status = s;
-      resHeaders = h;
-    },
-    async write(chunk) {
-      chunks.push(Buffer.from(chunk));
-    },
-    end(chunk) {
-      if (chunk !== undefined) chunks.push(Buffer.from(chunk));
-      resolveEnd();
-    },
-  };
-  const handled = pipeline.handle({ method: r.method, path: r.path, query, headers, body, remoteAddress: '127.0.0.1' }, sink, identity);
-  await Promise.race([ended, handled.then(() => (r.signal?.aborted ? undefined : ended))]);
+  const res = bufferedResponse(r.signal);
+  const handled = pipeline.handle({ method: r.method, path: r.path, query, headers, body, remoteAddress: '127.0.0.1' }, res.sink, identity);
+  await Promise.race([res.ended, handled.then(() => (r.signal?.aborted ? undefined : res.ended))]);
   if (r.signal?.aborted) throw new CtxError('UNAVAILABLE', 'the call was cancelled');
-  const buf = Buffer.concat(chunks);
+  const buf = res.body();
+  const status = res.status();
+  const resHeaders = res.headers();
   const type = resHeaders['content-type'] ?? '';
   if (type.startsWith('application/json') && buf.length > 0) {
     const parsed = JSON.parse(buf.toString('utf8')) as { status?: unknown; result?: unknown; error?: { code: ErrorCode; message: string; details?: Record<string, unknown> }; time?: unknown };

@@ -41,6 +41,26 @@ export interface PipelineOptions {
   metricsAccountLabel?: boolean;
   /** Trace context (traceparent in, trace id in logs, spans when exported); absent = none. */
   tracing?: Tracing;
+  /** Cluster mode's routing (runtime/cluster/request-gate.ts); absent on a single node. */
+  gate?: RequestGate;
+}
+
+/** A response another node gave, to be answered verbatim (cluster forwarding). */
+export interface ForwardedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A request admitted to run here: its handler runs through `run`, then `headers` are added. */
+export interface GateAdmission {
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  headers(): Record<string, string> | undefined;
+}
+
+/** Decides, after authentication, whether a request runs here or is answered by another node. */
+export interface RequestGate {
+  admit(req: HttpRequestData, identity: Identity | undefined): Promise<GateAdmission | ForwardedResponse | undefined>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -157,6 +177,11 @@ export class Pipeline {
   draining = false;
 
   constructor(private readonly opts: PipelineOptions) {}
+
+  /** Cluster mode installs its routing once the NATS connection is up (before any plugin route). */
+  setGate(gate: RequestGate | undefined): void {
+    this.opts.gate = gate;
+  }
 
   private readonly registered: RegisteredRoute[] = [];
 
@@ -305,6 +330,19 @@ export class Pipeline {
         throw new CtxError('PERMISSION_DENIED', `this endpoint requires role ${def.roles.join(' or ')}${identity ? `; you are ${identity.role}` : ''}`, { required: def.roles });
       x.mark('auth');
 
+      let admission: GateAdmission | undefined;
+      if (this.opts.gate) {
+        const g = await this.opts.gate.admit(req, identity);
+        if (g && 'status' in g) {
+          if (sink.aborted) return 499;
+          sink.writeHead(g.status, g.headers);
+          sink.end(isHead ? undefined : g.body);
+          x.resBytes = g.body.length;
+          return g.status;
+        }
+        admission = g;
+      }
+
       const rawQuery = req.query === '' ? {} : parseQueryString(req.query);
       if (rawQuery.profile !== undefined) delete rawQuery.profile;
       if (def.query) {
@@ -342,7 +380,11 @@ export class Pipeline {
       x.body = body;
       if (identity) issueIdentity(identity);
       x.identity = identity as Identity;
-      const result = await def.handler(x);
+      const result = admission ? await admission.run(() => Promise.resolve(def.handler(x))) : await def.handler(x);
+      if (admission) {
+        const added = admission.headers();
+        if (added) for (const k in added) x.header(k, added[k]!);
+      }
       x.mark('handler');
       if (sink.aborted) return 499;
       const httpStatus = x.httpStatus;
@@ -379,6 +421,8 @@ export class Pipeline {
       if (sink.aborted) return 499;
       const e = isCtxError(err) ? err : internal(err, x, this.opts.log);
       x.errorCode = e.code;
+      // Cluster mode's 503s are transient (a failover, NATS away): say when to come back.
+      if (this.opts.gate && e.code === 'UNAVAILABLE') x.header('retry-after', '1');
       const envelope: Record<string, unknown> = { status: 'error', error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, time: elapsed(x.started) };
       if (telemetry) envelope.telemetry = telemetryOf(x.id, telemetry, x.started);
       if (x.profile) envelope.profile = x.profile;

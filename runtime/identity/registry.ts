@@ -65,6 +65,11 @@ export class IdentityRegistry {
     return diff === 0;
   }
 
+  /** Forgets cached key lookups: for a change written below the registry (a replicated record). */
+  dropCaches(): void {
+    this.cache.clear();
+  }
+
   /** The cached answer of `userByHash`, without a promise: undefined when not cached. */
   cachedUserByHash(keyHash: string): UserRecord | null | undefined {
     return this.cache.get(keyHash);

@@ -21,9 +21,16 @@ class GroupCommitter {
   /** Flushes performed and ops written, for the observer. */
   stats = { flushes: 0, ops: 0, maxGroup: 0 };
 
+  /**
+   * Cluster mode's write path (runtime/cluster/replicator.ts): when set, batches go to the shard's
+   * replicated log, which applies them locally after the quorum ack. Unset on a single node.
+   */
+  replicator: { write(ops: KvOp[]): Promise<void> } | undefined = undefined;
+
   constructor(private readonly backend: KvBackend) {}
 
   submit(ops: KvOp[]): Promise<void> {
+    if (this.replicator) return this.replicator.write(ops);
     return new Promise((resolve, reject) => {
       this.queue.push({ ops, resolve, reject });
       if (!this.inFlight) this.flush();
@@ -91,6 +98,11 @@ export class Kv {
 
   get commitStats() {
     return this.committer.stats;
+  }
+
+  /** Routes every batch of every sublevel through a replicated log (cluster mode), or back to RocksDB. */
+  setReplicator(r: { write(ops: KvOp[]): Promise<void> } | undefined): void {
+    this.committer.replicator = r;
   }
 
   key(k: string): string {

@@ -16,7 +16,9 @@ const EMPTY = Buffer.alloc(0);
  * is RocksDB's own default and matches its level sizing (bench/RESULTS.md, content). Memory: up to
  * two memtables, allocated as filled; WAL replay on restart covers at most one of them.
  */
-const WRITE_BUFFER_BYTES = 64 * 1024 * 1024;
+export const WRITE_BUFFER_BYTES = 64 * 1024 * 1024;
+/** The binding's block cache default (LevelDB's 8 MB), kept: reads of hot metadata go through the VFS's own cache first. */
+export const BLOCK_CACHE_BYTES = 8 * 1024 * 1024;
 
 interface RocksIterator {
   next(cb: (err: Error | null | undefined, key?: string, value?: Buffer) => void): void;
@@ -51,7 +53,10 @@ export class RocksDbBackend implements KvBackend {
    */
   private isOpen = false;
 
-  constructor(private readonly location: string) {
+  constructor(
+    private readonly location: string,
+    private readonly memory: { writeBufferBytes?: number; blockCacheBytes?: number } = {},
+  ) {
     const factory = require('rocksdb') as (location: string) => RocksDb;
     this.db = factory(location);
   }
@@ -89,7 +94,7 @@ export class RocksDbBackend implements KvBackend {
   async open(): Promise<void> {
     fs.mkdirSync(this.location, { recursive: true });
     await new Promise<void>((resolve, reject) =>
-      this.db.open({ createIfMissing: true, errorIfExists: false, maxOpenFiles: 512, writeBufferSize: WRITE_BUFFER_BYTES }, (err) => (err ? reject(err) : resolve())),
+      this.db.open({ createIfMissing: true, errorIfExists: false, maxOpenFiles: 512, writeBufferSize: this.memory.writeBufferBytes ?? WRITE_BUFFER_BYTES, cacheSize: this.memory.blockCacheBytes ?? BLOCK_CACHE_BYTES }, (err) => (err ? reject(err) : resolve())),
     );
     this.isOpen = true;
   }

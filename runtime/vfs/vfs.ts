@@ -59,8 +59,15 @@ export class Vfs extends EventEmitter {
   readonly locks = new LockManager();
   private readonly hooks: CommitHook[] = [];
 
-  constructor(private readonly kv: Kv) {
+  /** Metadata values kept in memory (CTX_VFS_META_CACHE_ENTRIES; 0 = none). */
+  private readonly metaCacheMax: number;
+
+  constructor(
+    private readonly kv: Kv,
+    opts: { metaCacheEntries?: number } = {},
+  ) {
     super();
+    this.metaCacheMax = opts.metaCacheEntries ?? Vfs.META_CACHE_MAX;
     this.setMaxListeners(100);
   }
 
@@ -121,9 +128,9 @@ export class Vfs extends EventEmitter {
     if (hit !== undefined) return hit;
     const seq = this.commitSeq;
     const b = (await this.kv.get(key)) ?? null;
-    if (seq === this.commitSeq) {
+    if (seq === this.commitSeq && this.metaCacheMax > 0) {
       this.metaCache.set(key, b);
-      if (this.metaCache.size > Vfs.META_CACHE_MAX) this.metaCache.delete(this.metaCache.keys().next().value!);
+      if (this.metaCache.size > this.metaCacheMax) this.metaCache.delete(this.metaCache.keys().next().value!);
     }
     return b;
   }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcBackend } from '../../examples/compile-backend/grpc-server.js';
 import { SessionRequestSchema, SubmitRequestSchema, type TaskStatus } from '../../plugins/compile/gen/runtime_pb.js';
 import { runtimeClient, statusFromPb } from '../../plugins/compile/grpc.js';
+import type { CompileService } from '../../plugins/compile/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startFakeLlm, type FakeLlm } from './fake-llm.js';
 import { body, seed, settle } from './helpers.js';
@@ -46,6 +47,7 @@ describe('ctx\'s gRPC Runtime service (bundled backend)', () => {
     llm = await startFakeLlm();
     const port = await freePort();
     t = await startTestApp({ config: { llm: { baseUrl: llm.url }, grpcPort: port } });
+    await t.app.service<CompileService>('compile').grpcListening();
     ({ alice, bob } = await seed(t));
     client = runtimeClient(`127.0.0.1:${port}`);
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SessionRequestSchema } from '../../plugins/compile/gen/runtime_pb.js';
 import { runtimeClient } from '../../plugins/compile/grpc.js';
 import { loadConfig, publicConfig, tlsProblem } from '../../runtime/config.js';
+import type { CompileService } from '../../plugins/compile/index.js';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makePki, type Pki } from './certs.js';
 import { parsePrometheus, value } from './prom-text.js';
@@ -38,6 +39,7 @@ describe('gRPC with server TLS', () => {
   beforeAll(async () => {
     port = await freePort();
     t = await startTestApp({ config: { grpcPort: port, grpcTls: { cert: pki.serverCert, key: pki.serverKey } } });
+    await t.app.service<CompileService>('compile').grpcListening();
     key = (await t.account('tls-co', ['alice'])).users.alice!['x-api-key']!;
   });
   afterAll(() => t.close());
@@ -75,6 +77,7 @@ describe('gRPC with mutual TLS', () => {
   beforeAll(async () => {
     port = await freePort();
     t = await startTestApp({ config: { grpcPort: port, grpcTls: { cert: pki.serverCert, key: pki.serverKey, clientCa: pki.ca } } });
+    await t.app.service<CompileService>('compile').grpcListening();
     key = (await t.account('mtls-co', ['alice'])).users.alice!['x-api-key']!;
   });
   afterAll(() => t.close());
@@ -107,6 +110,7 @@ test('a bad TLS setting: no gRPC listener (never a plaintext one), said in the l
   const port = await freePort();
   const lines: string[] = [];
   const t = await startTestApp({ logSink: (l) => void lines.push(l), config: { logLevel: 'error', grpcPort: port, grpcTls: { cert: '/nope/cert.pem', key: pki.serverKey } } });
+  await t.app.service<CompileService>('compile').grpcListening();
   try {
     expect(lines.join('')).toMatch(/gRPC runtime service not started.*CTX_GRPC_TLS_CERT names a file that does not exist/);
     const c = runtimeClient(`127.0.0.1:${port}`);

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { CompileService } from '../../plugins/compile/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { parsePrometheus } from './prom-text.js';
 
@@ -22,6 +23,7 @@ beforeAll(async () => {
   const grpcPort = (srv.address() as net.AddressInfo).port;
   await new Promise<void>((r) => srv.close(() => r()));
   t = await startTestApp({ config: { grpcPort } });
+  await t.app.service<CompileService>('compile').grpcListening();
   served = new Set(parsePrometheus((await t.req({ url: '/metrics' })).text).types.keys());
 });
 afterAll(() => t.close());

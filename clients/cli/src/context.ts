@@ -29,9 +29,10 @@ export async function runHandler(cmd: Command, args: Array<string | string[] | u
     async client() {
       if (client) return client;
       const c = await cx.connection();
-      const { CtxClient } = await import('ctx-client/node');
+      const { CtxClient, httpFetch } = await import('ctx-client/node');
       const peer = (opts.peer as string | undefined) ?? c.peer;
-      return (client = new CtxClient({ url: c.url, apiKey: c.apiKey, headers: peer ? { 'x-ctx-actor-peer': peer } : undefined }));
+      // node:http, not the global fetch: loading undici would be most of a short command's time.
+      return (client = new CtxClient({ url: c.url, apiKey: c.apiKey, headers: peer ? { 'x-ctx-actor-peer': peer } : undefined, fetch: httpFetch }));
     },
   };
   try {

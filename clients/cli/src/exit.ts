@@ -32,7 +32,10 @@ export function report(err: unknown, json: boolean): number {
   if (json) process.stderr.write(JSON.stringify({ status: 'error', error: payload }) + '\n');
   else {
     const extra = payload.details && Object.keys(payload.details as object).length ? ` ${JSON.stringify(payload.details)}` : '';
-    process.stderr.write(`ctx: ${payload.code}: ${payload.message}${extra}\n`);
+    // Red code on a terminal, under the same rules as stdout's colour (NO_COLOR, --no-color, TERM=dumb).
+    const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb' && !process.argv.includes('--no-color');
+    const label = color ? `\u001b[31m${String(payload.code)}\u001b[39m` : String(payload.code);
+    process.stderr.write(`ctx: ${label}: ${payload.message}${extra}\n`);
   }
   return code;
 }

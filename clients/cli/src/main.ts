@@ -3,9 +3,15 @@
  * action imports its handler module only when it runs, so `ctx --help` loads commander alone and no
  * command loads the SDK's parts it does not use.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { createRequire } from 'node:module';
+import type * as Commander from 'commander';
 import { EXIT, report } from './exit.js';
 import type { Handler } from './context.js';
+
+// commander is CommonJS: importing it from ESM runs Node's CommonJS export scanner over it, which
+// costs more start-up time than loading commander itself; require() skips the scan.
+const { Command, CommanderError, Option } = createRequire(import.meta.url)('commander') as typeof Commander;
+type Command = Commander.Command;
 
 type Loader = () => Promise<Record<string, Handler>>;
 const mods = {

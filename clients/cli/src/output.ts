@@ -38,12 +38,21 @@ export function paint(out: Pick<Out, 'color'>, style: Style, text: string): stri
 const ANSI = /\u001b\[[0-9;]*m/g;
 const width = (s: string) => [...s.replace(ANSI, '')].length;
 
-/** Columns padded to the widest cell; the last column is never padded (it may be long). */
+/**
+ * Columns padded to the widest cell; a header ending in `>` (e.g. `SIZE>`) right-aligns its column
+ * (numbers line up by their last digit). The last column is never padded (it may be long).
+ */
 export function table(out: Pick<Out, 'color'>, headers: string[], rows: string[][]): string {
   if (rows.length === 0) return paint(out, 'dim', '(none)');
-  const all = [headers.map((h) => paint(out, 'bold', h)), ...rows];
-  const widths = headers.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ''))));
-  return all.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i]! - width(c)))).join('  ').trimEnd()).join('\n');
+  const right = headers.map((h) => h.endsWith('>'));
+  const names = headers.map((h) => h.replace(/>$/, ''));
+  const all = [names.map((h) => paint(out, 'bold', h)), ...rows];
+  const widths = names.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ''))));
+  const cell = (c: string, i: number, last: boolean) => {
+    const pad = ' '.repeat(widths[i]! - width(c));
+    return right[i] ? pad + c : last ? c : c + pad;
+  };
+  return all.map((r) => r.map((c, i) => cell(c, i, i === r.length - 1)).join('  ').trimEnd()).join('\n');
 }
 
 /** `key: value` lines with the keys aligned. */
@@ -51,6 +60,12 @@ export function kv(out: Pick<Out, 'color'>, obj: Record<string, unknown>): strin
   const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
   const w = Math.max(0, ...keys.map((k) => k.length));
   return keys.map((k) => `${paint(out, 'dim', k.padEnd(w))}  ${fmt(obj[k])}`).join('\n');
+}
+
+/** One line of at most `n` characters (abstracts and messages in table cells). */
+export function oneLine(s: string | undefined, n: number): string {
+  const t = (s ?? '').replace(/\s+/g, ' ').trim();
+  return t.length > n ? t.slice(0, n - 1) + '…' : t;
 }
 
 export function fmt(v: unknown): string {

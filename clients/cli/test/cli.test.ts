@@ -72,7 +72,7 @@ describe('files and retrieval', () => {
     ok(await ctx(['cat', 'resources/kb', '--level', '0'], { env }));
     expect((await ctx(['cat', 'resources/kb', '-L', '1', '--json'], { env })).json()).toMatchObject({ uri: 'ctx://resources/kb', level: 1, content: expect.any(String) });
     const ls = await ctx(['ls', 'resources/kb', '-l'], { env });
-    expect(ls.stdout.split('\n')[0]).toMatch(/^SIZE\s+MODIFIED\s+NAME$/);
+    expect(ls.stdout.split('\n')[0]).toMatch(/^\s*SIZE\s+MODIFIED\s+NAME\s+ABSTRACT$/);
     expect(ls.stdout).toMatch(/tea\.md/);
     expect(ls.stdout).not.toMatch(/\u001b\[/);
     const lsj = (await ctx(['ls', 'resources/kb', '--json'], { env })).json();
@@ -98,7 +98,7 @@ describe('files and retrieval', () => {
   it('find (table and --json), search, grep, glob', async () => {
     const f = await ctx(['find', 'green', 'tea', 'temperature', '-u', 'resources'], { env });
     expect(f.code).toBe(0);
-    expect(f.stdout.split('\n')[0]).toMatch(/^SCORE\s+TYPE\s+URI\s+ABSTRACT$/);
+    expect(f.stdout.split('\n')[0]).toMatch(/^\s*SCORE\s+TYPE\s+URI\s+ABSTRACT$/);
     const fj = (await ctx(['find', 'green tea', '--json', '-n', '3'], { env })).json();
     expect(fj.resources.map((r: { uri: string }) => r.uri)).toContain('ctx://resources/kb/tea.md');
     expect((await ctx(['search', 'tea', '--json'], { env })).json()).toHaveProperty('total');
@@ -155,7 +155,7 @@ describe('add, sessions, skills, packs, snapshots, tasks, relations, privacy', (
     const md = path.join(tmp, 'SKILL.md');
     fs.writeFileSync(md, '---\nname: steeping\ndescription: Steep tea well\n---\n\n# Steeping\n\nThree minutes.\n');
     expect((await ctx(['skill', 'add', md], { env })).stdout).toMatch(/^added skill steeping/);
-    expect((await ctx(['skill', 'ls'], { env })).stdout).toMatch(/steeping\s+Steep tea well/);
+    expect((await ctx(['skill', 'ls'], { env })).stdout).toMatch(/steeping\s+.*\s+Steep tea well/);
     expect((await ctx(['skill', 'show', 'steeping', '--json'], { env })).json()).toMatchObject({ name: 'steeping' });
     ok(await ctx(['skill', 'rm', 'steeping'], { env }));
   });

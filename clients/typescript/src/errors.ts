@@ -1,4 +1,5 @@
 /** Typed failures: the server's error envelope, and not reaching the server at all. */
+import type { HttpResponse } from './transport.js';
 
 /** The server answered with an error envelope (or a non-2xx status without one). */
 export class CtxApiError extends Error {
@@ -35,7 +36,7 @@ export function isCtxApiError(err: unknown, code?: string): err is CtxApiError {
 }
 
 /** Builds the typed error from a failed response; never throws itself. */
-export async function errorFromResponse(res: Response): Promise<CtxApiError> {
+export async function errorFromResponse(res: HttpResponse): Promise<CtxApiError> {
   const requestId = res.headers.get('x-request-id') ?? undefined;
   const text = await res.text().catch(() => '');
   try {

@@ -1,6 +1,8 @@
 /**
  * One HTTP call: URL and query building, the API key, the envelope, typed errors and retries.
- * Only `fetch` is used, so the same code runs in Node 20+ and in browsers.
+ * The default is the global `fetch`, so the same code runs in Node 20+ and in browsers; a caller
+ * may pass any function of the `FetchLike` shape (the CLI passes `httpFetch` from ctx-client/node,
+ * which avoids loading undici in a short-lived process).
  */
 import { CtxApiError, CtxConnectionError, errorFromResponse } from './errors.js';
 import { routes } from './generated/routes.js';
@@ -25,9 +27,31 @@ export interface ClientOptions {
   /** Headers on every request, e.g. `X-Ctx-Actor-Peer`. */
   headers?: Record<string, string>;
   retry?: RetryOptions;
-  /** A fetch implementation (default: the global one). */
-  fetch?: typeof fetch;
+  /** A fetch implementation (default: the global one); `httpFetch` from ctx-client/node is one. */
+  fetch?: FetchLike;
 }
+
+/** Response headers as the client reads them (a `Headers` is one). */
+export interface HttpHeaders {
+  get(name: string): string | null;
+}
+
+/** The part of fetch's `Response` the client uses, so a transport need not build real Responses. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly headers: HttpHeaders;
+  /** The unread body; reading it excludes `text()`/`json()`, as with fetch. */
+  readonly body: ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+}
+
+export type FetchInit = RequestInit & { duplex?: 'half' };
+
+/** What the client calls to send a request: the global fetch, or a lighter function of this shape. */
+export type FetchLike = (url: string, init: FetchInit) => Promise<HttpResponse>;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
@@ -36,7 +60,7 @@ export class Transport {
   private readonly apiKey: string | undefined;
   private readonly headers: Record<string, string>;
   private readonly retry: Required<RetryOptions>;
-  private readonly fetchImpl: typeof fetch;
+  private readonly fetchImpl: FetchLike;
 
   constructor(opts: ClientOptions = {}) {
     this.url = (opts.url ?? DEFAULT_URL).replace(/\/+$/, '');
@@ -56,32 +80,33 @@ export class Transport {
   }
 
   /** Sends an operation and returns the successful Response unread (streams, downloads, SSE). */
-  async send<O extends OperationId>(op: O, opts: CallOptions<O> = {}): Promise<Response> {
+  async send<O extends OperationId>(op: O, opts: CallOptions<O> = {}): Promise<HttpResponse> {
     const [method, template] = routes[op];
     const url = this.url + fillPath(template, opts.path as Record<string, unknown> | undefined) + queryString(opts.query as Record<string, unknown> | undefined);
     const headers: Record<string, string> = { ...this.headers, ...opts.headers };
     if (this.apiKey) headers['x-api-key'] = this.apiKey;
     let body: BodyInit | undefined;
     if (opts.body !== undefined) {
-      if (isRawBody(opts.body)) body = opts.body;
+      if (!isJsonValue(opts.body) && isRawBody(opts.body)) body = opts.body;
       else {
         body = JSON.stringify(opts.body);
         headers['content-type'] = 'application/json';
       }
     }
     const idempotent = opts.idempotent ?? IDEMPOTENT_METHODS.has(method);
-    const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal: opts.signal };
+    const init: FetchInit = { method, headers, body, signal: opts.signal };
     // fetch refuses a streamed request body without it.
-    if (typeof ReadableStream !== 'undefined' && body instanceof ReadableStream) init.duplex = 'half';
+    // (Checked only with a body: naming ReadableStream loads Node's web streams.)
+    if (body !== undefined && typeof ReadableStream !== 'undefined' && body instanceof ReadableStream) init.duplex = 'half';
     return this.fetchWithRetry(url, init, idempotent);
   }
 
-  private async fetchWithRetry(url: string, init: RequestInit, idempotent: boolean): Promise<Response> {
+  private async fetchWithRetry(url: string, init: FetchInit, idempotent: boolean): Promise<HttpResponse> {
     // A stream body cannot be replayed; it is never retried.
-    const canRetry = idempotent && !(init.body instanceof ReadableStream);
+    const canRetry = idempotent && !(init.body != null && typeof ReadableStream !== 'undefined' && init.body instanceof ReadableStream);
     for (let attempt = 0; ; attempt++) {
       const last = !canRetry || attempt >= this.retry.retries;
-      let res: Response;
+      let res: HttpResponse;
       try {
         res = await this.fetchImpl(url, init);
       } catch (err) {
@@ -125,6 +150,14 @@ function queryString(query: Record<string, unknown> | undefined): string {
   }
   const s = qs.toString();
   return s ? `?${s}` : '';
+}
+
+/** A plain object or array: sent as JSON. Checked first because naming `FormData` or `URLSearchParams`
+ * in Node loads undici (the global fetch's implementation), which a lighter transport avoids. */
+function isJsonValue(b: unknown): boolean {
+  if (typeof b !== 'object' || b === null) return typeof b === 'number' || typeof b === 'boolean';
+  const proto = Object.getPrototypeOf(b);
+  return Array.isArray(b) || proto === Object.prototype || proto === null;
 }
 
 function isRawBody(b: unknown): b is BodyInit {

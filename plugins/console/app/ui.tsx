@@ -93,6 +93,26 @@ export function Paged<T>({ items, size = 25, children }: { items: T[]; size?: nu
   );
 }
 
+/** The console's list shape: a loaded list, paged, as a table; `head` is the header cells. */
+export function ListTable<T>({ state, empty, size = 25, head, row }: { state: Loaded<T[]>; empty: string; size?: number; head: ComponentChildren; row: (item: T) => ComponentChildren }) {
+  return (
+    <Async state={state} empty={empty}>
+      {(items) => (
+        <Paged items={items} size={size}>
+          {(page) => (
+            <table>
+              <thead>
+                <tr>{head}</tr>
+              </thead>
+              <tbody>{page.map(row)}</tbody>
+            </table>
+          )}
+        </Paged>
+      )}
+    </Async>
+  );
+}
+
 /** A modal dialog (native <dialog>: focus is trapped and Escape closes it). */
 export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);

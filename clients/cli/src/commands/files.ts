@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { int, readStdin, uri, type Handler } from '../context.js';
 import { UsageError } from '../exit.js';
-import { bytes, kv, paint, table, tree as drawTree, when } from '../output.js';
+import { bytes, kv, oneLine, paint, table, tree as drawTree, when } from '../output.js';
 import { progress } from '../progress.js';
 
 type Entry = { name: string; uri: string; isDir: boolean; size?: number; modTime?: string; rel_path?: string; abstract?: string };
@@ -18,7 +18,8 @@ export const ls: Handler = async (cx, [target], o) => {
     tags: o.tag,
     sort_by: o.sort,
     sort_order: o.desc ? 'desc' : undefined,
-    output: 'original',
+    // The agent view adds each entry's abstract, shown by -l; --json stays the plain listing.
+    output: o.long && !cx.out.json ? 'agent' : 'original',
   });
   cx.out.emit(res, (r: unknown[]) => {
     const list = entries(r);
@@ -27,7 +28,7 @@ export const ls: Handler = async (cx, [target], o) => {
       return e.isDir ? paint(cx.out, 'blue', n + '/') : n;
     };
     if (!o.long) return list.length ? list.map(name).join('\n') : '';
-    return table(cx.out, ['SIZE', 'MODIFIED', 'NAME'], list.map((e) => [e.isDir ? '-' : bytes(e.size), when(e.modTime), name(e)]));
+    return table(cx.out, ['SIZE>', 'MODIFIED', 'NAME', 'ABSTRACT'], list.map((e) => [e.isDir ? '-' : bytes(e.size), when(e.modTime), name(e), oneLine(e.abstract, 60)]));
   });
 };
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { int, jsonArg, uri, type Handler } from '../context.js';
 import { UsageError } from '../exit.js';
-import { bytes, kv, table, when } from '../output.js';
+import { bytes, kv, oneLine, paint, table, when } from '../output.js';
 import { progress } from '../progress.js';
 
 const REMOTE = /^(https?:\/\/|git@|ssh:\/\/|git:\/\/)/i;
@@ -86,8 +86,8 @@ export const skillAdd: Handler = async (cx, [p]) => {
 
 export const skillLs: Handler = async (cx) => {
   const c = await cx.client();
-  cx.out.emit(await c.skills.list(), (r: { skills: Array<{ name: string; description: string; uri: string }> }) =>
-    table(cx.out, ['NAME', 'DESCRIPTION'], r.skills.map((s) => [s.name, s.description])),
+  cx.out.emit(await c.skills.list(), (r: { skills: Array<{ name: string; description: string; uri: string; tags: string[]; allowed_tools: string[] }> }) =>
+    table(cx.out, ['NAME', 'TAGS', 'TOOLS', 'DESCRIPTION'], r.skills.map((s) => [paint(cx.out, 'bold', s.name), s.tags.join(',') || '-', s.allowed_tools.join(',') || '-', oneLine(s.description, 80)])),
   );
 };
 

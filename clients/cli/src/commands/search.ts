@@ -1,6 +1,6 @@
 /** find, search, grep, glob, and code outline/search/expand. */
 import { int, uri, type Handler } from '../context.js';
-import { paint, table } from '../output.js';
+import { oneLine, paint, table } from '../output.js';
 
 type Hit = { uri: string; context_type: string; score: number; abstract: string; content?: string };
 type Found = { memories: Hit[]; resources: Hit[]; skills: Hit[]; total: number };
@@ -19,17 +19,13 @@ function retrievalBody(args: Array<string | string[] | undefined>, o: Record<str
 function renderFound(cx: Parameters<Handler>[0]) {
   return (r: Found) => {
     const hits = [...r.memories, ...r.resources, ...r.skills].sort((a, b) => b.score - a.score);
-    const rows = hits.map((h) => [h.score.toFixed(3), h.context_type, h.uri, oneLine(h.abstract, 80)]);
-    const body = table(cx.out, ['SCORE', 'TYPE', 'URI', 'ABSTRACT'], rows);
+    const rows = hits.map((h) => [paint(cx.out, 'green', h.score.toFixed(3)), h.context_type, paint(cx.out, 'cyan', h.uri), oneLine(h.abstract, 80)]);
+    const body = table(cx.out, ['SCORE>', 'TYPE', 'URI', 'ABSTRACT'], rows);
     const contents = hits.filter((h) => h.content).map((h) => `\n${paint(cx.out, 'bold', h.uri)}\n${h.content}`);
     return body + contents.join('\n');
   };
 }
 
-const oneLine = (s: string, n: number) => {
-  const t = (s ?? '').replace(/\s+/g, ' ').trim();
-  return t.length > n ? t.slice(0, n - 1) + '…' : t;
-};
 
 export const find: Handler = async (cx, args, o) => {
   const c = await cx.client();

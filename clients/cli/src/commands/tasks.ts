@@ -1,6 +1,6 @@
 /** task ls|show|wait|cancel. */
 import { int, type Handler } from '../context.js';
-import { kv, table, when } from '../output.js';
+import { kv, paint, table, when } from '../output.js';
 import { progress } from '../progress.js';
 
 type Task = { task_id: string; task_type: string; status: string; stage: string | null; created_at: number; resource_id: string | null; error: string | null };
@@ -8,7 +8,12 @@ type Task = { task_id: string; task_type: string; status: string; stage: string 
 export const ls: Handler = async (cx, _a, o) => {
   const c = await cx.client();
   const res = await c.tasks.list({ status: o.status, task_type: o.type, limit: int(o.limit, '--limit') });
-  cx.out.emit(res, (r: Task[]) => table(cx.out, ['ID', 'TYPE', 'STATUS', 'CREATED', 'RESOURCE'], r.map((t) => [t.task_id, t.task_type, t.status + (t.stage ? ` (${t.stage})` : ''), when(t.created_at), t.resource_id ?? '-'])));
+  // A finished task keeps its last stage; only a running one's stage says anything.
+  const state = (t: Task) => (t.stage && (t.status === 'pending' || t.status === 'running') ? `${t.status} (${t.stage})` : t.status);
+  const colour = { completed: 'green', failed: 'red', cancelled: 'yellow' } as const;
+  cx.out.emit(res, (r: Task[]) =>
+    table(cx.out, ['ID', 'TYPE', 'STATUS', 'CREATED', 'RESOURCE'], r.map((t) => [t.task_id, t.task_type, t.status in colour ? paint(cx.out, colour[t.status as keyof typeof colour], state(t)) : state(t), when(t.created_at), t.resource_id ?? '-'])),
+  );
 };
 
 export const show: Handler = async (cx, [id], o) => {

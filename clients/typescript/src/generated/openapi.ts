@@ -4286,16 +4286,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    operations: {
+                    operations: ({
                         content?: string;
                         content_base64?: string;
                         mode?: "replace" | "append" | "create" | "upsert";
                         precondition?: {
                             base_hash?: string;
                             kind: "create_if_absent" | "replace_if_hash";
-                        };
+                        } & ({
+                            /** @constant */
+                            kind?: "create_if_absent";
+                        } | {
+                            /** @constant */
+                            kind?: "replace_if_hash";
+                        });
                         uri: string;
-                    }[];
+                    } & ((unknown | unknown) & unknown))[];
                     root_uri: string;
                     timeout?: number | null;
                     /** @default true */
@@ -11594,10 +11600,28 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /** @description parts mode: text, context and tool parts; wins over content */
-                    parts?: {
+                    parts?: ({
+                        text: string;
+                        /** @constant */
+                        type: "text";
+                    } | {
+                        abstract?: string | null;
                         /** @enum {unknown} */
-                        type: "text" | "context" | "tool";
-                    }[];
+                        context_type?: "resource" | "memory" | "skill";
+                        /** @constant */
+                        type: "context";
+                        uri?: string | null;
+                    } | {
+                        skill_uri?: string | null;
+                        tool_id?: string | null;
+                        tool_input?: Record<string, never> | null;
+                        tool_name?: string | null;
+                        tool_output?: string | null;
+                        /** @enum {unknown} */
+                        tool_status?: "pending" | "running" | "completed" | "error";
+                        /** @constant */
+                        type: "tool";
+                    })[];
                     /** @description the peer that spoke (shared sessions) */
                     peer_id?: string;
                     role: "user" | "assistant" | "system";
@@ -11606,11 +11630,11 @@ export interface operations {
                     telemetry?: boolean | {
                         summary?: boolean;
                     };
-                } & ({
+                } & (({
                     content: string;
                 } | {
                     parts: unknown[];
-                });
+                }) & unknown);
             };
         };
         responses: {
@@ -11749,10 +11773,28 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         /** @description parts mode: text, context and tool parts; wins over content */
-                        parts?: {
+                        parts?: ({
+                            text: string;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            abstract?: string | null;
                             /** @enum {unknown} */
-                            type: "text" | "context" | "tool";
-                        }[];
+                            context_type?: "resource" | "memory" | "skill";
+                            /** @constant */
+                            type: "context";
+                            uri?: string | null;
+                        } | {
+                            skill_uri?: string | null;
+                            tool_id?: string | null;
+                            tool_input?: Record<string, never> | null;
+                            tool_name?: string | null;
+                            tool_output?: string | null;
+                            /** @enum {unknown} */
+                            tool_status?: "pending" | "running" | "completed" | "error";
+                            /** @constant */
+                            type: "tool";
+                        })[];
                         /** @description the peer that spoke (shared sessions) */
                         peer_id?: string;
                         role: "user" | "assistant" | "system";
@@ -11761,11 +11803,11 @@ export interface operations {
                         telemetry?: boolean | {
                             summary?: boolean;
                         };
-                    } & ({
+                    } & (({
                         content: string;
                     } | {
                         parts: unknown[];
-                    }))[];
+                    }) & unknown))[];
                     telemetry?: boolean | {
                         summary?: boolean;
                     };
@@ -13902,12 +13944,36 @@ export interface operations {
                                 /** @description ctx replicas per shard */
                                 replicas?: number;
                                 shard_count?: number;
-                                /** @description every shard's replica set by rendezvous hashing over the live nodes, and this node's role in it (no leadership yet) */
+                                /** @description every shard's replica set by rendezvous hashing over the live nodes, this node's role in it, the lease holder, and applied vs stream sequence */
                                 shards?: {
+                                    /** @description last stream sequence applied to this node */
+                                    applied_seq: number;
+                                    /** @description stream_seq - applied_seq */
+                                    lag: number;
+                                    /** @description the lease holder this node knows of */
+                                    leader?: string;
                                     replicas: string[];
-                                    role: "replica" | "unassigned";
+                                    /** @description `leader` holds the lease and appends; `follower` applies the stream; `unassigned` holds no copy */
+                                    role: "leader" | "follower" | "unassigned";
                                     shard: number;
+                                    /** @description the stream's last sequence as this node knows it */
+                                    stream_seq: number;
                                 }[];
+                                /** @description the system shard (identities), held by every node; `shard` is -1 */
+                                system_shard?: {
+                                    /** @description last stream sequence applied to this node */
+                                    applied_seq: number;
+                                    /** @description stream_seq - applied_seq */
+                                    lag: number;
+                                    /** @description the lease holder this node knows of */
+                                    leader?: string;
+                                    replicas: string[];
+                                    /** @description `leader` holds the lease and appends; `follower` applies the stream; `unassigned` holds no copy */
+                                    role: "leader" | "follower" | "unassigned";
+                                    shard: number;
+                                    /** @description the stream's last sequence as this node knows it */
+                                    stream_seq: number;
+                                };
                             };
                             core: {
                                 /** @description the HNSW graph: FAISS's (native) or the pure-Rust one (wasm) */
@@ -16866,6 +16932,20 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_ARGUMENT";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -16876,6 +16956,20 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "UNAUTHENTICATED";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
                         };
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -16956,6 +17050,20 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "UNAUTHENTICATED";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
                         };
                     } & components["schemas"]["ErrorEnvelope"];
                 };
@@ -17060,6 +17168,20 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "UNAUTHENTICATED";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
                         };
                     } & components["schemas"]["ErrorEnvelope"];
                 };

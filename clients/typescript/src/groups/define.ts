@@ -1,5 +1,5 @@
 /** Small builders so each group method is one typed line over the generated operation types. */
-import type { Transport } from '../transport.js';
+import type { HttpHeaders, HttpResponse, Transport } from '../transport.js';
 import type { BodyOf, OperationId, QueryOf, RequestOptions, ResultOf } from '../types.js';
 
 /** A method taking the operation's query parameters. */
@@ -24,10 +24,10 @@ export interface Download {
   size: number | undefined;
   /** The attachment's file name, when the server sent one. */
   filename: string | undefined;
-  headers: Headers;
+  headers: HttpHeaders;
 }
 
-export function toDownload(res: Response): Download {
+export function toDownload(res: HttpResponse): Download {
   const len = res.headers.get('content-length');
   const disp = res.headers.get('content-disposition') ?? '';
   const m = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disp);

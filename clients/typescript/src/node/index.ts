@@ -13,6 +13,7 @@ import { zipPath, type ZipOptions } from './zip-path.js';
 
 export * from '../index.js';
 export { zipPath, DEFAULT_SKIP, type ZipOptions, type ZippedPath } from './zip-path.js';
+export { httpFetch } from './http-fetch.js';
 
 export type AddProgress =
   | { phase: 'zip'; files: number; bytes: number }

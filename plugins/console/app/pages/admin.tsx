@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Identity } from '../api';
 import type { PageProps } from '../main';
-import { Async, Confirm, Dialog, ErrorBox, Paged, fmtTime, href, useAction, useLoad } from '../ui';
+import { ListTable, Confirm, Dialog, ErrorBox, fmtTime, href, useAction, useLoad } from '../ui';
 
 /** The one time a key is visible: the server keeps only its hash. */
 function KeyOnce({ who, keyText, onClose }: { who: string; keyText: string; onClose: () => void }) {
@@ -51,48 +51,38 @@ function Users({ account, me }: { account: string; me: Identity }) {
         <button type="submit" disabled={act.busy}>Add user</button>
       </form>
       {act.error !== undefined && <ErrorBox error={act.error} />}
-      <Async state={list} empty="No users.">
-        {(users) => (
-          <Paged items={users} size={25}>
-            {(page) => (
-              <table>
-                <thead>
-                  <tr><th>User</th><th>Role</th><th>Created</th><th><span class="sr">Actions</span></th></tr>
-                </thead>
-                <tbody>
-                  {page.map((u) => (
-                    <tr key={u.user_id} data-user={u.user_id}>
-                      <td>{u.user_id}</td>
-                      <td>
-                        <label class="sr" for={`role-${u.user_id}`}>Role of {u.user_id}</label>
-                        <select
-                          id={`role-${u.user_id}`}
-                          value={u.role}
-                          disabled={act.busy || (u.user_id === me.user_id && account === me.account_id)}
-                          onChange={async (e) => (await act.run(() => api.setRole(account, u.user_id, e.currentTarget.value))) !== undefined && list.reload()}
-                        >
-                          <option value="USER">USER</option>
-                          <option value="ADMIN">ADMIN</option>
-                        </select>
-                      </td>
-                      <td>{fmtTime(u.created_at)}</td>
-                      <td><div class="row">
-                        <Confirm
-                          label="Regenerate key"
-                          danger={false}
-                          question={`Issue a new key for ${u.user_id}? The old key stops working at once.`}
-                          action={async () => setShown({ who: `${account}/${u.user_id}`, key: (await api.regenerateKey(account, u.user_id)).user_key })}
-                        />
-                        <Confirm label="Remove" question={`Remove ${u.user_id} from ${account}?`} action={() => api.deleteUser(account, u.user_id)} onDone={list.reload} />
-                      </div></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </Paged>
+      <ListTable
+        state={list}
+        empty="No users."
+        head={<><th>User</th><th>Role</th><th>Created</th><th><span class="sr">Actions</span></th></>}
+        row={(u) => (
+          <tr key={u.user_id} data-user={u.user_id}>
+            <td>{u.user_id}</td>
+            <td>
+              <label class="sr" for={`role-${u.user_id}`}>Role of {u.user_id}</label>
+              <select
+                id={`role-${u.user_id}`}
+                value={u.role}
+                disabled={act.busy || (u.user_id === me.user_id && account === me.account_id)}
+                onChange={async (e) => (await act.run(() => api.setRole(account, u.user_id, e.currentTarget.value))) !== undefined && list.reload()}
+              >
+                <option value="USER">USER</option>
+                <option value="ADMIN">ADMIN</option>
+              </select>
+            </td>
+            <td>{fmtTime(u.created_at)}</td>
+            <td><div class="row">
+              <Confirm
+                label="Regenerate key"
+                danger={false}
+                question={`Issue a new key for ${u.user_id}? The old key stops working at once.`}
+                action={async () => setShown({ who: `${account}/${u.user_id}`, key: (await api.regenerateKey(account, u.user_id)).user_key })}
+              />
+              <Confirm label="Remove" question={`Remove ${u.user_id} from ${account}?`} action={() => api.deleteUser(account, u.user_id)} onDone={list.reload} />
+            </div></td>
+          </tr>
         )}
-      </Async>
+      />
       {shown && <KeyOnce who={shown.who} keyText={shown.key} onClose={() => setShown(undefined)} />}
     </section>
   );
@@ -126,28 +116,18 @@ function Accounts({ selected }: { selected?: string }) {
         <button type="submit" disabled={act.busy}>Create account</button>
       </form>
       {act.error !== undefined && <ErrorBox error={act.error} />}
-      <Async state={list} empty="No accounts.">
-        {(accounts) => (
-          <Paged items={accounts} size={25}>
-            {(page) => (
-              <table>
-                <thead>
-                  <tr><th>Account</th><th>Created</th><th><span class="sr">Actions</span></th></tr>
-                </thead>
-                <tbody>
-                  {page.map((a) => (
-                    <tr key={a.account_id} class={a.account_id === selected ? 'selected' : ''}>
-                      <td><a href={href('admin', { account: a.account_id })}>{a.account_id}</a></td>
-                      <td>{fmtTime(a.created_at)}</td>
-                      <td>{a.account_id !== 'default' && <Confirm label="Delete" question={`Delete account ${a.account_id} with all its users and data?`} action={() => api.deleteAccount(a.account_id)} onDone={list.reload} />}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </Paged>
+      <ListTable
+        state={list}
+        empty="No accounts."
+        head={<><th>Account</th><th>Created</th><th><span class="sr">Actions</span></th></>}
+        row={(a) => (
+          <tr key={a.account_id} class={a.account_id === selected ? 'selected' : ''}>
+            <td><a href={href('admin', { account: a.account_id })}>{a.account_id}</a></td>
+            <td>{fmtTime(a.created_at)}</td>
+            <td>{a.account_id !== 'default' && <Confirm label="Delete" question={`Delete account ${a.account_id} with all its users and data?`} action={() => api.deleteAccount(a.account_id)} onDone={list.reload} />}</td>
+          </tr>
         )}
-      </Async>
+      />
       {shown && <KeyOnce who={shown.who} keyText={shown.key} onClose={() => setShown(undefined)} />}
     </section>
   );

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import type { PageProps } from '../main';
-import { Async, Dialog, ErrorBox, Paged, Spinner, fmtTime, useAction, useLoad } from '../ui';
+import { ListTable, Dialog, ErrorBox, Spinner, fmtTime, useAction, useLoad } from '../ui';
 
 /** Restore with a preview: the dry run's diff first, then the real restore on confirmation. */
 export function RestoreButton({ oid, dir, onDone }: { oid: string; dir?: string; onDone?: () => void }) {
@@ -86,30 +86,20 @@ export function SnapshotsPage(_: PageProps) {
         {note && <span role="status">{note}</span>}
         {act.error !== undefined && <ErrorBox error={act.error} />}
       </form>
-      <Async state={log} empty="No commits yet.">
-        {(commits) => (
-          <Paged items={commits} size={25}>
-            {(page) => (
-              <table>
-                <thead>
-                  <tr><th>Commit</th><th>Message</th><th>Author</th><th>When</th><th><span class="sr">Actions</span></th></tr>
-                </thead>
-                <tbody>
-                  {page.map((c) => (
-                    <tr key={c.oid}>
-                      <td><code>{c.oid.slice(0, 8)}</code></td>
-                      <td>{c.message.split('\n')[0]}</td>
-                      <td>{c.author.name}</td>
-                      <td>{fmtTime(c.author.time_seconds)}</td>
-                      <td><RestoreButton oid={c.oid} onDone={log.reload} /></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </Paged>
+      <ListTable
+        state={log}
+        empty="No commits yet."
+        head={<><th>Commit</th><th>Message</th><th>Author</th><th>When</th><th><span class="sr">Actions</span></th></>}
+        row={(c) => (
+          <tr key={c.oid}>
+            <td><code>{c.oid.slice(0, 8)}</code></td>
+            <td>{c.message.split('\n')[0]}</td>
+            <td>{c.author.name}</td>
+            <td>{fmtTime(c.author.time_seconds)}</td>
+            <td><RestoreButton oid={c.oid} onDone={log.reload} /></td>
+          </tr>
         )}
-      </Async>
+      />
     </>
   );
 }

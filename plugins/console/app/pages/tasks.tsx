@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, type Task, type TaskEvent } from '../api';
 import type { PageProps } from '../main';
 import { isTerminal } from '../tasks';
-import { Async, Confirm, Paged, StatusBadge, fmtTime, href, useLoad } from '../ui';
+import { Async, ListTable, Confirm, StatusBadge, fmtTime, href, useLoad } from '../ui';
 
 const STATUSES = ['', 'pending', 'running', 'cancelling', 'completed', 'failed', 'cancelled'];
 
@@ -64,30 +64,20 @@ export function TasksPage({ query }: PageProps) {
           <input type="checkbox" checked={internal} onChange={(e) => setInternal(e.currentTarget.checked)} /> internal tasks
         </label>
       </form>
-      <Async state={list} empty="No tasks match.">
-        {(tasks) => (
-          <Paged items={tasks} size={25}>
-            {(page) => (
-              <table>
-                <thead>
-                  <tr><th>Type</th><th>Status</th><th>Stage</th><th>Created</th><th><span class="sr">Actions</span></th></tr>
-                </thead>
-                <tbody>
-                  {page.map((t) => (
-                    <tr key={t.task_id}>
-                      <td><a href={href('tasks', { id: t.task_id })}>{t.task_type}</a></td>
-                      <td><StatusBadge status={t.status} /></td>
-                      <td>{t.stage ?? ''}</td>
-                      <td>{fmtTime(t.created_at)}</td>
-                      <td>{!isTerminal(t.status) && t.status !== 'cancelling' && <Confirm label="Cancel" question={`Cancel ${t.task_type} ${t.task_id}?`} action={() => api.cancelTask(t.task_id)} onDone={list.reload} />}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </Paged>
+      <ListTable
+        state={list}
+        empty="No tasks match."
+        head={<><th>Type</th><th>Status</th><th>Stage</th><th>Created</th><th><span class="sr">Actions</span></th></>}
+        row={(t) => (
+          <tr key={t.task_id}>
+            <td><a href={href('tasks', { id: t.task_id })}>{t.task_type}</a></td>
+            <td><StatusBadge status={t.status} /></td>
+            <td>{t.stage ?? ''}</td>
+            <td>{fmtTime(t.created_at)}</td>
+            <td>{!isTerminal(t.status) && t.status !== 'cancelling' && <Confirm label="Cancel" question={`Cancel ${t.task_type} ${t.task_id}?`} action={() => api.cancelTask(t.task_id)} onDone={list.reload} />}</td>
+          </tr>
         )}
-      </Async>
+      />
     </>
   );
 }

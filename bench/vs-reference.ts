@@ -1,0 +1,289 @@
+/**
+ * The comparison of issue 27, rerunnable on any machine: ctx (a fresh `node dist/runtime/main.js`,
+ * build dist first) and, when `--reference URL` is given, a running OpenViking server, through the
+ * same HTTP calls (the spec is the reference's API renamed: `viking://` for `ctx://`), against the
+ * same OpenAI-compatible fake embedder on loopback (bench/servers/fake-embedder.ts, which the
+ * reference must be configured to use: its URL is printed first). Rows:
+ *   start-up to healthy (ctx; the reference's only with --reference-cmd), idle RSS,
+ *   ingest to findable (add-resource of a local directory of N ~1 KB notes, then find polled until
+ *   the last note is found), RSS after ingest, find p50 at 1 client and p50/throughput at 8,
+ *   the same at 1 client over 20 repeated texts (the query-embedding cache), fs/ls at 8 clients. RSS needs the process id (`--reference-pid` for the reference).
+ *   npx tsx bench/vs-reference.ts [--files 2000] [--duration 5] [--embedder remote|local] [--delay-ms 0]
+ *       [--server-flags '--max-semi-space-size=2'] [--reference URL --reference-key KEY [--reference-pid PID] [--reference-dir DIR]]
+ * ctx's configuration can be varied through the environment (CTX_* variables pass through).
+ * --reference-dir: a directory both servers may read (the reference reads the corpus from there);
+ * ctx gets it as CTX_IMPORT_ROOTS.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+import { doc } from './synthetic-corpus.js';
+
+const arg = (name: string, dflt?: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const FILES = Number(arg('files', '2000'));
+const DURATION = Number(arg('duration', '5'));
+const EMBEDDER = arg('embedder', 'remote')!;
+const DELAY = arg('delay-ms', '0')!;
+const REFERENCE = arg('reference');
+const ROOT = 'vs-reference-root-key-0123456789';
+const MAIN = path.resolve(import.meta.dirname, '../dist/runtime/main.js');
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+const rssMib = (pid: number | undefined) => {
+  if (!pid) return NaN;
+  const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 102.4) / 10 : NaN;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitHealthy(base: string, t0: number): Promise<number> {
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/health`)).status === 200) return performance.now() - t0;
+    } catch {
+      /* not listening yet */
+    }
+    if (performance.now() - t0 > 120_000) throw new Error(`${base} not healthy`);
+    await sleep(2);
+  }
+}
+
+// The corpus as files on disk, the tree add-resource imports.
+const corpusDir = arg('reference-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-vsref-corpus-'));
+const docs = Array.from({ length: FILES }, (_, i) => doc(i));
+for (const d of docs) {
+  const rel = d.uri.replace('ctx://resources/bench/', '');
+  fs.mkdirSync(path.join(corpusDir, path.dirname(rel)), { recursive: true });
+  fs.writeFileSync(path.join(corpusDir, rel), d.content);
+}
+
+let embedder: ChildProcess | undefined;
+let embedderUrl = '';
+if (EMBEDDER === 'remote') {
+  embedder = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/fake-embedder.ts', '--dim', '256', '--delay-ms', DELAY], { stdio: ['ignore', 'pipe', 'inherit'] });
+  embedderUrl = (JSON.parse(await new Promise<string>((r) => readline.createInterface({ input: embedder!.stdout! }).once('line', r))) as { url: string }).url;
+  console.log(`fake embedder: ${embedderUrl} (model bench-embed, dim 256, delay ${DELAY} ms)`);
+}
+
+interface Target {
+  name: string;
+  base: string;
+  key: string;
+  scheme: string;
+  pid?: number;
+  startupMs?: number;
+  idleRss?: number;
+}
+
+async function startCtx(): Promise<{ target: Target; child: ChildProcess; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-vsref-'));
+  const port = await freePort();
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    CTX_DATA_DIR: dir,
+    CTX_PORT: String(port),
+    CTX_HOST: '127.0.0.1',
+    CTX_GRPC_PORT: String(await freePort()),
+    CTX_ROOT_API_KEY: ROOT,
+    CTX_IMPORT_ROOTS: corpusDir,
+    CTX_LOG_LEVEL: 'warn',
+  };
+  if (EMBEDDER === 'remote') Object.assign(env, { CTX_EMBEDDING_PROVIDER: 'openai', CTX_EMBEDDING_BASE_URL: embedderUrl, CTX_EMBEDDING_MODEL: 'bench-embed', CTX_EMBEDDING_DIM: '256' });
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...(arg('server-flags') ?? '').split(' ').filter(Boolean), MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  const startupMs = await waitHealthy(base, t0);
+  await sleep(3000);
+  return { target: { name: 'ctx', base, key: ROOT, scheme: 'ctx://', pid: child.pid, startupMs, idleRss: rssMib(child.pid) }, child, dir };
+}
+
+const post = (t: Target, p: string, body: unknown) =>
+  fetch(t.base + p, { method: 'POST', headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** Note i comes back from find for its own title (`Note {i} on topic {t}`). */
+async function found(t: Target, i: number): Promise<boolean> {
+  const d = docs[i]!;
+  const r = await post(t, '/api/v1/search/find', { query: d.content.split('\n')[0]!.slice(2), target_uri: `${t.scheme}resources/bench`, limit: 5 });
+  if (r.status !== 200) return false;
+  const suffix = d.uri.replace('ctx://', '');
+  return JSON.stringify(await r.json()).includes(suffix);
+}
+
+async function ingest(t: Target): Promise<number> {
+  const t0 = performance.now();
+  const r = await post(t, '/api/v1/resources', { path: corpusDir, to: `${t.scheme}resources/bench`, wait: true, timeout: 3600 });
+  if (r.status !== 200) throw new Error(`${t.name} add-resource: ${r.status} ${await r.text()}`);
+  // Findable: the last note and a middle one come back from find.
+  while (!(await found(t, FILES - 1)) || !(await found(t, FILES >> 1))) {
+    if (performance.now() - t0 > 3_600_000) throw new Error(`${t.name}: not findable after an hour`);
+    await sleep(50);
+  }
+  return performance.now() - t0;
+}
+
+function load(t: Target, connections: number, request: () => { method: string; path: string; body?: string }) {
+  return autocannon({
+    url: t.base,
+    connections,
+    duration: DURATION,
+    requests: [{ headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, setupRequest: (req: Record<string, unknown>) => ({ ...req, ...request() }) }],
+  });
+}
+
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/** One client, one request at a time for DURATION s, timed with sub-millisecond resolution (autocannon rounds to 1 ms). */
+async function sequential(url: string, headers: Record<string, string>, next: () => { method: string; path: string; body?: string }): Promise<{ p50: number; perSecond: number; non2xx: number }> {
+  const times: number[] = [];
+  let non2xx = 0;
+  const end = performance.now() + DURATION * 1000;
+  while (performance.now() < end) {
+    const r = next();
+    const t0 = performance.now();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(url + r.path, { method: r.method, headers, agent: keepAlive }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(r.body);
+    });
+    times.push(performance.now() - t0);
+    if (status < 200 || status >= 300) non2xx++;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: Math.round(times[times.length >> 1]! * 100) / 100, perSecond: Math.round(times.length / DURATION), non2xx };
+}
+
+function findRequest(t: Target) {
+  let q = 0;
+  return () => {
+    const w = docs[(q++ * 7919) % FILES]!.words;
+    const o = (q * 13) % Math.max(1, w.length - 4);
+    return { method: 'POST', path: '/api/v1/search/find', body: JSON.stringify({ query: w.slice(o, o + 4).join(' '), limit: 10 }) };
+  };
+}
+
+/** The embedder's own round trip at one client (one query text per call), p50 ms. */
+async function embedderRoundTrip(): Promise<number | undefined> {
+  if (!embedderUrl) return undefined;
+  const u = new URL(embedderUrl);
+  let q = 0;
+  const r = await sequential(u.origin, { 'content-type': 'application/json' }, () => ({ method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`] }) }));
+  return r.p50;
+}
+
+interface Rows {
+  startup_ms?: number;
+  idle_rss_mib?: number;
+  ingest_files_per_s: number;
+  rss_after_ingest_mib?: number;
+  find_1_p50_ms: number;
+  find_1_req_s: number;
+  find_1_repeated_p50_ms: number;
+  find_8_p50_ms: number;
+  find_8_req_s: number;
+  ls_8_req_s: number;
+  ls_8_p50_ms: number;
+  breakdown?: Record<string, number>;
+}
+
+async function metricsBreakdown(t: Target): Promise<Record<string, number>> {
+  const text = await (await fetch(`${t.base}/metrics`)).text();
+  // Summed over labels (the vector index reports one line per part).
+  const get = (name: string) => {
+    let sum = 0;
+    for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'gm'))) sum += Number(m[1]);
+    return Math.round((sum / 2 ** 20) * 10) / 10;
+  };
+  return {
+    v8_heap_used_mib: get('nodejs_heap_size_used_bytes'),
+    v8_heap_total_mib: get('nodejs_heap_size_total_bytes'),
+    external_mib: get('nodejs_external_memory_bytes'),
+    rocksdb_memtables_mib: get('ctx_rocksdb_memtable_bytes'),
+    rocksdb_block_cache_mib: get('ctx_rocksdb_block_cache_usage_bytes'),
+    vector_index_mib: get('ctx_retrieval_vector_index_bytes'),
+  };
+}
+
+async function measure(t: Target): Promise<Rows> {
+  const ingestMs = await ingest(t);
+  // Settled: 15 s without requests after the last note became findable (background indexing of
+  // directory summaries ends, and V8's memory reducer runs after a few idle seconds, as in service).
+  await sleep(15_000);
+  const rssAfter = rssMib(t.pid);
+  const breakdown = t.name === 'ctx' ? await metricsBreakdown(t) : undefined;
+  const f1s = await sequential(t.base, { 'x-api-key': t.key, 'content-type': 'application/json' }, findRequest(t));
+  const f1 = { latency: { p50: f1s.p50 }, requests: { average: f1s.perSecond }, non2xx: f1s.non2xx };
+  // The same 20 texts over and over: the query-embedding cache's case (a reference without one pays the embedder each time).
+  const few = findRequest(t);
+  const pool = Array.from({ length: 20 }, () => few());
+  let k = 0;
+  const f1r = await sequential(t.base, { 'x-api-key': t.key, 'content-type': 'application/json' }, () => pool[k++ % pool.length]!);
+  const f8 = await load(t, 8, findRequest(t));
+  const ls = await load(t, 8, () => ({ method: 'GET', path: `/api/v1/fs/ls?uri=${encodeURIComponent(`${t.scheme}resources/bench/t0/d0`)}` }));
+  for (const [what, r] of [['find 1', f1], ['find 8', f8], ['ls 8', ls]] as const) if (r.non2xx) console.warn(`${t.name} ${what}: ${r.non2xx} non-2xx answers`);
+  return {
+    startup_ms: t.startupMs && Math.round(t.startupMs),
+    idle_rss_mib: t.idleRss,
+    ingest_files_per_s: Math.round((FILES / ingestMs) * 1000 * 10) / 10,
+    rss_after_ingest_mib: rssAfter,
+    find_1_p50_ms: f1.latency.p50,
+    find_1_req_s: Math.round(f1.requests.average),
+    find_1_repeated_p50_ms: f1r.p50,
+    find_8_p50_ms: f8.latency.p50,
+    find_8_req_s: Math.round(f8.requests.average),
+    ls_8_req_s: Math.round(ls.requests.average),
+    ls_8_p50_ms: ls.latency.p50,
+    breakdown,
+  };
+}
+
+const results: Array<[string, Rows]> = [];
+const ctx = await startCtx();
+try {
+  results.push(['ctx', await measure(ctx.target)]);
+} finally {
+  ctx.child.kill('SIGTERM');
+  await new Promise((r) => ctx.child.once('exit', r));
+  fs.rmSync(ctx.dir, { recursive: true, force: true });
+}
+if (REFERENCE) {
+  const pid = arg('reference-pid');
+  const ref: Target = { name: 'reference', base: REFERENCE.replace(/\/+$/, ''), key: arg('reference-key', '')!, scheme: 'viking://', pid: pid ? Number(pid) : undefined };
+  ref.idleRss = rssMib(ref.pid);
+  results.push(['reference', await measure(ref)]);
+}
+const rtt = await embedderRoundTrip();
+embedder?.kill('SIGTERM');
+if (!arg('reference-dir')) fs.rmSync(corpusDir, { recursive: true, force: true });
+
+keepAlive.destroy();
+const [c, r] = [results[0]![1], results[1]?.[1]];
+const ratio = (ours: number | undefined, theirs: number | undefined, higherIsBetter: boolean) =>
+  ours === undefined || theirs === undefined || !Number.isFinite(ours) || !Number.isFinite(theirs) ? '' : `${(higherIsBetter ? ours / theirs : theirs / ours).toFixed(1)}×`;
+const row = (name: string, ours: string, theirs: string, x: string) => console.log(`| ${name} | ${ours} | ${theirs || '—'} | ${x || '—'} |`);
+console.log(`\n${FILES} files, ${EMBEDDER === 'remote' ? `fake remote embedder (delay ${DELAY} ms; its own round trip p50 ${rtt} ms)` : 'local embedder'}, ${DURATION} s per load row, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+console.log('| row | ctx | reference | ratio |\n|---|---|---|---|');
+row('ingest to findable', `${c.ingest_files_per_s} files/s`, r ? `${r.ingest_files_per_s} files/s` : '', ratio(c.ingest_files_per_s, r?.ingest_files_per_s, true));
+row('`find` one client, p50', `${c.find_1_p50_ms} ms (${c.find_1_req_s} req/s)`, r ? `${r.find_1_p50_ms} ms` : '', ratio(c.find_1_p50_ms, r?.find_1_p50_ms, false));
+row('`find` one client, 20 texts repeated, p50', `${c.find_1_repeated_p50_ms} ms`, r ? `${r.find_1_repeated_p50_ms} ms` : '', ratio(c.find_1_repeated_p50_ms, r?.find_1_repeated_p50_ms, false));
+row('`find` 8 clients, p50 / throughput', `${c.find_8_p50_ms} ms / ${c.find_8_req_s} req/s`, r ? `${r.find_8_p50_ms} ms / ${r.find_8_req_s} req/s` : '', r ? `${ratio(c.find_8_p50_ms, r.find_8_p50_ms, false)} / ${ratio(c.find_8_req_s, r.find_8_req_s, true)}` : '');
+row('`fs/ls` 8 clients', `${c.ls_8_req_s} req/s (p50 ${c.ls_8_p50_ms} ms)`, r ? `${r.ls_8_req_s} req/s` : '', ratio(c.ls_8_req_s, r?.ls_8_req_s, true));
+row('RSS idle (fresh server)', `${c.idle_rss_mib} MB`, r?.idle_rss_mib ? `${r.idle_rss_mib} MB` : '', ratio(c.idle_rss_mib, r?.idle_rss_mib, false));
+row('RSS after ingest (15 s settled)', `${c.rss_after_ingest_mib} MB`, r?.rss_after_ingest_mib ? `${r.rss_after_ingest_mib} MB` : '', ratio(c.rss_after_ingest_mib, r?.rss_after_ingest_mib, false));
+row('start-up to healthy', `${c.startup_ms} ms`, '', '');
+console.log(`\nctx memory after ingest (MiB): ${JSON.stringify(c.breakdown)}`);

@@ -1,0 +1,181 @@
+/**
+ * The cluster write path below `Kv.batch` (docs/scale-out.md, "The seam"): every durable batch is
+ * routed to its shard's log — appended, quorum-acknowledged, then applied — instead of going
+ * straight to RocksDB. It also runs the stream consumers that apply other leaders' records here.
+ *
+ * Which shard a batch belongs to: the request's (set by the request gate around the handler),
+ * else the account of its VFS keys, else the system shard. A batch without a request whose shard
+ * this node does not lead (start-up bootstrap, background work on a follower) stays local: phase 3
+ * moves background work to the leader (docs/scale-out.md, "Phases").
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { KvBackend, KvOp } from '../storage/backend.js';
+import type { Logger } from '../logger.js';
+import { shardOf } from './placement.js';
+import { APPLIED_PREFIX, ShardLog, type StreamIo } from './shard-log.js';
+
+export const SYS_SHARD = 'sys';
+
+/** What a request carries down to `Kv.batch`: its shard, and the sequence its writes reached. */
+export interface WriteTicket {
+  shard: string;
+  seq?: number;
+}
+
+export const writeContext = new AsyncLocalStorage<WriteTicket>();
+
+const VFS_ACCOUNT_KEY = /^vfs\x00[mci]\x00([^\x00]+)\x00/;
+
+export const streamName = (shard: string) => `CTX_SHARD_${shard.toUpperCase()}`;
+export const subjectOf = (shard: string) => `ctx.shard.${shard}`;
+
+export class Replicator {
+  readonly shards = new Map<string, ShardLog>();
+  private readonly io: StreamIo;
+  private readonly created = new Set<string>();
+  private stopped = false;
+  private readonly consumers = new Map<string, { stop(): void }>();
+  /** Where records applied from the stream are announced (caches to drop). */
+  onApplied: (shard: string, ops: KvOp[]) => void = () => {};
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly backend: KvBackend,
+    private readonly node: string,
+    private readonly shardCount: number,
+    private readonly streamReplicas: number,
+    private readonly connected: () => boolean,
+    private readonly log: Logger,
+  ) {
+    const self = this;
+    this.io = {
+      get maxPayload() {
+        return nc.info?.max_payload ?? 1024 * 1024;
+      },
+      get connected() {
+        return self.connected();
+      },
+      publish: async (shard, data, expected) => {
+        await this.ensureStream(shard);
+        const ack = await js.publish(subjectOf(shard), data, { expect: { lastSubjectSequence: expected }, timeout: 5000 });
+        return ack.seq;
+      },
+      lastSeq: async (shard) => {
+        try {
+          return (await jsm.streams.info(streamName(shard))).state.last_seq;
+        } catch (err) {
+          if (/stream not found|10059/i.test(String((err as Error).message))) return 0;
+          throw err;
+        }
+      },
+    };
+  }
+
+  allShards(): string[] {
+    return [...Array.from({ length: this.shardCount }, (_, i) => String(i)), SYS_SHARD];
+  }
+
+  /** Loads every shard's persisted `applied_seq` (exact: it is written with each applied record). */
+  async load(): Promise<void> {
+    for (const shard of this.allShards()) {
+      const log = new ShardLog(shard, this.node, this.backend, this.io, (ops) => this.onApplied(shard, ops));
+      const v = await this.backend.get(APPLIED_PREFIX + shard);
+      log.applied = log.seen = log.streamLast = v ? Number(v.toString()) : 0;
+      this.shards.set(shard, log);
+    }
+  }
+
+  shard(id: string): ShardLog {
+    const s = this.shards.get(id);
+    if (!s) throw new Error(`no shard ${id}`);
+    return s;
+  }
+
+  shardOfAccount(account: string): string {
+    return String(shardOf(account, this.shardCount));
+  }
+
+  /** The `Kv.batch` hook. */
+  write(ops: KvOp[]): Promise<void> {
+    const ticket = writeContext.getStore();
+    let shard = ticket?.shard;
+    if (shard === undefined) {
+      const m = VFS_ACCOUNT_KEY.exec(ops[0]!.key) ?? ops.map((o) => VFS_ACCOUNT_KEY.exec(o.key)).find(Boolean);
+      shard = m ? this.shardOfAccount(m[1]!) : SYS_SHARD;
+      const log = this.shard(shard);
+      if (!log.leading) return this.backend.write(ops, true);
+      return log.submit(ops).then(() => {});
+    }
+    return this.shard(shard)
+      .submit(ops)
+      .then((seq) => {
+        if (ticket && (ticket.seq === undefined || seq > ticket.seq)) ticket.seq = seq;
+      });
+  }
+
+  private async ensureStream(shard: string): Promise<void> {
+    if (this.created.has(shard)) return;
+    const name = streamName(shard);
+    try {
+      await this.jsm.streams.info(name);
+    } catch {
+      const { RetentionPolicy, StorageType, DiscardPolicy } = await import('@nats-io/jetstream');
+      try {
+        await this.jsm.streams.add({ name, subjects: [subjectOf(shard)], storage: StorageType.File, retention: RetentionPolicy.Limits, discard: DiscardPolicy.Old, num_replicas: this.streamReplicas });
+      } catch (err) {
+        // Another node created it first: fine when it now exists.
+        await this.jsm.streams.info(name).catch(() => {
+          throw err;
+        });
+      }
+    }
+    this.created.add(shard);
+  }
+
+  /** Applies the shard's stream here from `applied_seq + 1`, in order, until `unfollow` or close. */
+  follow(shard: string): void {
+    if (this.consumers.has(shard) || this.stopped) return;
+    const log = this.shard(shard);
+    log.following = true;
+    let current: { stop(): void } | undefined;
+    let done = false;
+    this.consumers.set(shard, {
+      stop: () => {
+        done = true;
+        current?.stop();
+      },
+    });
+    void (async () => {
+      const { DeliverPolicy } = await import('@nats-io/jetstream');
+      while (!done && !this.stopped) {
+        try {
+          await log.settled();
+          const consumer = await this.js.consumers.get(streamName(shard), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: log.applied + 1 });
+          // Short pulls: a pull parked on a nats-server that died is noticed (missed heartbeats) in ~2 s,
+          // not the default 30.
+          const messages = await consumer.consume({ max_messages: 256, expires: 2000 });
+          current = { stop: () => void messages.close() };
+          if (done) messages.close();
+          for await (const m of messages) await log.deliver(m.seq, m.data, m.info.pending);
+        } catch (err) {
+          if (!/stream not found|10059/i.test(String((err as Error)?.message ?? err))) this.log.debug('shard consumer restarts', { shard, error: err });
+        }
+        if (!done && !this.stopped) await new Promise((r) => setTimeout(r, 500));
+      }
+    })();
+  }
+
+  following(): string[] {
+    return [...this.consumers.keys()];
+  }
+
+  close(): void {
+    this.stopped = true;
+    for (const c of this.consumers.values()) c.stop();
+    for (const s of this.shards.values()) s.stepDown();
+  }
+}

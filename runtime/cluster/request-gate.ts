@@ -1,0 +1,116 @@
+/**
+ * Where a request is served in cluster mode (docs/scale-out.md, "Write path" 1 and "Reads and the
+ * consistency token"). Runs in the pipeline after authentication, before the body is parsed:
+ *
+ * - a write (any method but GET/HEAD) of a shard this node leads runs here, inside the shard's
+ *   write context, and answers `X-Ctx-Consistency-Token: <shard>:<seq>`; otherwise it is forwarded
+ *   to the leader's advertised URL with the caller's own headers and answered verbatim (one hop);
+ * - a read is served here when this node is a replica of the shard and, given a token, has applied
+ *   it within a bounded wait; otherwise it is forwarded to the leader.
+ *
+ * Node-local routes (system status, the observer) and unauthenticated ones are never forwarded.
+ */
+import type { HttpRequestData } from '../http/types.js';
+import type { GateAdmission, ForwardedResponse, RequestGate } from '../http/pipeline.js';
+import type { Identity } from '../identity/types.js';
+import type { LeaseValue } from './leases.js';
+import { SYS_SHARD, writeContext, type Replicator, type WriteTicket } from './replicator.js';
+import { unavailable } from './shard-log.js';
+
+export const TOKEN_HEADER = 'x-ctx-consistency-token';
+export const FORWARDED_HEADER = 'x-ctx-forwarded-by';
+const NODE_LOCAL = /^\/api\/v1\/(system|observer)(\/|$)/;
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host', 'upgrade', 'te', 'trailer', 'proxy-connection', 'date', 'uwebsockets']);
+
+export interface GateOptions {
+  node: string;
+  /** How long a read with a token waits for this replica to apply it before forwarding. */
+  tokenWaitMs: number;
+  /** How long a write waits for a leader to appear (a failover in progress) before answering 503. */
+  leaderWaitMs: number;
+  connected: () => boolean;
+  /** The shard's lease holder as this node knows it (asking NATS when its view is stale). */
+  leaderOf: (shard: string) => Promise<LeaseValue | undefined>;
+}
+
+export function parseToken(v: string | undefined): { shard: string; seq: number } | undefined {
+  const m = v ? /^([0-9]+|sys):([0-9]+)$/.exec(v.trim()) : null;
+  return m ? { shard: m[1]!, seq: Number(m[2]) } : undefined;
+}
+
+class Admission implements GateAdmission {
+  readonly ticket: WriteTicket;
+  constructor(shard: string) {
+    this.ticket = { shard };
+  }
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    return writeContext.run(this.ticket, fn);
+  }
+  headers(): Record<string, string> | undefined {
+    return this.ticket.seq === undefined ? undefined : { [TOKEN_HEADER]: `${this.ticket.shard}:${this.ticket.seq}` };
+  }
+}
+
+export class ClusterGate implements RequestGate {
+  constructor(
+    private readonly replicator: Replicator,
+    private readonly opts: GateOptions,
+  ) {}
+
+  async admit(req: HttpRequestData, identity: Identity | undefined): Promise<GateAdmission | ForwardedResponse | undefined> {
+    if (!identity || NODE_LOCAL.test(req.path)) return undefined;
+    const shard = req.path.startsWith('/api/v1/admin/') || identity.accountId === undefined ? SYS_SHARD : this.replicator.shardOfAccount(identity.accountId);
+    const log = this.replicator.shard(shard);
+    const hop = req.headers[FORWARDED_HEADER];
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const token = parseToken(req.headers[TOKEN_HEADER]);
+      const wanted = token && token.shard === shard;
+      if (log.role !== 'unassigned' && (!wanted || (await log.waitApplied(token.seq, this.opts.tokenWaitMs)))) return undefined;
+      if (log.leading || hop) return undefined;
+      const leader = await this.opts.leaderOf(shard);
+      if (!leader) {
+        // No leader known (NATS away, a failover): a replica serves what it has, unless the caller
+        // asked for a write it has not applied yet — then stale data would be a wrong answer.
+        if (log.role !== 'unassigned' && !wanted) return undefined;
+        throw unavailable(`no leader is known for shard ${shard}${wanted ? ` and this node has not applied ${token.shard}:${token.seq} yet` : ''}; retry`, { shard });
+      }
+      return this.forward(req, leader.url, shard);
+    }
+    if (!this.opts.connected()) throw unavailable('the replicated log (NATS) is unreachable: writes are refused until it is back; reads are served', { shard });
+    const end = Date.now() + this.opts.leaderWaitMs;
+    for (;;) {
+      if (log.leading && log.ready) return new Admission(shard);
+      const leader = log.leading ? undefined : await this.opts.leaderOf(shard);
+      if (leader && leader.node !== this.opts.node) {
+        if (hop) throw unavailable(`shard ${shard} is changing leader; retry`, { shard });
+        return this.forward(req, leader.url, shard);
+      }
+      if (Date.now() >= end) throw unavailable(`no leader for shard ${shard} yet; retry`, { shard });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private async forward(req: HttpRequestData, url: string, shard: string): Promise<ForwardedResponse> {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
+    headers[FORWARDED_HEADER] = this.opts.node;
+    const target = `${url}${req.path}${req.query ? `?${req.query}` : ''}`;
+    let res: Response;
+    try {
+      res = await fetch(target, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : new Uint8Array(req.body),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(60_000),
+      });
+    } catch (err) {
+      throw unavailable(`the leader of shard ${shard} (${url}) is unreachable: ${(err as Error).message}; retry`, { shard });
+    }
+    const out: Record<string, string> = {};
+    res.headers.forEach((v, k) => {
+      if (!HOP_BY_HOP.has(k)) out[k] = v;
+    });
+    return { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) };
+  }
+}

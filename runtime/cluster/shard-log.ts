@@ -1,0 +1,222 @@
+/**
+ * One shard's replicated log on this node (docs/scale-out.md, "Write path" 3-5): the leader's
+ * append (fenced by the stream's expected last sequence, acknowledged by its Raft quorum, then
+ * applied to RocksDB with `applied_seq` in the same write) and every replica's in-order apply of
+ * what the stream delivers. Both paths go through one serial `apply`, which skips what is already
+ * applied, so the leader's own records arriving through its consumer are no-ops.
+ */
+import type { KvBackend, KvOp } from '../storage/backend.js';
+import { CtxError } from '../errors.js';
+import { decodeRecord, encodeRecord } from './mutation-record.js';
+
+export const APPLIED_PREFIX = 'ctx-cluster\x00applied\x00';
+
+export interface StreamIo {
+  /** Appends with the fence; resolves with the stream sequence once the quorum has it. */
+  publish(shard: string, data: Buffer, expectedLastSeq: number): Promise<number>;
+  /** The stream's last sequence (0 when it does not exist yet). */
+  lastSeq(shard: string): Promise<number>;
+  readonly maxPayload: number;
+  readonly connected: boolean;
+}
+
+interface Pending {
+  ops: KvOp[];
+  resolve: (seq: number) => void;
+  reject: (err: unknown) => void;
+}
+
+export type Role = 'leader' | 'follower' | 'unassigned';
+
+export const unavailable = (message: string, details?: Record<string, unknown>) => new CtxError('UNAVAILABLE', message, { retry_after_s: 1, ...details });
+
+export class ShardLog {
+  applied = 0;
+  /** Last stream sequence delivered or appended, partial chunks included: the fence's expectation. */
+  seen = 0;
+  /** Best known last sequence of the stream (the lag is `streamLast - applied`). */
+  streamLast = 0;
+  /** Holds the lease; `ready` once caught up to the stream as it was when the lease was taken. */
+  leading = false;
+  ready = false;
+  following = false;
+  private chain: Promise<void> = Promise.resolve();
+  private partial?: { txn: string; ops: KvOp[] };
+  private waiters: { seq: number; resolve: () => void }[] = [];
+  private queue: Pending[] = [];
+  private inFlight = false;
+  private txnCounter = 0;
+
+  constructor(
+    readonly shard: string,
+    private readonly node: string,
+    private readonly backend: KvBackend,
+    private readonly io: StreamIo,
+    /** Told of records applied from the stream (not the leader's own): caches to drop. */
+    private readonly onApplied: (ops: KvOp[]) => void,
+  ) {}
+
+  get role(): Role {
+    return this.leading ? 'leader' : this.following ? 'follower' : 'unassigned';
+  }
+
+  /** Leader path: coalesces the batches submitted while an append is in flight into one record. */
+  submit(ops: KvOp[]): Promise<number> {
+    if (!this.leading || !this.ready) return Promise.reject(unavailable(`this node does not lead shard ${this.shard} (yet); retry`, { shard: this.shard }));
+    if (!this.io.connected) return Promise.reject(unavailable('the replicated log (NATS) is unreachable; writes are refused until it is back, reads are served', { shard: this.shard }));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ops, resolve, reject });
+      if (!this.inFlight) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.queue;
+    if (group.length === 0) return;
+    this.queue = [];
+    this.inFlight = true;
+    const ops = group.length === 1 ? group[0]!.ops : group.flatMap((p) => p.ops);
+    let seq: number;
+    try {
+      seq = await this.append(ops);
+    } catch (err) {
+      for (const p of group) p.reject(err);
+      this.inFlight = false;
+      void this.flush();
+      return;
+    }
+    // The next record's quorum round trip overlaps this one's local apply (applies stay in stream
+    // order through the chain); each writer is answered only once its own record is applied.
+    this.inFlight = false;
+    void this.flush();
+    this.apply(seq, ops, false).then(
+      () => {
+        for (const p of group) p.resolve(seq);
+      },
+      (err: unknown) => {
+        // In the log but not in RocksDB: this node cannot go on appending after a hole.
+        this.stepDown();
+        for (const p of group) p.reject(unavailable(`shard ${this.shard}: the local apply failed (${(err as Error)?.message ?? err}); retry`, { shard: this.shard }));
+      },
+    );
+  }
+
+  /** Appends one batch (one or more chunks) under the fence; resolves with the last chunk's sequence. */
+  private async append(ops: KvOp[]): Promise<number> {
+    if (!this.leading || !this.ready) throw unavailable(`this node no longer leads shard ${this.shard}; retry`, { shard: this.shard });
+    const chunks = encodeRecord(this.node, `${this.node}.${Date.now().toString(36)}.${++this.txnCounter}`, ops, this.io.maxPayload);
+    let seq = this.seen;
+    try {
+      for (const chunk of chunks) {
+        seq = await this.io.publish(this.shard, chunk, seq);
+        this.seen = Math.max(this.seen, seq);
+        this.streamLast = Math.max(this.streamLast, seq);
+      }
+    } catch (err) {
+      // Fenced (someone else appended: this node was deposed) or unknown outcome (timeout, NATS
+      // gone): either way this node's idea of the stream is no longer exact. Nothing was applied
+      // locally; re-synchronize from the stream before appending again.
+      this.ready = false;
+      void this.resync();
+      const fenced = /wrong last sequence|10071/i.test(String((err as Error)?.message ?? err));
+      throw unavailable(fenced ? `shard ${this.shard} has a newer leader; retry` : `the replicated log did not confirm the write (${(err as Error)?.message ?? err}); retry`, { shard: this.shard });
+    }
+    return seq;
+  }
+
+  /** A record delivered by the stream consumer, in stream order. */
+  deliver(seq: number, data: Uint8Array, pending: number): Promise<void> {
+    this.seen = Math.max(this.seen, seq);
+    this.streamLast = Math.max(this.streamLast, seq + pending);
+    if (seq <= this.applied) return this.chain;
+    const { header, ops } = decodeRecord(data);
+    if (header.chunks === 1) return this.apply(seq, ops, true);
+    // A new transaction's first chunk discards the leftovers of one whose leader died mid-way.
+    if (header.chunk === 1 || this.partial?.txn !== header.txn) this.partial = { txn: header.txn, ops: [] };
+    this.partial.ops.push(...ops);
+    if (header.chunk < header.chunks) return this.chain;
+    const all = this.partial.ops;
+    this.partial = undefined;
+    return this.apply(seq, all, true);
+  }
+
+  private apply(seq: number, ops: KvOp[], fromStream: boolean): Promise<void> {
+    const run = async () => {
+      if (seq <= this.applied) return;
+      // applied_seq in the same atomic write: a restart replays from exactly here.
+      await this.backend.write([...ops, { type: 'put', key: APPLIED_PREFIX + this.shard, value: Buffer.from(String(seq)) }], true);
+      this.applied = seq;
+      if (fromStream) this.onApplied(ops);
+      this.wake();
+    };
+    const next = this.chain.then(run);
+    this.chain = next.catch(() => {});
+    return next;
+  }
+
+  private wake(): void {
+    if (!this.waiters.length) return;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) (w.seq <= this.applied ? w.resolve() : still.push(w));
+    this.waiters = still;
+  }
+
+  /** Resolves true once `seq` is applied here, false after `timeoutMs`. */
+  waitApplied(seq: number, timeoutMs: number): Promise<boolean> {
+    if (seq <= this.applied) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const w = { seq, resolve: () => (clearTimeout(t), resolve(true)) };
+      const t = setTimeout(() => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(w);
+    });
+  }
+
+  /** Lease taken: serve writes once everything the stream holds now is applied here. */
+  async takeOver(catchUpMs: number): Promise<void> {
+    this.leading = true;
+    await this.resync(catchUpMs);
+  }
+
+  private resyncing = false;
+
+  private async resync(catchUpMs = 30_000): Promise<void> {
+    if (this.resyncing) return;
+    this.resyncing = true;
+    try {
+      const deadline = Date.now() + catchUpMs;
+      while (this.leading && Date.now() < deadline) {
+        try {
+          const last = await this.io.lastSeq(this.shard);
+          this.streamLast = Math.max(this.streamLast, last);
+          // Wait for the consumer to deliver up to `last` (a trailing partial transaction counts
+          // as delivered: its leader is gone and the next append overwrites nothing of it).
+          while (this.leading && this.seen < last && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+          await this.chain;
+          if (this.seen >= last) {
+            this.partial = undefined;
+            this.ready = this.leading;
+            return;
+          }
+        } catch {
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+    } finally {
+      this.resyncing = false;
+    }
+  }
+
+  /** Resolves when every apply queued so far is done. */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  stepDown(): void {
+    this.leading = false;
+    this.ready = false;
+    for (const p of this.queue.splice(0)) p.reject(unavailable(`this node no longer leads shard ${this.shard}; retry`, { shard: this.shard }));
+  }
+}
