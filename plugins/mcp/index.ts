@@ -5,11 +5,11 @@
  * host's own routes in process as that caller (`host.invoke`): MCP never reads more than HTTP would.
  * README.md describes the choices.
  */
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { definePlugin, HOST_VERSION, isAncestorPath, s, type Identity, type PluginHost, type RouteContext } from 'ctx/plugin';
-import { createServer, type SessionState } from './server.js';
+import { jsonRpcError, messageKind } from './messages.js';
+import type { SessionState } from './server.js';
 import { ownerOf, SessionTable, type McpSession } from './sessions.js';
-import { HttpSessionTransport, jsonRpcError } from './transport.js';
+import type { HttpSessionTransport } from './transport.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const REPLY_DOC = {
@@ -73,7 +73,7 @@ export default definePlugin({
           return s ? s.transport.post(ctx, ctx.identity, body) : notFound();
         }
         const messages = Array.isArray(body) ? body : [body];
-        if (!messages.some((m) => isInitializeRequest(m))) return jsonRpcError(400, -32000, 'Bad Request: no Mcp-Session-Id header, and this is not an initialize request');
+        if (!messages.some((m) => messageKind(m) === 'request' && (m as { method: string }).method === 'initialize')) return jsonRpcError(400, -32000, 'Bad Request: no Mcp-Session-Id header, and this is not an initialize request');
         if (!(await sessions.makeRoom(ctx.identity))) return jsonRpcError(429, -32000, `Too many MCP sessions are open (${cfg.maxSessions}); try again later`);
         return open(host, sessions, ctx, body);
       },
@@ -108,7 +108,14 @@ export default definePlugin({
   },
 });
 
+/**
+ * The SDK side of a session (its `Server`, zod and Ajv: a good part of what a fresh server would
+ * otherwise load and hold) is imported when the first session opens.
+ */
+let sessionModules: Promise<[typeof import('./server.js'), typeof import('./transport.js')]> | undefined;
+
 async function open(host: PluginHost, sessions: SessionTable, ctx: RouteContext, body: unknown) {
+  const [{ createServer }, { HttpSessionTransport }] = await (sessionModules ??= Promise.all([import('./server.js'), import('./transport.js')]));
   const identity = ctx.identity;
   const state: SessionState = { subscriptions: new Map(), pending: new Set() };
   const server = createServer(host, state);

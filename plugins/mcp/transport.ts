@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { Reply, type Identity, type RouteContext, type SseWriter } from 'ctx/plugin';
+import { jsonRpcError, messageKind } from './messages.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 /** The SDK's own bound: a batch larger than this is refused before anything runs. */
@@ -23,9 +24,6 @@ const MAX_BATCH = 100;
 const MAX_QUEUED_EVENTS = 1000;
 const KEEPALIVE_MS = 15_000;
 
-export function jsonRpcError(status: number, code: number, message: string): Reply {
-  return Reply.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
-}
 
 interface PendingPost {
   /** Request ids of the POST still waiting for their responses. */
@@ -207,27 +205,3 @@ export class HttpSessionTransport implements Transport {
   }
 }
 
-/**
- * What a JSON-RPC 2.0 message is, by its shape, or undefined when it is none. The envelope only:
- * the SDK's protocol layer validates each request's params against its method's schema, so a
- * second schema pass over the whole message here (the SDK transport's) was paid twice per call.
- */
-export function messageKind(m: unknown): 'request' | 'notification' | 'response' | undefined {
-  if (!m || typeof m !== 'object' || Array.isArray(m)) return undefined;
-  const o = m as Record<string, unknown>;
-  if (o.jsonrpc !== '2.0') return undefined;
-  const id = o.id;
-  const validId = (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)));
-  if (typeof o.method === 'string') {
-    if (o.params !== undefined && (typeof o.params !== 'object' || o.params === null || Array.isArray(o.params))) return undefined;
-    if (!('id' in o)) return 'notification';
-    return validId ? 'request' : undefined;
-  }
-  if ('result' in o) return validId && typeof o.result === 'object' && o.result !== null ? 'response' : undefined;
-  if ('error' in o) {
-    const e = o.error as Record<string, unknown> | null;
-    if (!e || typeof e !== 'object' || typeof e.code !== 'number' || typeof e.message !== 'string') return undefined;
-    return id === undefined || id === null || validId ? 'response' : undefined;
-  }
-  return undefined;
-}

@@ -11,10 +11,16 @@ export interface BufferedResponse {
   status(): number;
   headers(): Record<string, string>;
   body(): Buffer;
+  /** With `keepJson`: the JSON body as the value the pipeline handed over (no text was made). */
+  json(): { value: unknown } | undefined;
 }
 
-/** `signal`: the caller going away, seen by the handler as an aborted response. */
-export function bufferedResponse(signal?: AbortSignal): BufferedResponse {
+/**
+ * `signal`: the caller going away, seen by the handler as an aborted response. `keepJson`: take
+ * JSON bodies as values (for a caller that would only parse them back).
+ */
+export function bufferedResponse(signal?: AbortSignal, opts: { keepJson?: boolean } = {}): BufferedResponse {
+  let json: { value: unknown } | undefined;
   let status = 0;
   let headers: Record<string, string> = {};
   const chunks: Buffer[] = [];
@@ -39,5 +45,13 @@ export function bufferedResponse(signal?: AbortSignal): BufferedResponse {
       resolveEnd();
     },
   };
-  return { sink, ended, status: () => status, headers: () => headers, body: () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) };
+  if (opts.keepJson) {
+    sink.endJson = (s, h, value) => {
+      status = s;
+      headers = h;
+      json = { value };
+      resolveEnd();
+    };
+  }
+  return { sink, ended, status: () => status, headers: () => headers, body: () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)), json: () => json };
 }

@@ -434,6 +434,10 @@ export class Pipeline {
   /** `headers` must already start with content-type (`jsonHeaders`, `jsonHead`). */
   /** Returns the body's size in bytes (metrics). */
   private sendJson(sink: ResponseSink, status: number, headers: Record<string, string>, body: unknown, isHead: boolean): number {
+    if (sink.endJson && !isHead) {
+      sink.endJson(status, headers, body);
+      return 0;
+    }
     const text = JSON.stringify(body);
     sink.writeHead(status, headers);
     sink.end(isHead ? undefined : text);

@@ -24,6 +24,12 @@ export interface ResponseSink {
   end(chunk?: Uint8Array | string): void;
   /** Ends with a body of known size streamed in pieces (uses tryEnd on uWS). */
   endStream?(source: AsyncIterable<Uint8Array>, totalSize: number): Promise<void>;
+  /**
+   * Ends with a JSON body as the value, not its text: for an in-process caller that would parse the
+   * text straight back (`invoke`). Only bodies the pipeline would serialize with JSON.stringify come
+   * here; the caller must treat the value as read-only (it may be the handler's own object).
+   */
+  endJson?(status: number, headers: Record<string, string>, body: unknown): void;
 }
 
 export const STATUS_TEXT: Record<number, string> = {

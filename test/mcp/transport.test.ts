@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { oneLine } from '../../plugins/mcp/tool.js';
-import { messageKind } from '../../plugins/mcp/transport.js';
+import { messageKind } from '../../plugins/mcp/messages.js';
 
 describe('MCP transport: JSON-RPC message shapes', () => {
   it('tells requests, notifications and responses apart', () => {
