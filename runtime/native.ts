@@ -14,6 +14,7 @@ import type * as Core from '#core-native';
 import { JsonResult } from './http/reply.js';
 
 export type {
+  CoreInfo,
   FileDigest,
   GrepColumns,
   HierarchicalParams,
@@ -30,18 +31,47 @@ export type {
 } from '#core-native';
 export type { GrepOpts as GrepOptions } from '#core-native';
 
+export type CoreKind = 'native' | 'wasm';
+
+/**
+ * Loads the core: the native addon when it loads, else the WebAssembly build of the same crates
+ * (scripts/build-wasm.sh, through @napi-rs/wasm-runtime). `CTX_CORE=native|wasm` forces one; a
+ * forced core that does not load is a start-up error naming the command that builds it.
+ */
 function load(): typeof Core {
+  const want = (process.env.CTX_CORE ?? '').trim();
+  if (want !== '' && want !== 'native' && want !== 'wasm') {
+    throw new Error(`CTX_CORE must be "native" or "wasm" (or unset: native when it loads, else wasm), got "${want}"`);
+  }
+  // The generated loader (core-native/index.cjs) reads NAPI_RS_FORCE_WASI once, while it loads:
+  // 'error' means the wasm build and nothing else; unset means native first, wasm as fallback.
+  const saved = process.env.NAPI_RS_FORCE_WASI;
+  if (want === 'wasm') process.env.NAPI_RS_FORCE_WASI = 'error';
+  else delete process.env.NAPI_RS_FORCE_WASI;
+  let core: typeof Core;
   try {
     // `#core-native` (package.json `imports`) resolves from the package root, so the same line
     // works from runtime/ under tsx and vitest and from dist/runtime/ after the build.
-    return createRequire(import.meta.url)('#core-native') as typeof Core;
+    core = createRequire(import.meta.url)('#core-native') as typeof Core;
   } catch (err) {
     const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new Error(`core-native (the Rust core) did not load: run \`npm run build:native\` (or \`npm run setup\`). ${detail}`, { cause: err });
+    const build = want === 'wasm' ? '`npm run build:wasm`' : '`npm run build:native` (or `npm run build:wasm` for the portable core)';
+    throw new Error(`core-native (the Rust core${want ? `, CTX_CORE=${want}` : ''}) did not load: run ${build}, or \`npm run setup\`. ${detail}`, { cause: err });
+  } finally {
+    if (saved === undefined) delete process.env.NAPI_RS_FORCE_WASI;
+    else process.env.NAPI_RS_FORCE_WASI = saved;
   }
+  if (want === 'native' && core.coreInfo().kind !== 'native') {
+    throw new Error('CTX_CORE=native but the native core did not load (the wasm build did): run `npm run build:native`, or unset CTX_CORE to run on the wasm build');
+  }
+  return core;
 }
 
 const core = load();
+
+/** Which build of the core runs (`native` or `wasm`), its version and its HNSW graph. */
+export const coreInfo: Core.CoreInfo = core.coreInfo();
+const wasmCore = coreInfo.kind === 'wasm';
 
 /** The `code` property of an error thrown by the core (undefined for any other error). */
 export function nativeErrorCode(err: unknown): string | undefined {
@@ -71,7 +101,16 @@ export const jsonQuotedLen = (src: Buffer): number => core.jsonQuotedLen(src);
  * Writes that literal into `dst` at `offset` and returns its length; throws `INVALID_ARGUMENT`
  * for invalid UTF-8 or a destination without room (it never writes past the end).
  */
-export const jsonQuoteInto = (src: Buffer, dst: Buffer, offset: number): number => core.jsonQuoteInto(src, dst, offset);
+export const jsonQuoteInto = (src: Buffer, dst: Buffer, offset: number): number => {
+  if (!wasmCore) return core.jsonQuoteInto(src, dst, offset);
+  // The wasm core writes into its own copy of `dst`: it hands the literal back and it is copied
+  // here, with the native export's checks (room after `offset`) and codes.
+  const lit = core.jsonQuote(src);
+  if (offset > dst.length || dst.length - offset < lit.length) {
+    throw Object.assign(new Error(`destination has ${Math.max(0, dst.length - offset)} bytes after offset ${offset}, ${lit.length} needed`), { code: 'INVALID_ARGUMENT' });
+  }
+  return lit.copy(dst, offset);
+};
 
 /**
  * A `result` equal to `bytes.toString('utf8')` as a JSON string, written by the core straight

@@ -20,6 +20,10 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 # baseline with no prebuilt binary). chromium: the relation-graph browser test (headless).
 # Not needed: pkg-config (no build here asks it for anything).
 APT_PACKAGES=(g++ make python3 libfaiss-dev libopenblas-dev libomp-dev chromium)
+# The wasm build of the core (scripts/build-wasm.sh): clang-14 compiles the tree-sitter grammars'
+# C for wasm32 against wasi-libc's headers; lld-14 and the compiler-rt builtins complete the C
+# toolchain for that target.
+APT_PACKAGES+=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -41,6 +45,11 @@ fi
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 if [ "$node_major" -lt 20 ]; then echo "Node >= 20 is required (found $(node -v))" >&2; exit 1; fi
 command -v cargo >/dev/null || { echo "cargo (Rust) is required to build core-native: https://rustup.rs" >&2; exit 1; }
+# The Rust standard library for the wasm core's target (rustup downloads it once).
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-wasip1-threads; then
+  say "adding the Rust target wasm32-wasip1-threads"
+  rustup target add wasm32-wasip1-threads
+fi
 
 # --- npm dependencies ---------------------------------------------------------------------------
 lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
@@ -56,6 +65,10 @@ fi
 if [ -f scripts/build-native.sh ]; then
   say "building core-native"
   bash scripts/build-native.sh
+fi
+if [ -f scripts/build-wasm.sh ]; then
+  say "building core-native for WebAssembly"
+  bash scripts/build-wasm.sh
 fi
 if [ -f scripts/gen-proto.sh ]; then
   say "generating protobuf code"

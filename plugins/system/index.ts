@@ -7,6 +7,7 @@ import { Reply } from 'ctx/plugin';
 import { definePlugin } from 'ctx/plugin';
 import { s, URI_PATTERN } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
+import { coreInfo } from 'ctx/plugin';
 import { parseUri } from 'ctx/plugin';
 import type { Identity } from 'ctx/plugin';
 import { isAncestorPath } from 'ctx/plugin';
@@ -14,6 +15,13 @@ import { statusTable as table, type ComponentStatus, type QueueManager } from 'c
 import { clusterComponent, clusterStatusSchema } from './cluster-status.js';
 import { TempFileStore, type TempFiles } from './temp-files.js';
 import { componentStatusSchema, resultObject } from 'ctx/plugin';
+
+/** The `core` of the status: the native addon or its WebAssembly build (CTX_CORE, docs/configuration.md). */
+const coreSchema = resultObject({
+  kind: s.enum(['native', 'wasm']).describe('`native`: the platform addon; `wasm`: the WebAssembly build of the same crates'),
+  version: s.string().describe('the core crate version'),
+  graph: s.enum(['faiss', 'rust']).describe("the HNSW graph: FAISS's (native) or the pure-Rust one (wasm)"),
+});
 
 declare module 'ctx/plugin' {
   interface Services {
@@ -107,9 +115,9 @@ export default definePlugin({
     host.route({
       method: 'GET',
       path: '/api/v1/system/status',
-      summary: 'whether the service is initialized, the caller, and the cluster (docs/scale-out.md)',
-      response: resultObject({ initialized: s.bool(), user: s.string(), cluster: clusterStatusSchema }),
-      handler: (ctx) => ({ initialized: true, user: ctx.identity.userId, cluster: host.cluster.status() }),
+      summary: 'whether the service is initialized, the caller, the cluster (docs/scale-out.md) and which core runs',
+      response: resultObject({ initialized: s.bool(), user: s.string(), cluster: clusterStatusSchema, core: coreSchema }),
+      handler: (ctx) => ({ initialized: true, user: ctx.identity.userId, cluster: host.cluster.status(), core: { kind: coreInfo.kind, version: coreInfo.version, graph: coreInfo.graph } }),
     });
 
     host.route({

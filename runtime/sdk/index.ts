@@ -124,6 +124,7 @@ export { createLlm, parseJsonAnswer, LlmError, type ChatDelta, type ChatMessage,
 export { createReranker, type Reranker, type RerankResult } from '../models/reranker.js';
 export { createEmbedder, type Embedder, type EmbedderInfo } from '../models/embedder.js';
 export {
+  coreInfo,
   grep,
   hash,
   jsonQuotedLen,
@@ -142,6 +143,7 @@ export {
   type CodeOutlineInput,
   type CodeOutlineResult,
   type CodeSymbol,
+  type CoreInfo,
   type Hit,
   type RecordAttrs,
   type VectorFilter,

@@ -143,7 +143,7 @@ describe('auth modes', () => {
     const td = await startTestApp({ config: { authMode: 'dev', rootApiKey: undefined } });
     try {
       const res = await td.req({ url: '/api/v1/system/status' });
-      expect(res.json().result).toEqual({ initialized: true, user: 'default', cluster: { mode: 'single' } });
+      expect(res.json().result).toMatchObject({ initialized: true, user: 'default', cluster: { mode: 'single' } });
       expect((await td.req({ method: 'POST', url: '/api/v1/system/backend/sync-status', body: { uri: 'ctx://resources' } })).status).toBe(200);
       expect((await td.req({ url: '/ready' })).json().checks.api_key_manager).toBe('not_configured');
     } finally {

@@ -73,7 +73,7 @@ describe('HTTP over a real socket', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    expect((await res.json()).result).toEqual({ initialized: true, user: 'default', cluster: { mode: 'single' } });
+    expect((await res.json()).result).toMatchObject({ initialized: true, user: 'default', cluster: { mode: 'single' } });
   });
 
   it('GET /health needs no key', async () => {

@@ -125,7 +125,14 @@ describe('envelope, telemetry, profile, request ids', () => {
     expect(res.status).toBe(200);
     const body = res.json();
     expect(body.status).toBe('ok');
-    expect(body.result).toEqual({ initialized: true, user: 'alice', cluster: { mode: 'single' } });
+    // The core that runs: CTX_CORE=wasm forces the WebAssembly build (the test:wasm pass).
+    const kind = process.env.CTX_CORE === 'wasm' ? 'wasm' : 'native';
+    expect(body.result).toEqual({
+      initialized: true,
+      user: 'alice',
+      cluster: { mode: 'single' },
+      core: { kind, version: expect.stringMatching(/^\d+\.\d+\.\d+/), graph: kind === 'wasm' ? 'rust' : 'faiss' },
+    });
     expect(typeof body.time).toBe('number');
     expect(body.telemetry).toBeUndefined();
   });

@@ -27,3 +27,17 @@ pub fn json_quote_into(src: Buffer, mut dst: Buffer, offset: u32) -> Result<u32>
         Ok(json::quote_into(src, &mut out[start..start + need]) as u32)
     })
 }
+
+/// The JSON string literal of UTF-8 bytes as a new buffer (`INVALID_ARGUMENT` for invalid UTF-8).
+/// What the wasm build uses for `jsonQuoteInto`: a wasm module sees a copy of a JS buffer in its
+/// own memory, so a write into it never reaches the caller; the literal comes back instead.
+#[napi]
+pub fn json_quote(src: Buffer) -> Result<Buffer> {
+    guard(|| {
+        let src = src.as_ref();
+        let need = json::quoted_len(src).ok_or_else(|| invalid("source is not valid UTF-8"))?;
+        let mut out = vec![0u8; need];
+        json::quote_into(src, &mut out);
+        Ok(out.into())
+    })
+}

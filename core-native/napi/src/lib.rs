@@ -4,6 +4,7 @@
 //! its types. Errors and panics: see `error.rs`.
 mod error;
 mod hash;
+mod info;
 mod json;
 mod neural;
 mod outline;

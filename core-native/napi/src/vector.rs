@@ -478,7 +478,7 @@ impl VectorIndex {
         let (inner, q, opts) = (self.inner.clone(), queries.to_vec(), to_opts(opts));
         Ok(Job::new(
             move || {
-                let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+                let threads = ctx_vector::max_threads();
                 read(&inner).search_many(&q, n as usize, k as usize, &f, opts, threads).map_err(err)
             },
             |out| out.into_iter().map(hits).collect(),

@@ -1368,7 +1368,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** whether the service is initialized, the caller, and the cluster (docs/scale-out.md) */
+        /** whether the service is initialized, the caller, the cluster (docs/scale-out.md) and which core runs */
         get: operations["getSystemStatus"];
         put?: never;
         post?: never;
@@ -13913,7 +13913,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description whether the service is initialized, the caller, and the cluster (docs/scale-out.md) */
+            /** @description whether the service is initialized, the caller, the cluster (docs/scale-out.md) and which core runs */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13974,6 +13974,14 @@ export interface operations {
                                     /** @description the stream's last sequence as this node knows it */
                                     stream_seq: number;
                                 };
+                            };
+                            core: {
+                                /** @description the HNSW graph: FAISS's (native) or the pure-Rust one (wasm) */
+                                graph: "faiss" | "rust";
+                                /** @description `native`: the platform addon; `wasm`: the WebAssembly build of the same crates */
+                                kind: "native" | "wasm";
+                                /** @description the core crate version */
+                                version: string;
                             };
                             initialized: boolean;
                             user: string;

@@ -369,7 +369,7 @@ pub fn embed_batch<T: AsRef<str> + Sync>(texts: &[T], params: EmbedParams, threa
     let mut out = vec![0.0f32; texts.len() * dim];
     // Below ~64 KB of text a thread costs more than it saves.
     let total: usize = texts.iter().map(|t| t.as_ref().len()).sum();
-    let threads = if total < 64 * 1024 { 1 } else { threads.max(1).min(texts.len().max(1)) };
+    let threads = if total < 64 * 1024 { 1 } else { threads.min(crate::hash::available_threads()).max(1).min(texts.len().max(1)) };
     if threads == 1 {
         let mut e = Embedder::new(params)?;
         for (t, row) in texts.iter().zip(out.chunks_mut(dim)) {

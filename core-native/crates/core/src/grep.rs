@@ -192,7 +192,7 @@ pub fn grep_parallel<T: AsRef<[u8]> + Sync>(
     let re = compile_cached(pattern, opts.case_insensitive)?;
     let re: &Regex = &re;
     let total: usize = buffers.iter().map(|b| b.as_ref().len()).sum();
-    let threads = threads.max(1).min(buffers.len().max(1));
+    let threads = threads.min(crate::hash::available_threads()).max(1).min(buffers.len().max(1));
     if threads < 2 || total < 1 << 20 {
         return Ok(grep_compiled(re, buffers, opts));
     }

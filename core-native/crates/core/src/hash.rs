@@ -73,7 +73,7 @@ pub fn sha256_file(path: &Path) -> io::Result<(String, u64)> {
 /// Hashes files on up to `threads` threads, preserving order. Each entry is independent: one
 /// unreadable file does not fail the others.
 pub fn sha256_files(paths: &[String], threads: usize) -> Vec<io::Result<(String, u64)>> {
-    let threads = threads.max(1).min(paths.len().max(1));
+    let threads = threads.min(available_threads()).max(1).min(paths.len().max(1));
     if threads == 1 {
         return paths.iter().map(|p| sha256_file(Path::new(p))).collect();
     }
@@ -95,8 +95,14 @@ pub fn sha256_files(paths: &[String], threads: usize) -> Vec<io::Result<(String,
     results.into_iter().map(|r| r.expect("every slot is filled")).collect()
 }
 
+/// Threads the parallel kernels may use. One under WebAssembly: there a thread is a Worker,
+/// whose start costs more than these kernels split, and the JS thread must not block joining it.
 pub fn available_threads() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    }
 }
 
 #[cfg(test)]

@@ -153,7 +153,8 @@ pub(crate) fn outline_with(source: &str, lang: Language, mask: bool) -> Result<O
 /// one), in input order.
 pub fn outline_many<S: AsRef<str> + Sync>(inputs: &[(S, Language)], threads: usize) -> Vec<Result<Outline, OutlineError>> {
     let n = inputs.len();
-    let threads = threads.max(1).min(n.max(1));
+    // One under WebAssembly, where a thread is a Worker the calling thread must not block on.
+    let threads = if cfg!(target_arch = "wasm32") { 1 } else { threads.max(1).min(n.max(1)) };
     if threads <= 1 {
         return inputs.iter().map(|(s, l)| outline(s.as_ref(), *l)).collect();
     }

@@ -3,7 +3,7 @@
 //! usable while the expensive build runs.
 use std::collections::{HashMap, HashSet};
 
-use crate::ffi::FaissIndex;
+use crate::Graph;
 use crate::{kernels, Config, Error, Kind, Result, VectorIndex, Vectors, NONE};
 
 /// The live vectors copied out of the index for a background compaction.
@@ -78,7 +78,7 @@ pub fn compaction_build(s: CompactionSnapshot) -> Result<CompactionBuilt> {
     let d = s.dim;
     let (codes, scales) = quantize_all(&s.data, d);
     let vectors = if s.to_hnsw {
-        let mut h = FaissIndex::new_hnsw(d, s.cfg.hnsw_m, s.cfg.ef_construction, s.cfg.ef_search)?;
+        let mut h = Graph::new_hnsw(d, s.cfg.hnsw_m, s.cfg.ef_construction, s.cfg.ef_search)?;
         h.add(&s.data, s.cfg.build_threads)?;
         h.shrink_to_fit()?;
         Vectors::Hnsw(h)
@@ -95,7 +95,7 @@ fn quantize_all(all: &[f32], d: usize) -> (Vec<i8>, Vec<f32>) {
     let n = all.len() / d;
     let mut codes = vec![0i8; n * d];
     let mut scales = vec![0f32; n];
-    let threads = std::thread::available_parallelism().map(|t| t.get()).unwrap_or(1).min(8);
+    let threads = crate::max_threads().min(8);
     let per = n.div_ceil(threads).max(1);
     std::thread::scope(|s| {
         for ((cs, ss), start) in codes.chunks_mut(per * d).zip(scales.chunks_mut(per)).zip((0..n).step_by(per)) {

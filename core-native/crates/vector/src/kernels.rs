@@ -1,8 +1,10 @@
 //! Distance kernels for exact scans. Debian's FAISS is compiled for baseline x86-64 (SSE2), while
 //! the CPUs we run on have AVX2+FMA; these are picked at run time and fall back to portable code.
 
+#[cfg(target_arch = "x86_64")]
 use std::sync::OnceLock;
 
+#[cfg(target_arch = "x86_64")]
 fn has_avx2() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
     *HAS.get_or_init(|| {
@@ -82,7 +84,43 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
         // SAFETY: the CPU supports AVX2+FMA (checked once above).
         return unsafe { dot_avx2(a, b) };
     }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return dot_simd128(a, b);
+    #[allow(unreachable_code)]
     dot_portable(a, b)
+}
+
+/// The wasm build's inner product (built with `+simd128`, which every current engine has): four
+/// independent 4-lane accumulators, as the AVX2 kernel does with 8-lane ones.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn dot_simd128(a: &[f32], b: &[f32]) -> f32 {
+    use std::arch::wasm32::*;
+    let n = a.len().min(b.len());
+    let (pa, pb) = (a.as_ptr(), b.as_ptr());
+    let mut acc = [f32x4_splat(0.0); 4];
+    let mut i = 0;
+    // SAFETY: every load reads 4 floats at i + 4j + 3 < n, inside both slices (unaligned loads).
+    unsafe {
+        while i + 16 <= n {
+            for (j, s) in acc.iter_mut().enumerate() {
+                let x = v128_load(pa.add(i + 4 * j) as *const v128);
+                let y = v128_load(pb.add(i + 4 * j) as *const v128);
+                *s = f32x4_add(*s, f32x4_mul(x, y));
+            }
+            i += 16;
+        }
+        while i + 4 <= n {
+            acc[0] = f32x4_add(acc[0], f32x4_mul(v128_load(pa.add(i) as *const v128), v128_load(pb.add(i) as *const v128)));
+            i += 4;
+        }
+    }
+    let s = f32x4_add(f32x4_add(acc[0], acc[1]), f32x4_add(acc[2], acc[3]));
+    let mut r = f32x4_extract_lane::<0>(s) + f32x4_extract_lane::<1>(s) + f32x4_extract_lane::<2>(s) + f32x4_extract_lane::<3>(s);
+    while i < n {
+        r += a[i] * b[i];
+        i += 1;
+    }
+    r
 }
 
 /// 8-bit codes of a vector: `code[i] = round(x[i] / scale)`, `scale = max|x| / 127`. Used for the

@@ -7,9 +7,11 @@
 pub mod bm25;
 mod compaction;
 pub mod error;
+#[cfg(feature = "faiss")]
 pub mod ffi;
 mod filter;
 mod hier;
+pub mod hnsw;
 mod hybrid;
 pub mod kernels;
 mod persist;
@@ -29,7 +31,19 @@ use std::sync::Arc;
 use roaring::RoaringBitmap;
 
 pub use error::{Error, Result};
-use ffi::FaissIndex;
+
+/// The HNSW graph: FAISS's in the native build, the pure-Rust one without the `faiss` feature
+/// (the wasm build). Both have the same surface; a saved file tags which one wrote it.
+#[cfg(feature = "faiss")]
+pub type Graph = ffi::FaissIndex;
+#[cfg(not(feature = "faiss"))]
+pub type Graph = hnsw::HnswIndex;
+
+/// Threads a parallel step may use. One under WebAssembly: a wasi thread is a Worker, whose
+/// start costs more than the work these steps split, and the calling thread must not block on it.
+pub fn max_threads() -> usize {
+    ctx_core::hash::available_threads()
+}
 
 const NONE: u32 = u32::MAX;
 
@@ -85,7 +99,7 @@ pub(crate) struct Rec {
 
 pub(crate) enum Vectors {
     Flat(Vec<f32>),
-    Hnsw(FaissIndex),
+    Hnsw(Graph),
 }
 
 fn key(a: u32, v: u32) -> u64 {
@@ -268,3 +282,5 @@ impl VectorIndex {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod hnsw_tests;

@@ -9,13 +9,17 @@
 //! slots    u32 n, n × u32 record (u32::MAX = tombstone/free)
 //! bm25     u32 terms, terms × (u32 len, bytes, u32 n, n × (u32 doc, u32 tf)), u32 docs,
 //!          docs × (u32 record, u32 length)
-//! vectors  flat: slots × dim × f32; hnsw: faiss::write_index of the IndexHNSWFlat
+//! vectors  flat (kind 0): slots × dim × f32; kind 1: faiss::write_index of the IndexHNSWFlat
+//!          (native build); kind 2: the pure-Rust graph (`hnsw.rs`, the build without FAISS)
 //! trailer  u64 body length, u32 CRC-32 of the body, "CTXVEND\x01"
 //! ```
 //!
 //! Saving writes `<path>.tmp-<pid>-<n>`, fsyncs it, renames it over `<path>` and fsyncs the
 //! directory, so a crash leaves either the old or the new file. Loading verifies the length and
 //! the checksum over the whole body before parsing anything; any mismatch is `Corrupt`.
+//!
+//! A flat file is read by either build. A graph written by the other build is `Incompatible`
+//! (its caller rebuilds the index from RocksDB and logs why), never read as something else.
 use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -23,8 +27,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::bm25::Bm25;
 use crate::error::{Error, Result};
-use crate::ffi::{FaissIndex, FaissKind};
-use crate::{Config, Interner, Rec, VectorIndex, Vectors, NONE};
+use crate::{Config, Graph, Interner, Rec, VectorIndex, Vectors, NONE};
+
+/// The `kind` byte of a graph written by this build.
+const GRAPH_KIND: u8 = if cfg!(feature = "faiss") { 1 } else { 2 };
+
+fn graph_kind_name(kind: u8) -> &'static str {
+    match kind {
+        1 => "a FAISS HNSW graph (the native core)",
+        2 => "a pure-Rust HNSW graph (the core built without FAISS, e.g. wasm)",
+        _ => "an unknown vector layout",
+    }
+}
 
 const MAGIC: &[u8; 8] = b"CTXVIDX\x01";
 const END: &[u8; 8] = b"CTXVEND\x01";
@@ -61,6 +75,18 @@ fn f32_bytes(v: &[f32]) -> &[u8] {
 
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// Tells this process's temporary files from another's: the pid, or under WASI (which has no
+/// process ids: `std::process::id` panics there) the clock at first use.
+fn process_tag() -> u64 {
+    #[cfg(not(target_os = "wasi"))]
+    return std::process::id() as u64;
+    #[cfg(target_os = "wasi")]
+    {
+        static TAG: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+        *TAG.get_or_init(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64 % 1_000_000_007))
+    }
+}
+
 pub fn save(idx: &VectorIndex, path: &Path) -> Result<()> {
     if let Some(dir) = path.parent() {
         if !dir.as_os_str().is_empty() {
@@ -70,7 +96,7 @@ pub fn save(idx: &VectorIndex, path: &Path) -> Result<()> {
     let tmp = path.with_file_name(format!(
         "{}.tmp-{}-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("index"),
-        std::process::id(),
+        process_tag(),
         TMP_COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let result = (|| -> Result<()> {
@@ -109,7 +135,7 @@ fn write_body<W: Write>(idx: &VectorIndex, w: &mut W) -> Result<()> {
     w32(w, idx.dim as u32)?;
     w.write_all(&[match idx.vectors {
         Vectors::Flat(_) => 0u8,
-        Vectors::Hnsw(_) => 1u8,
+        Vectors::Hnsw(_) => GRAPH_KIND,
     }])?;
     w32(w, idx.strings.names.len() as u32)?;
     for s in &idx.strings.names {
@@ -330,12 +356,18 @@ pub fn load(path: &Path) -> Result<VectorIndex> {
         let bytes = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, v.len() * 4) };
         r.r.read_exact(bytes).map_err(|_| corrupt("truncated vectors"))?;
         Vectors::Flat(v)
-    } else {
-        let h = FaissIndex::read_from(&mut r.r).map_err(|e| Error::Corrupt(format!("FAISS index: {e}")))?;
-        if h.kind() != FaissKind::Hnsw || h.dim() != dim || h.len() != nslots {
-            return Err(corrupt("FAISS index does not match the records"));
+    } else if kind == GRAPH_KIND {
+        let h = Graph::read_from(&mut r.r).map_err(|e| Error::Corrupt(format!("HNSW graph: {e}")))?;
+        if !graph_is_hnsw(&h) || h.dim() != dim || h.len() != nslots {
+            return Err(corrupt("HNSW graph does not match the records"));
         }
         Vectors::Hnsw(h)
+    } else {
+        return Err(Error::Incompatible(format!(
+            "the file holds {}, which this core ({}) cannot read",
+            graph_kind_name(kind),
+            graph_kind_name(GRAPH_KIND)
+        )));
     };
     let mut rest = Vec::new();
     r.r.read_to_end(&mut rest).map_err(|_| corrupt("unreadable body"))?;
@@ -401,4 +433,14 @@ fn le_u32(b: &[u8]) -> u32 {
 
 fn le_u64(b: &[u8]) -> u64 {
     u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+}
+
+#[cfg(feature = "faiss")]
+fn graph_is_hnsw(h: &Graph) -> bool {
+    h.kind() == crate::ffi::FaissKind::Hnsw
+}
+
+#[cfg(not(feature = "faiss"))]
+fn graph_is_hnsw(_: &Graph) -> bool {
+    true
 }

@@ -5,7 +5,7 @@ use std::collections::BinaryHeap;
 
 use roaring::RoaringBitmap;
 
-use crate::ffi::FaissIndex;
+use crate::Graph;
 use crate::{format_id, kernels, Error, Filter, Plan, Result, SearchOpts, VectorIndex, Vectors, NONE};
 
 #[derive(PartialEq)]
@@ -256,7 +256,7 @@ impl VectorIndex {
             self.check_query(&qs[i * self.dim..(i + 1) * self.dim], k)?;
         }
         let cand = self.candidates(f);
-        let threads = threads.clamp(1, n.max(1));
+        let threads = threads.min(crate::max_threads()).clamp(1, n.max(1));
         let chunk = n.div_ceil(threads).max(1);
         let d = self.dim;
         let results: Vec<Result<Vec<Vec<(String, f32)>>>> = std::thread::scope(|s| {
@@ -306,7 +306,7 @@ impl VectorIndex {
     }
 
     /// Exposes the raw FAISS index for benchmarks (FAISS's own search as a baseline).
-    pub fn faiss(&self) -> Option<&FaissIndex> {
+    pub fn faiss(&self) -> Option<&Graph> {
         match &self.vectors {
             Vectors::Hnsw(h) => Some(h),
             _ => None,

@@ -28,7 +28,7 @@ fn normalized(v: &mut [f32]) {
     v.iter_mut().for_each(|x| *x /= n);
 }
 
-fn random_vectors(n: usize, d: usize, seed: u64) -> Vec<f32> {
+pub(crate) fn random_vectors(n: usize, d: usize, seed: u64) -> Vec<f32> {
     let mut rng = Rng::new(seed);
     let mut out = vec![0f32; n * d];
     for c in out.chunks_mut(d) {
@@ -62,7 +62,7 @@ fn brute(idx: &VectorIndex, q: &[f32], k: usize, f: &Filter) -> Vec<String> {
     idx.named(idx.scan_exact(q, k, &cand).unwrap()).unwrap().into_iter().map(|x| x.0).collect()
 }
 
-fn build(n: usize, d: usize, accounts: usize, cfg: Config) -> (VectorIndex, Vec<f32>) {
+pub(crate) fn build(n: usize, d: usize, accounts: usize, cfg: Config) -> (VectorIndex, Vec<f32>) {
     let mut idx = VectorIndex::with_config(d, cfg).unwrap();
     let v = random_vectors(n, d, 42);
     let ids: Vec<String> = (0..n).map(id).collect();
@@ -194,7 +194,7 @@ fn update_and_remove() {
     assert_eq!(idx.len(), 198 - n as usize);
 }
 
-fn small_hnsw_cfg() -> Config {
+pub(crate) fn small_hnsw_cfg() -> Config {
     Config { flat_threshold: 1000, exact_max_candidates: 200, build_threads: 2, ..Config::default() }
 }
 
@@ -701,6 +701,7 @@ fn the_fused_top_k_is_the_pools_whether_or_not_the_dense_search_runs() {
 /// Small adds to a graph go through the shim's incremental path (persistent per-vertex locks, SIMD
 /// distances); large ones through FAISS's parallel add. A graph grown both ways, and again after a
 /// save/load (which starts with no lock table), finds what an exact scan finds.
+#[cfg(feature = "faiss")]
 #[test]
 fn small_graph_adds_build_the_same_quality_of_graph_as_faiss_add() {
     use crate::ffi::{shim_dot, FaissIndex};
