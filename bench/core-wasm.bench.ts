@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { mulberry32 } from './metrics-stats.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string) => {
@@ -37,16 +38,7 @@ const log = (...a: unknown[]) => console.error(new Date().toISOString().slice(11
 
 type Row = { name: string; unit: string; value: number; higherIsBetter: boolean; note?: string };
 
-function mulberry(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const mulberry = mulberry32;
 
 function gaussian(rnd: () => number): number {
   return Math.sqrt(-2 * Math.log(Math.max(rnd(), 1e-12))) * Math.cos(2 * Math.PI * rnd());

@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { VectorIndex, type RecordAttrs, type VectorFilter } from '../runtime/native.js';
+import { mulberry32 } from './metrics-stats.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string) => {
@@ -37,16 +38,7 @@ const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const log = (...a: unknown[]) => console.error(new Date().toISOString().slice(11, 19), ...a);
 const results: Record<string, unknown> = { n: N, dim: DIM, queries: NQ, date: new Date().toISOString() };
 
-function mulberry(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const mulberry = mulberry32;
 
 function mixture(n: number, dim: number, seed: number, centresSeed = 7): Float32Array {
   const crnd = mulberry(centresSeed);

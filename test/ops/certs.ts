@@ -2,6 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { tempDir } from '../helpers/app.js';
 
 const ssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
 
@@ -46,4 +48,19 @@ export function makePki(dir: string): Pki {
     rogueKey: f('rogue.key'),
     read: (file) => fs.readFileSync(file),
   };
+}
+
+/**
+ * A PKI for one test file: made before its tests in a temp dir of its own, removed after them. The
+ * object is filled in by `beforeAll`, so tests read it as they would a `let`.
+ */
+export function pkiForFile(): Pki {
+  const pki = {} as Pki;
+  beforeAll(() => {
+    Object.assign(pki, makePki(tempDir('ctx-pki-')));
+  });
+  afterAll(() => {
+    if (pki.dir) fs.rmSync(pki.dir, { recursive: true, force: true });
+  });
+  return pki;
 }

@@ -4,14 +4,13 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { create } from '@bufbuild/protobuf';
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SessionRequestSchema } from '../../plugins/compile/gen/runtime_pb.js';
 import { runtimeClient } from '../../plugins/compile/grpc.js';
 import { loadConfig, publicConfig, tlsProblem } from '../../runtime/config.js';
 import type { CompileService } from '../../plugins/compile/index.js';
-import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
-import { makePki, type Pki } from './certs.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { pkiForFile } from './certs.js';
 import { parsePrometheus, value } from './prom-text.js';
 import { freePort } from '../helpers/free-port.js';
 
@@ -24,13 +23,7 @@ function status(c: Client, key: string): Promise<grpc.ServiceError | null> {
   return new Promise((resolve) => c.status(create(SessionRequestSchema, { sessionId: 'no-such-session' }), m, { deadline: Date.now() + 5000 }, (err) => resolve(err)));
 }
 
-let pki: Pki;
-let dir: string;
-beforeAll(() => {
-  dir = tempDir('ctx-pki-');
-  pki = makePki(dir);
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const pki = pkiForFile();
 
 describe('gRPC with server TLS', () => {
   let t: TestApp;

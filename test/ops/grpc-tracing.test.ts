@@ -7,28 +7,21 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { create } from '@bufbuild/protobuf';
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { SessionRequestSchema } from '../../plugins/compile/gen/runtime_pb.js';
 import { bindServer, runtimeClient, runtimeServiceDefinition } from '../../plugins/compile/grpc.js';
 import type { CompileService } from '../../plugins/compile/index.js';
 import { body, seed, settle } from '../compile/helpers.js';
-import { startTestApp, tempDir } from '../helpers/app.js';
+import { startTestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/free-port.js';
-import { makePki, type Pki } from './certs.js';
+import { pkiForFile } from './certs.js';
 import { startFakeBackends, traceIdOf } from './fake-backends.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE}-${PARENT}-01`;
 
-let pki: Pki;
-let dir: string;
-beforeAll(() => {
-  dir = tempDir('ctx-pki-');
-  pki = makePki(dir);
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const pki = pkiForFile();
 
 interface OtlpSpan {
   name: string;
@@ -149,7 +142,7 @@ describe('the client to a grpcs:// execution backend', () => {
     for (const [url, compile, message] of [
       [`grpc://127.0.0.1:${port}`, { backendTlsCa: pki.ca }, /apply to a grpcs:\/\/ execution backend/],
       [`grpcs://127.0.0.1:${port}`, { backendTlsCert: pki.clientCert }, /BACKEND_TLS_CERT and _KEY .* go together/],
-      [`grpcs://127.0.0.1:${port}`, { backendTlsCa: `${dir}/missing.pem` }, /CTX_PLUGIN_COMPILE_BACKEND_TLS_CA cannot be read/],
+      [`grpcs://127.0.0.1:${port}`, { backendTlsCa: `${pki.dir}/missing.pem` }, /CTX_PLUGIN_COMPILE_BACKEND_TLS_CA cannot be read/],
     ] as const) {
       await expect(startTestApp({ config: { executionBackendUrl: url, pluginSections: { compile } } })).rejects.toThrow(message);
     }
