@@ -148,7 +148,11 @@ export async function restartNode(opts: { dir: string; id: string; heartbeatMs?:
   if (alive(file.nodes[i]!.pid)) throw new Error(`cluster: node ${opts.id} is still running (pid ${file.nodes[i]!.pid})`);
   file.nodes[i]!.pid = spawnNode(dir, file, i, opts.heartbeatMs);
   fs.writeFileSync(f, JSON.stringify(file, null, 2) + '\n');
-  await until(`ctx node ${opts.id}`, 60_000, async () => (await fetch(`${file.nodes[i]!.url}/health`)).ok);
+  const log = path.join(dir, `${opts.id.replace('ctx', 'node')}.log`);
+  await until(`ctx node ${opts.id} (log ${log})`, 120_000, async () => {
+    if (!alive(file.nodes[i]!.pid)) throw new ExitedEarly(`cluster: ctx node ${opts.id} exited: ${tail(log)}`);
+    return (await fetch(`${file.nodes[i]!.url}/health`)).ok;
+  });
   return file;
 }
 

@@ -4,9 +4,9 @@
  * scripts/install-nats.sh says so during setup).
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterTurn } from './one-at-a-time.js';
-import { alive, down, natsServerInstalled, NATS_BIN, up, type ClusterFile } from '../../runtime/cluster/launcher.js';
+import { describe, expect, it } from 'vitest';
+import { localClusterForFile } from './one-at-a-time.js';
+import { alive, down, natsServerInstalled, NATS_BIN, type ClusterFile } from '../../runtime/cluster/launcher.js';
 import { place } from '../../runtime/cluster/placement.js';
 import { tempDir } from '../helpers/app.js';
 import { pollUntil } from '../helpers/poll.js';
@@ -36,17 +36,7 @@ describe.skipIf(!natsServerInstalled())('a local cluster over real processes', (
   };
   const peerIds = (c: ClusterSection) => c.peers.map((p) => p.id);
 
-  let release: (() => void) | undefined;
-  beforeAll(async () => {
-    release = await clusterTurn();
-    file = await up({ nodes: 3, dir, heartbeatMs: HEARTBEAT_MS });
-  }, 720_000);
-
-  afterAll(async () => {
-    await down({ dir }).catch(() => {});
-    release?.();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  localClusterForFile(dir, HEARTBEAT_MS, (f) => (file = f));
 
   it('writes cluster.json with 3 nats-servers, the nodes and the root key', () => {
     const onDisk = JSON.parse(fs.readFileSync(`${dir}/cluster.json`, 'utf8')) as ClusterFile;

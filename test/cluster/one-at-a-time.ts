@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { alive } from '../../runtime/cluster/launcher.js';
+import { afterAll, beforeAll } from 'vitest';
+import { alive, down, up, type ClusterFile } from '../../runtime/cluster/launcher.js';
 
 const LOCK = path.join(os.tmpdir(), 'ctx-test-cluster.lock');
 
@@ -26,4 +27,21 @@ export async function clusterTurn(timeoutMs = 540_000): Promise<() => void> {
       else await new Promise((r) => setTimeout(r, 250));
     }
   }
+}
+
+/**
+ * A 3-node local cluster in `dir` for one test file, started in its turn before the file's tests
+ * and stopped (and `dir` removed) after them; `onUp` receives its cluster.json.
+ */
+export function localClusterForFile(dir: string, heartbeatMs: number, onUp: (file: ClusterFile) => void): void {
+  let release: (() => void) | undefined;
+  beforeAll(async () => {
+    release = await clusterTurn();
+    onUp(await up({ nodes: 3, dir, heartbeatMs }));
+  }, 720_000);
+  afterAll(async () => {
+    await down({ dir }).catch(() => {});
+    release?.();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 }

@@ -4,10 +4,9 @@
  * (same cluster), so the file runs in order. Waits are bounded hang guards, except the failover
  * bound the issue sets (a new leader within 5 s).
  */
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterTurn } from './one-at-a-time.js';
-import { down, natsServerInstalled, restartNode, up, type ClusterFile } from '../../runtime/cluster/launcher.js';
+import { describe, expect, it } from 'vitest';
+import { localClusterForFile } from './one-at-a-time.js';
+import { natsServerInstalled, restartNode, type ClusterFile } from '../../runtime/cluster/launcher.js';
 import { tempDir } from '../helpers/app.js';
 import { pollUntil, sleep } from '../helpers/poll.js';
 
@@ -49,17 +48,7 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
   let killed: string;
   const leaderOf = async (via: string) => (await shards(via))[shard]!.leader;
 
-  let release: (() => void) | undefined;
-  beforeAll(async () => {
-    release = await clusterTurn();
-    file = await up({ nodes: 3, dir, heartbeatMs: HEARTBEAT_MS });
-  }, 720_000);
-
-  afterAll(async () => {
-    await down({ dir }).catch(() => {});
-    release?.();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  localClusterForFile(dir, HEARTBEAT_MS, (f) => (file = f));
 
   it('a write through any node is forwarded to the leader; the token reads it through every node', async () => {
     // The first write may meet a shard whose lease is still being taken (start-up): it retries.
@@ -197,7 +186,7 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
     expect(caught.role).not.toBe('unassigned');
     // Served from its own store: the token is already applied, so nothing is forwarded.
     expect((await read(node(down1.id).url, 'ctx://resources/while-away.md', w.token!)).body.result).toBe('missed it');
-  }, 120_000);
+  }, 240_000);
 
   it('NATS lost: writes answer 503 UNAVAILABLE with Retry-After, reads keep working, nothing half-applied', async () => {
     for (const n of file.nats.slice(1)) process.kill(n.pid, 'SIGKILL');
