@@ -136,7 +136,12 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
     const token = maxToken(tokens);
     for (const n of survivors)
       for (const [uri, content] of acked) {
-        const r = await read(n.url, uri, token);
+        // Right after the kill a node may not know the shard's leader yet: that is a 503 with
+        // retry-after (the spec's transient answer), so read again, bounded, as a client would.
+        const r = await pollUntil(async () => {
+          const x = await read(n.url, uri, token);
+          return (x.body as { error?: { code?: string } }).error?.code === 'UNAVAILABLE' ? false : x;
+        }, { what: `${uri} through ${n.id}`, timeoutMs: 20_000, intervalMs: 250 });
         expect(r.body.result, `${uri} through ${n.id}: ${JSON.stringify(r.body)}`).toBe(content);
       }
   }, 120_000);
@@ -166,7 +171,12 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
     const token = maxToken(tokens);
     for (const n of targets)
       for (const [uri, content] of acked) {
-        const r = await read(n.url, uri, token);
+        // Right after the kill a node may not know the shard's leader yet: that is a 503 with
+        // retry-after (the spec's transient answer), so read again, bounded, as a client would.
+        const r = await pollUntil(async () => {
+          const x = await read(n.url, uri, token);
+          return (x.body as { error?: { code?: string } }).error?.code === 'UNAVAILABLE' ? false : x;
+        }, { what: `${uri} through ${n.id}`, timeoutMs: 20_000, intervalMs: 250 });
         expect(r.body.result, `${uri} through ${n.id}: ${JSON.stringify(r.body)}`).toBe(content);
       }
   }, 120_000);
