@@ -13,6 +13,7 @@ import type { RecordAttrs } from './backends.js';
 import { parentPath, placement, recordAttrs, type Placement } from './space.js';
 import { vectorRecords, type VectorRecordsService } from './records.js';
 import { registerIndexMetrics } from './metrics.js';
+import { replicatedChanges } from './follower-index.js';
 
 /** What other plugins get from `host.optional('vector-index')`. */
 export interface VectorIndexService {
@@ -85,17 +86,12 @@ export default definePlugin({
     const { embedderChanged } = await store.open();
     const llm = host.models.llm();
     host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, records: store.index.stats().size });
-    // Cluster mode (docs/scale-out.md, phase 2): records another leader wrote reach RocksDB below
-    // this store; finds run on the shard's leader, so the index is rebuilt when this node takes a
-    // lead after such records were applied. Phase 3 feeds them into the index as they arrive.
-    let foreign = false;
+    // Cluster mode (docs/scale-out.md, phase 3): records another node's leader wrote reach RocksDB
+    // below this store; they are fed into the index as they are applied (the replica's token wait
+    // covers this too), so any replica serves find/search with the leader's results.
     host.cluster.onApplied?.((ops) => {
-      if (!foreign && ops.some((o) => o.key.startsWith(host.kv.prefix))) foreign = true;
-    });
-    host.cluster.onLeading?.(() => {
-      if (!foreign) return;
-      foreign = false;
-      void store.rebuild('records applied from another leader').catch((err: unknown) => host.log.error('vector index rebuild failed', { error: err }));
+      const changes = replicatedChanges(host.kv.prefix, ops);
+      return changes.length ? store.applyReplicated(changes) : undefined;
     });
 
     const service: VectorIndexService = {

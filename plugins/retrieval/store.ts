@@ -123,6 +123,12 @@ export interface FileAbstract {
   generator: string;
 }
 
+/** One record change applied from the replicated log (see `replicatedChanges`). */
+export type ReplicatedChange =
+  | { kind: 'put'; account: string; id: string; doc?: RecordDoc; vector?: Buffer }
+  | { kind: 'del'; account: string; id: string }
+  | { kind: 'seq'; value: number };
+
 export class RecordStore {
   index!: VectorIndex;
   private seq = 0;
@@ -544,6 +550,43 @@ export class RecordStore {
     this.scheduleSave();
     this.maybeCompact();
     return victims.length;
+  }
+
+  /**
+   * Cluster mode: records another node's leader wrote, already in RocksDB here (full keys of this
+   * store's keyspace), followed into the index in the order they were applied, so a follower's index
+   * equals the leader's without a rebuild (docs/scale-out.md, phase 3). A record and its vector travel
+   * in one batch; one missing from the batch is read back from RocksDB, which holds the applied state.
+   */
+  applyReplicated(changes: ReplicatedChange[]): Promise<void> {
+    for (const c of changes) if (c.kind !== 'seq') this.cache.delete(`${c.account}${S}${c.id}`);
+    for (const c of changes) if (c.kind === 'seq') this.seq = c.value;
+    return this.mutateIndex(async () => {
+      const dim = this.embedder.info.dim;
+      const removed = changes.filter((c) => c.kind === 'del').map((c) => c.id);
+      if (removed.length) this.index.remove(removed);
+      const puts = changes.filter((c): c is Extract<ReplicatedChange, { kind: 'put' }> => c.kind === 'put');
+      const docs: RecordDoc[] = [];
+      const vecs: Float32Array[] = [];
+      for (const c of puts) {
+        const doc = c.doc ?? (await this.getById(c.account, c.id));
+        const raw = c.vector ?? (doc ? await this.kv.get(this.vecKey(c.account, c.id)) : undefined);
+        if (!doc || !raw || raw.length !== dim * 4) continue;
+        docs.push(doc);
+        vecs.push(new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.length)));
+      }
+      if (docs.length) {
+        const flat = new Float32Array(docs.length * dim);
+        vecs.forEach((v, i) => flat.set(v, i * dim));
+        const ids = docs.map((d) => d.id);
+        if (this.indexKind === 'hnsw') await this.index.upsertAsync(ids, flat, docs.map(indexAttrs));
+        else this.index.upsert(ids, flat, docs.map(indexAttrs));
+        this.index.upsertText(ids, docs.map((d) => d.text));
+      }
+    }).then(() => {
+      this.scheduleSave();
+      this.maybeCompact();
+    });
   }
 
   /** Drops every record of an account (account deletion). */

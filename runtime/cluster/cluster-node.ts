@@ -45,9 +45,10 @@ export interface ClusterStatusSource {
   status(): ClusterStatus;
   /**
    * Cluster mode only: records another leader wrote, as applied here (full keys, sublevel prefix
-   * included). For in-memory state derived from a keyspace (an index) that must follow them.
+   * included). For in-memory state derived from a keyspace (an index) that must follow them; the
+   * record counts as applied (reads waiting on its token go on) once the returned promise settles.
    */
-  onApplied?(listener: (ops: KvOp[]) => void): void;
+  onApplied?(listener: (ops: KvOp[]) => void | Promise<void>): void;
   /** Cluster mode only: this node now leads `shard`, with the shard's whole stream applied. */
   onLeading?(listener: (shard: string) => void): void;
 }
@@ -64,7 +65,7 @@ export class ClusterNode implements ClusterStatusSource {
   /** Leases are taken only once the membership has had a TTL to show the peers (no start-up grab). */
   private readonly leaseFrom: number;
   readonly gate: ClusterGate;
-  private readonly appliedListeners: Array<(ops: KvOp[]) => void> = [];
+  private readonly appliedListeners: Array<(ops: KvOp[]) => void | Promise<void>> = [];
   private readonly leadingListeners: Array<(shard: string) => void> = [];
 
   private constructor(
@@ -79,10 +80,10 @@ export class ClusterNode implements ClusterStatusSource {
       log.info('cluster membership changed', { nodes: ids });
       this.replace();
     };
-    replicator.onApplied = (_shard, ops) => {
+    replicator.onApplied = async (_shard, ops) => {
       for (const l of this.appliedListeners) {
         try {
-          l(ops);
+          await l(ops);
         } catch (err) {
           log.error('a cluster apply listener threw; the record is applied', { error: err });
         }
@@ -156,7 +157,7 @@ export class ClusterNode implements ClusterStatusSource {
     }
   }
 
-  onApplied(listener: (ops: KvOp[]) => void): void {
+  onApplied(listener: (ops: KvOp[]) => void | Promise<void>): void {
     this.appliedListeners.push(listener);
   }
 

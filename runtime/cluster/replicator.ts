@@ -38,7 +38,7 @@ export class Replicator {
   private stopped = false;
   private readonly consumers = new Map<string, { stop(): void }>();
   /** Where records applied from the stream are announced (caches to drop). */
-  onApplied: (shard: string, ops: KvOp[]) => void = () => {};
+  onApplied: (shard: string, ops: KvOp[]) => void | Promise<void> = () => {};
 
   constructor(
     private readonly nc: NatsConnection,

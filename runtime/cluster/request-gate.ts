@@ -20,6 +20,8 @@ import { unavailable } from './shard-log.js';
 export const TOKEN_HEADER = 'x-ctx-consistency-token';
 export const FORWARDED_HEADER = 'x-ctx-forwarded-by';
 const NODE_LOCAL = /^\/api\/v1\/(system|observer)(\/|$)/;
+/** POSTs that only read (their bodies are queries): any caught-up replica serves them, as GETs. */
+const READ_POSTS = new Set(['/api/v1/search/find', '/api/v1/search/search', '/api/v1/search/grep', '/api/v1/search/glob']);
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host', 'upgrade', 'te', 'trailer', 'proxy-connection', 'date', 'uwebsockets']);
 
 export interface GateOptions {
@@ -62,7 +64,7 @@ export class ClusterGate implements RequestGate {
     const shard = req.path.startsWith('/api/v1/admin/') || identity.accountId === undefined ? SYS_SHARD : this.replicator.shardOfAccount(identity.accountId);
     const log = this.replicator.shard(shard);
     const hop = req.headers[FORWARDED_HEADER];
-    if (req.method === 'GET' || req.method === 'HEAD') {
+    if (req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && READ_POSTS.has(req.path))) {
       const token = parseToken(req.headers[TOKEN_HEADER]);
       const wanted = token && token.shard === shard;
       if (log.role !== 'unassigned' && (!wanted || (await log.waitApplied(token.seq, this.opts.tokenWaitMs)))) return undefined;

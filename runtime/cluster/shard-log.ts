@@ -53,7 +53,7 @@ export class ShardLog {
     private readonly backend: KvBackend,
     private readonly io: StreamIo,
     /** Told of records applied from the stream (not the leader's own): caches to drop. */
-    private readonly onApplied: (ops: KvOp[]) => void,
+    private readonly onApplied: (ops: KvOp[]) => void | Promise<void>,
   ) {}
 
   get role(): Role {
@@ -145,8 +145,10 @@ export class ShardLog {
       if (seq <= this.applied) return;
       // applied_seq in the same atomic write: a restart replays from exactly here.
       await this.backend.write([...ops, { type: 'put', key: APPLIED_PREFIX + this.shard, value: Buffer.from(String(seq)) }], true);
+      // Derived in-memory state (the vector index) follows before the sequence counts as applied,
+      // so a read waiting on a token sees it.
+      if (fromStream) await this.onApplied(ops);
       this.applied = seq;
-      if (fromStream) this.onApplied(ops);
       this.wake();
     };
     const next = this.chain.then(run);
