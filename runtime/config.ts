@@ -114,6 +114,8 @@ export interface ClusterConfig {
   heartbeatMs: number;
   /** How long a start-up waits for NATS (and JetStream) before refusing to start. */
   connectTimeoutMs: number;
+  /** Signs the caller's identity on requests between nodes; default: derived from the root key. */
+  secret?: string;
 }
 
 export const DEFAULTS: CtxConfig = {
@@ -222,6 +224,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
       advertiseUrl: env.CTX_CLUSTER_ADVERTISE_URL,
       heartbeatMs: int('CTX_CLUSTER_HEARTBEAT_MS', env.CTX_CLUSTER_HEARTBEAT_MS),
       connectTimeoutMs: int('CTX_CLUSTER_CONNECT_TIMEOUT_MS', env.CTX_CLUSTER_CONNECT_TIMEOUT_MS),
+      secret: env.CTX_CLUSTER_SECRET,
     },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
@@ -283,6 +286,7 @@ function validateCluster(k: ClusterConfig): void {
   if (k.nodeId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(k.nodeId)) throw new Error(`CTX_NODE_ID must be 1-64 letters, digits, _ or -; got ${JSON.stringify(k.nodeId)}`);
   if (k.advertiseUrl !== undefined && !/^https?:\/\/[^/\s]+/i.test(k.advertiseUrl)) throw new Error(`CTX_CLUSTER_ADVERTISE_URL must be an http(s):// URL; got ${JSON.stringify(k.advertiseUrl)}`);
   if (k.heartbeatMs < 100) throw new Error(`CTX_CLUSTER_HEARTBEAT_MS must be at least 100; got ${k.heartbeatMs}`);
+  if (k.secret !== undefined && k.secret.length < 16) throw new Error('CTX_CLUSTER_SECRET must be at least 16 characters');
 }
 
 /**
@@ -322,7 +326,7 @@ function pluginsOfFile(value: unknown, base: string, file: string): { plugins?: 
  * others in the section of the one plugin that uses them (`SECRETS_BY_PLUGIN`). A test fails when
  * a configuration key that looks like a secret is missing here.
  */
-export const SECRET_FIELDS = ['rootApiKey', 'embedding.apiKey', 'rerank.apiKey', 'llm.apiKey', 'gateway.adminToken', 'executionBackendGatewayToken', 'metricsToken', 'grpcTls.key', 'tls.key'] as const;
+export const SECRET_FIELDS = ['rootApiKey', 'embedding.apiKey', 'rerank.apiKey', 'llm.apiKey', 'gateway.adminToken', 'executionBackendGatewayToken', 'metricsToken', 'grpcTls.key', 'tls.key', 'cluster.secret'] as const;
 
 /**
  * Secrets kept under their established names (`CTX_GATEWAY_ADMIN_TOKEN`, ...) that belong to one

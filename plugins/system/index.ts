@@ -13,6 +13,7 @@ import type { Identity } from 'ctx/plugin';
 import { isAncestorPath } from 'ctx/plugin';
 import { statusTable as table, type ComponentStatus, type QueueManager } from 'ctx/plugin';
 import { clusterComponent, clusterStatusSchema } from './cluster-status.js';
+import { registerConsistencyRoute } from './consistency-route.js';
 import { TempFileStore, type TempFiles } from './temp-files.js';
 import { componentStatusSchema, resultObject } from 'ctx/plugin';
 
@@ -171,6 +172,7 @@ export default definePlugin({
     host.observer('lock', lockComponent);
     // Only in cluster mode: a single node's observer output stays what it was.
     if (host.cluster.status().mode === 'cluster') host.observer('cluster', () => clusterComponent(host.cluster.status()));
+    registerConsistencyRoute(host);
     const probeOf = (name: string) => host.observers().find((o) => o.name === name)?.probe;
 
     const component = async (name: string): Promise<ComponentStatus> => {

@@ -15,6 +15,10 @@ import type { KvOp } from '../storage/backend.js';
 import { LEASES_BUCKET, Leases } from './leases.js';
 import { Replicator, SYS_SHARD } from './replicator.js';
 import { ClusterGate } from './request-gate.js';
+import { clusterSecret, PeerAuth } from './peer-auth.js';
+import { compareWithPeers, ConsistencyChecker, parseAt, type ConsistencyReport, type ShardDigest } from './consistency.js';
+import type { Identity } from '../identity/types.js';
+import { CtxError } from '../errors.js';
 
 export interface ShardStatus {
   shard: number;
@@ -51,6 +55,17 @@ export interface ClusterStatusSource {
   onApplied?(listener: (ops: KvOp[]) => void | Promise<void>): void;
   /** Cluster mode only: this node now leads `shard`, with the shard's whole stream applied. */
   onLeading?(listener: (shard: string) => void): void;
+  /** Cluster mode only: `GET /api/v1/system/consistency` (runtime/cluster/consistency.ts). */
+  consistency?(identity: Identity, q: ConsistencyQuery): Promise<ConsistencyReport>;
+}
+
+export interface ConsistencyQuery {
+  /** Ask every other replica of the same shards and compare. */
+  cluster?: boolean;
+  /** One shard (a number, or `sys`). */
+  shard?: string;
+  /** `<shard>:<seq>,…`: digests of these shards once each sequence is applied (what peers are asked). */
+  at?: string;
 }
 
 export const SINGLE_NODE: ClusterStatusSource = { status: () => ({ mode: 'single' }) };
@@ -65,6 +80,8 @@ export class ClusterNode implements ClusterStatusSource {
   /** Leases are taken only once the membership has had a TTL to show the peers (no start-up grab). */
   private readonly leaseFrom: number;
   readonly gate: ClusterGate;
+  readonly peerAuth?: PeerAuth;
+  private readonly checker: ConsistencyChecker;
   private readonly appliedListeners: Array<(ops: KvOp[]) => void | Promise<void>> = [];
   private readonly leadingListeners: Array<(shard: string) => void> = [];
 
@@ -90,7 +107,12 @@ export class ClusterNode implements ClusterStatusSource {
       }
     };
     this.leaseFrom = Date.now() + membership.ttlMs;
+    const secret = clusterSecret(config.cluster.secret, config.rootApiKey);
+    if (secret) this.peerAuth = new PeerAuth(secret, self.id);
+    else log.warn('no cluster secret (CTX_CLUSTER_SECRET, or a root key to derive it from): requests are forwarded with the caller\'s own headers only, so in-process calls (MCP tools) on a node that does not lead their shard are refused');
+    this.checker = new ConsistencyChecker(replicator, replicator.backendStore);
     this.gate = new ClusterGate(replicator, {
+      peerAuth: this.peerAuth,
       leaderOf: async (s) => this.leases?.lookup(s),
       node: self.id,
       tokenWaitMs: 2000,
@@ -186,6 +208,41 @@ export class ClusterNode implements ClusterStatusSource {
     for (const [shard, set] of this.placement.entries()) if (set[0] === this.self.id) out.push(String(shard));
     if (this.sysReplicas[0] === this.self.id) out.push(SYS_SHARD);
     return out;
+  }
+
+  async consistency(identity: Identity, q: ConsistencyQuery): Promise<ConsistencyReport> {
+    let shards = this.checker.held();
+    const at = q.at === undefined ? undefined : parseAt(q.at);
+    if (q.at !== undefined && !at) throw new CtxError('INVALID_ARGUMENT', 'at must be <shard>:<seq> pairs separated by commas (shard a number or sys)', { field: 'at' });
+    if (q.shard !== undefined) {
+      if (!this.replicator.shards.has(q.shard)) throw new CtxError('INVALID_ARGUMENT', `shard must be 0..${this.config.cluster.shards - 1} or sys; got ${q.shard}`, { field: 'shard' });
+      shards = [q.shard];
+    }
+    if (at) {
+      for (const s of at.keys()) if (!this.replicator.shards.has(s)) throw new CtxError('INVALID_ARGUMENT', `no shard ${s}`, { field: 'at' });
+      shards = [...at.keys()];
+    }
+    const local: ShardDigest[] = [];
+    for (const s of shards) local.push(await this.checker.digest(s, at?.get(s) ?? 0));
+    const report: ConsistencyReport = { mode: 'cluster', node: this.self.id, shards: local };
+    if (!q.cluster) return report;
+    const peers = new Map(this.membership.peers().map((p) => [p.id, p]));
+    this.replace();
+    const replicasOf = (shard: string) => {
+      const set = shard === SYS_SHARD ? this.sysReplicas : (this.placement[Number(shard)] ?? []);
+      return set.filter((id) => id !== this.self.id && peers.has(id)).map((id) => ({ id, url: peers.get(id)!.url }));
+    };
+    const ask = async (peer: { id: string; url: string }, at: Map<string, number>) => {
+      const path = '/api/v1/system/consistency';
+      const query = `at=${encodeURIComponent([...at].map(([s, n]) => `${s}:${n}`).join(','))}`;
+      const headers: Record<string, string> = this.peerAuth ? this.peerAuth.sign(identity, 'GET', `${path}?${query}`) : {};
+      const res = await fetch(`${peer.url}${path}?${query}`, { headers, signal: AbortSignal.timeout(30_000) });
+      const body = (await res.json()) as { result?: ConsistencyReport; error?: { code: string; message: string } };
+      if (!res.ok || !body.result) throw new Error(`${res.status} ${body.error?.code ?? ''} ${body.error?.message ?? ''}`.trim());
+      return body.result.shards;
+    };
+    report.cluster = await compareWithPeers(this.checker, local, replicasOf, ask);
+    return report;
   }
 
   status(): ClusterStatus {

@@ -75,6 +75,11 @@ export class Replicator {
     };
   }
 
+  /** The local store the shards apply to (consistency digests read it). */
+  get backendStore(): KvBackend {
+    return this.backend;
+  }
+
   allShards(): string[] {
     return [...Array.from({ length: this.shardCount }, (_, i) => String(i)), SYS_SHARD];
   }

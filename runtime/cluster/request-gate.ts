@@ -8,21 +8,26 @@
  * - a read is served here when this node is a replica of the shard and, given a token, has applied
  *   it within a bounded wait; otherwise it is forwarded to the leader.
  *
- * Node-local routes (system status, the observer) and unauthenticated ones are never forwarded.
+ * Node-local routes (system status, the observer, MCP sessions) and unauthenticated ones are never
+ * forwarded. A forward carries the caller's identity signed with the cluster secret (peer-auth.ts).
  */
 import type { HttpRequestData } from '../http/types.js';
+import { CtxError } from '../errors.js';
 import type { GateAdmission, ForwardedResponse, RequestGate } from '../http/pipeline.js';
 import type { Identity } from '../identity/types.js';
 import type { LeaseValue } from './leases.js';
 import { SYS_SHARD, writeContext, type Replicator, type WriteTicket } from './replicator.js';
 import { unavailable } from './shard-log.js';
+import { PEER_IDENTITY_HEADER, PEER_SIGNATURE_HEADER, type PeerAuth } from './peer-auth.js';
 
 export const TOKEN_HEADER = 'x-ctx-consistency-token';
 export const FORWARDED_HEADER = 'x-ctx-forwarded-by';
-const NODE_LOCAL = /^\/api\/v1\/(system|observer)(\/|$)/;
+// `/mcp` keeps its sessions in the node the client talks to; each tool's route call goes through
+// this gate again (in process), so its reads are local and its writes forwarded with the identity.
+const NODE_LOCAL = /^\/api\/v1\/(system|observer)(\/|$)|^\/mcp$/;
 /** POSTs that only read (their bodies are queries): any caught-up replica serves them, as GETs. */
 const READ_POSTS = new Set(['/api/v1/search/find', '/api/v1/search/search', '/api/v1/search/grep', '/api/v1/search/glob']);
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host', 'upgrade', 'te', 'trailer', 'proxy-connection', 'date', 'uwebsockets']);
+const HOP_BY_HOP = new Set([PEER_IDENTITY_HEADER, PEER_SIGNATURE_HEADER, 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host', 'upgrade', 'te', 'trailer', 'proxy-connection', 'date', 'uwebsockets']);
 
 export interface GateOptions {
   node: string;
@@ -33,6 +38,8 @@ export interface GateOptions {
   connected: () => boolean;
   /** The shard's lease holder as this node knows it (asking NATS when its view is stale). */
   leaderOf: (shard: string) => Promise<LeaseValue | undefined>;
+  /** Signs the caller's identity onto forwarded requests; absent = the caller's own headers only. */
+  peerAuth?: PeerAuth;
 }
 
 export function parseToken(v: string | undefined): { shard: string; seq: number } | undefined {
@@ -59,6 +66,15 @@ export class ClusterGate implements RequestGate {
     private readonly opts: GateOptions,
   ) {}
 
+  /** The identity another node signed onto this request (it forwarded it), checked; 401 when forged or stale. */
+  peerIdentity(req: HttpRequestData): Identity | undefined {
+    if (!this.opts.peerAuth) {
+      if (req.headers[PEER_IDENTITY_HEADER] !== undefined || req.headers[PEER_SIGNATURE_HEADER] !== undefined) throw new CtxError('UNAUTHENTICATED', 'cluster peer identity refused: this node has no cluster secret (set CTX_CLUSTER_SECRET or CTX_ROOT_API_KEY)');
+      return undefined;
+    }
+    return this.opts.peerAuth.verify(req);
+  }
+
   async admit(req: HttpRequestData, identity: Identity | undefined): Promise<GateAdmission | ForwardedResponse | undefined> {
     if (!identity || NODE_LOCAL.test(req.path)) return undefined;
     const shard = req.path.startsWith('/api/v1/admin/') || identity.accountId === undefined ? SYS_SHARD : this.replicator.shardOfAccount(identity.accountId);
@@ -76,7 +92,7 @@ export class ClusterGate implements RequestGate {
         if (log.role !== 'unassigned' && !wanted) return undefined;
         throw unavailable(`no leader is known for shard ${shard}${wanted ? ` and this node has not applied ${token.shard}:${token.seq} yet` : ''}; retry`, { shard });
       }
-      return this.forward(req, leader.url, shard);
+      return this.forward(req, leader.url, shard, identity);
     }
     if (!this.opts.connected()) throw unavailable('the replicated log (NATS) is unreachable: writes are refused until it is back; reads are served', { shard });
     const end = Date.now() + this.opts.leaderWaitMs;
@@ -85,18 +101,22 @@ export class ClusterGate implements RequestGate {
       const leader = log.leading ? undefined : await this.opts.leaderOf(shard);
       if (leader && leader.node !== this.opts.node) {
         if (hop) throw unavailable(`shard ${shard} is changing leader; retry`, { shard });
-        return this.forward(req, leader.url, shard);
+        return this.forward(req, leader.url, shard, identity);
       }
       if (Date.now() >= end) throw unavailable(`no leader for shard ${shard} yet; retry`, { shard });
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
-  private async forward(req: HttpRequestData, url: string, shard: string): Promise<ForwardedResponse> {
+  private async forward(req: HttpRequestData, url: string, shard: string, identity: Identity): Promise<ForwardedResponse> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
     headers[FORWARDED_HEADER] = this.opts.node;
-    const target = `${url}${req.path}${req.query ? `?${req.query}` : ''}`;
+    const pathQuery = `${req.path}${req.query ? `?${req.query}` : ''}`;
+    // The identity this node authenticated travels signed: an in-process call (MCP) has no
+    // credentials to pass on, and the serving node need not resolve them again.
+    if (this.opts.peerAuth) Object.assign(headers, this.opts.peerAuth.sign(identity, req.method, pathQuery, req.body));
+    const target = `${url}${pathQuery}`;
     let res: Response;
     try {
       res = await fetch(target, {

@@ -211,6 +211,19 @@ export class ShardLog {
     }
   }
 
+  /**
+   * Runs `fn` between two applies (none starts until it is done): what it reads of the store is the
+   * state at exactly the sequence it is given (`system/consistency`).
+   */
+  atApplied<T>(fn: (seq: number) => Promise<T>): Promise<T> {
+    const next = this.chain.then(() => fn(this.applied));
+    this.chain = next.then(
+      () => {},
+      () => {},
+    );
+    return next;
+  }
+
   /** Resolves when every apply queued so far is done. */
   settled(): Promise<void> {
     return this.chain;

@@ -61,6 +61,8 @@ export interface GateAdmission {
 /** Decides, after authentication, whether a request runs here or is answered by another node. */
 export interface RequestGate {
   admit(req: HttpRequestData, identity: Identity | undefined): Promise<GateAdmission | ForwardedResponse | undefined>;
+  /** The caller's identity another node signed onto a request it forwarded; throws when refused. */
+  peerIdentity?(req: HttpRequestData): Identity | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -314,8 +316,9 @@ export class Pipeline {
 
       let identity: Identity | undefined;
       const auth = def.auth ?? 'required';
-      if (x.preset) {
-        identity = x.authed = x.preset;
+      const peer = x.preset ? undefined : this.opts.gate?.peerIdentity?.(req);
+      if (x.preset || peer) {
+        identity = x.authed = x.preset ?? peer;
       } else if (auth === 'required' || (auth === 'optional' && credentialsSupplied(req.headers, this.opts.auth.authMode))) {
         try {
           // Synchronous when the identity is known without a read (a cached key): no await then.

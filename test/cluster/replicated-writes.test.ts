@@ -144,6 +144,18 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
         }, { what: `${uri} through ${n.id}`, timeoutMs: 20_000, intervalMs: 250 });
         expect(r.body.result, `${uri} through ${n.id}: ${JSON.stringify(r.body)}`).toBe(content);
       }
+    // system/consistency is clean: every surviving replica's copy of every shard, compared at the
+    // same sequence, has the same digest (polled: a shard re-placed after the kill is catching up).
+    for (const n of survivors) {
+      let last: unknown;
+      await pollUntil(async () => {
+        const res = await fetch(`${n.url}/api/v1/system/consistency?cluster=true`, { headers: headers() });
+        last = ((await res.json()) as { result: { cluster: { clean: boolean } } }).result.cluster;
+        return (last as { clean: boolean }).clean;
+      }, { what: `a clean system/consistency from ${n.id}`, timeoutMs: 30_000, intervalMs: 500 }).catch((err: Error) => {
+        throw new Error(`${err.message}; last: ${JSON.stringify(last)}`);
+      });
+    }
   }, 120_000);
 
   it('kill -9 of one nats-server during writes loses no acknowledged write', async () => {
