@@ -58,6 +58,8 @@ const doc = (i: number) => {
 };
 const QUERIES = Array.from({ length: 40 }, (_, i) => `${WORDS[i % WORDS.length]} near the ${WORDS[(i * 3 + 1) % WORDS.length]}`);
 
+// Same settings on both sides: the launcher's nodes inherit this environment.
+process.env.CTX_ACCESS_LOG = 'false';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-cfind-'));
 const key = randomBytes(24).toString('hex');
 const singlePort = await freePort();

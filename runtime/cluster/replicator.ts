@@ -37,6 +37,11 @@ export class Replicator {
   private readonly created = new Set<string>();
   private stopped = false;
   private readonly consumers = new Map<string, { stop(): void }>();
+  /** Streams known to exist, from one shared listing (see `streamKnown`). */
+  private readonly known = new Set<string>();
+  private listing: Promise<void> | undefined;
+  private listedAt = 0;
+  private readonly shardOfCache = new Map<string, string>();
   /** Where records applied from the stream are announced (caches to drop). */
   onApplied: (shard: string, ops: KvOp[]) => void | Promise<void> = () => {};
 
@@ -101,7 +106,37 @@ export class Replicator {
   }
 
   shardOfAccount(account: string): string {
-    return String(shardOf(account, this.shardCount));
+    // Asked on every request (the gate) and batch: a sha256 each, remembered (bounded).
+    let s = this.shardOfCache.get(account);
+    if (s === undefined) {
+      if (this.shardOfCache.size >= 10_000) this.shardOfCache.clear();
+      this.shardOfCache.set(account, (s = String(shardOf(account, this.shardCount))));
+    }
+    return s;
+  }
+
+  /**
+   * Whether the shard's stream exists (streams are created by a leader's first append). One
+   * listing of the stream names, at most every 400 ms, answers every follower loop: asking for a
+   * consumer of each missing stream twice a second was ~90 failing JetStream API calls a second per
+   * node, most of an idle node's CPU and a visible share of a busy one's.
+   */
+  private async streamKnown(shard: string): Promise<boolean> {
+    const name = streamName(shard);
+    if (this.known.has(name) || this.created.has(shard)) return true;
+    if (!this.listing && Date.now() - this.listedAt >= 400)
+      this.listing = (async () => {
+        try {
+          for await (const n of this.jsm.streams.names()) this.known.add(n);
+        } catch {
+          // NATS away: the loops retry
+        } finally {
+          this.listedAt = Date.now();
+          this.listing = undefined;
+        }
+      })();
+    await this.listing;
+    return this.known.has(name);
   }
 
   /** The `Kv.batch` hook. */
@@ -159,6 +194,7 @@ export class Replicator {
       while (!done && !this.stopped) {
         try {
           await log.settled();
+          if (!(await this.streamKnown(shard))) throw new Error('stream not found (not created yet)');
           const consumer = await this.js.consumers.get(streamName(shard), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: log.applied + 1 });
           // Short pulls: a pull parked on a nats-server that died is noticed (missed heartbeats) in ~2 s,
           // not the default 30.
