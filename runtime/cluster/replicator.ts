@@ -27,6 +27,8 @@ export interface WriteTicket {
 export const writeContext = new AsyncLocalStorage<WriteTicket>();
 
 const VFS_ACCOUNT_KEY = /^vfs\x00[mci]\x00([^\x00]+)\x00/;
+/** An account-keyed plugin record (`p:<plugin>\0<kind letter>\0<account>\0…`: retrieval records and vectors, semantic state). */
+const PLUGIN_ACCOUNT_KEY = /^p:[^\x00]+\x00[a-z]\x00([^\x00]+)\x00/;
 
 export const streamName = (shard: string) => `CTX_SHARD_${shard.toUpperCase()}`;
 export const subjectOf = (shard: string) => `ctx.shard.${shard}`;
@@ -144,7 +146,9 @@ export class Replicator {
     const ticket = writeContext.getStore();
     let shard = ticket?.shard;
     if (shard === undefined) {
-      const m = VFS_ACCOUNT_KEY.exec(ops[0]!.key) ?? ops.map((o) => VFS_ACCOUNT_KEY.exec(o.key)).find(Boolean);
+      // Background work (the indexer's records and vectors) goes to its account's shard, so the
+      // shard's followers apply it and feed their index; before, it fell to the system shard.
+      const m = VFS_ACCOUNT_KEY.exec(ops[0]!.key) ?? ops.map((o) => VFS_ACCOUNT_KEY.exec(o.key)).find(Boolean) ?? ops.map((o) => PLUGIN_ACCOUNT_KEY.exec(o.key)).find(Boolean);
       shard = m ? this.shardOfAccount(m[1]!) : SYS_SHARD;
       const log = this.shard(shard);
       if (!log.leading) return this.backend.write(ops, true);

@@ -49,14 +49,19 @@ export function parseToken(v: string | undefined): { shard: string; seq: number 
 
 class Admission implements GateAdmission {
   readonly ticket: WriteTicket;
-  constructor(shard: string) {
+  constructor(
+    shard: string,
+    private readonly log: { applied: number },
+  ) {
     this.ticket = { shard };
   }
   run<T>(fn: () => Promise<T>): Promise<T> {
     return writeContext.run(this.ticket, fn);
   }
   headers(): Record<string, string> | undefined {
-    return this.ticket.seq === undefined ? undefined : { [TOKEN_HEADER]: `${this.ticket.shard}:${this.ticket.seq}` };
+    // Everything the leader has applied when it answers, not only the request's own records: a
+    // write that waited for its indexing (`wait`) is read back with its derived records too.
+    return this.ticket.seq === undefined ? undefined : { [TOKEN_HEADER]: `${this.ticket.shard}:${Math.max(this.ticket.seq, this.log.applied)}` };
   }
 }
 
@@ -97,7 +102,7 @@ export class ClusterGate implements RequestGate {
     if (!this.opts.connected()) throw unavailable('the replicated log (NATS) is unreachable: writes are refused until it is back; reads are served', { shard });
     const end = Date.now() + this.opts.leaderWaitMs;
     for (;;) {
-      if (log.leading && log.ready) return new Admission(shard);
+      if (log.leading && log.ready) return new Admission(shard, log);
       const leader = log.leading ? undefined : await this.opts.leaderOf(shard);
       if (leader && leader.node !== this.opts.node) {
         if (hop) throw unavailable(`shard ${shard} is changing leader; retry`, { shard });
