@@ -1,5 +1,5 @@
 /**
- * The comparison of issue 27, rerunnable on any machine: ctx (a fresh `node dist/runtime/main.js`,
+ * The comparison of issue 27, rerunnable on any machine: ctx (a fresh `node dist/server/main.js`,
  * build dist first) and, when `--reference URL` is given, a running OpenViking server, through the
  * same HTTP calls (the spec is the reference's API renamed: `viking://` for `ctx://`), against the
  * same OpenAI-compatible fake embedder on loopback (bench/servers/fake-embedder.ts, which the
@@ -34,7 +34,7 @@ const EMBEDDER = arg('embedder', 'remote')!;
 const DELAY = arg('delay-ms', '0')!;
 const REFERENCE = arg('reference');
 const ROOT = 'vs-reference-root-key-0123456789';
-const MAIN = path.resolve(import.meta.dirname, '../dist/runtime/main.js');
+const MAIN = path.resolve(import.meta.dirname, '../dist/server/main.js'); // what npm start runs
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -47,6 +47,14 @@ const rssMib = (pid: number | undefined) => {
   if (!pid) return NaN;
   const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 102.4) / 10 : NaN;
+};
+/** RSS split into anonymous memory (heaps, arenas, the index) and pages mapped from files (code). */
+const rssSplit = (pid: number | undefined): Record<string, number> => {
+  if (!pid) return {};
+  const kb = (k: string, t: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(t)?.[1] ?? NaN);
+  const t = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const mib = (x: number) => Math.round(x / 102.4) / 10;
+  return { rss_anonymous_mib: mib(kb('Anonymous', t)), rss_file_mib: mib(kb('Rss', t) - kb('Anonymous', t)) };
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -225,7 +233,7 @@ async function measure(t: Target): Promise<Rows> {
   // directory summaries ends, and V8's memory reducer runs after a few idle seconds, as in service).
   await sleep(15_000);
   const rssAfter = rssMib(t.pid);
-  const breakdown = t.name === 'ctx' ? await metricsBreakdown(t) : undefined;
+  const breakdown = t.name === 'ctx' ? { ...rssSplit(t.pid), ...(await metricsBreakdown(t)) } : undefined;
   const f1s = await sequential(t.base, { 'x-api-key': t.key, 'content-type': 'application/json' }, findRequest(t));
   const f1 = { latency: { p50: f1s.p50 }, requests: { average: f1s.perSecond }, non2xx: f1s.non2xx };
   // The same 20 texts over and over: the query-embedding cache's case (a reference without one pays the embedder each time).

@@ -19,6 +19,7 @@ import { orderPlugins, type ComponentProbe, type PluginDefinition, type ReadyChe
 import { startPlugins } from './plugin-host.js';
 import { importPlugin } from './plugin-loader.js';
 import { QueueManager } from './queues/queue.js';
+import { startIdleGc } from './queues/idle-gc.js';
 import type { KvBackend } from './storage/backend.js';
 import { Kv } from './storage/kv.js';
 import { RocksDbBackend } from './storage/rocksdb.js';
@@ -188,6 +189,8 @@ async function assemble(
     },
   });
 
+  // After a bulk ingest drains, one full GC gives back the garbage V8 would otherwise keep.
+  const idleGc = startIdleGc(queues, log.child({ component: 'memory' }), { quietMs: config.idleGcMs });
   let app!: App;
   const servers: UwsServer[] = [];
   let closed = false;
@@ -238,6 +241,7 @@ async function assemble(
       const left = () => Math.max(0, deadline - Date.now());
       await Promise.race([pipeline.idle(), new Promise((r) => setTimeout(r, left()).unref())]);
       // No new deliveries; the running ones and the running task steps get what is left of the deadline.
+      idleGc.stop();
       queues.close();
       const settled = await queues.settle(left());
       await tasks.drain(left());

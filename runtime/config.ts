@@ -31,6 +31,8 @@ export interface CtxConfig {
   rocksdbWriteBufferMb: number;
   rocksdbBlockCacheMb: number;
   vfsMetaCacheEntries: number;
+  /** One full GC this long after a burst of queue work drained, ms; 0 = off (runtime/queues/idle-gc.ts). */
+  idleGcMs: number;
   logLevel: LogLevel;
   accessLog: boolean;
   /** Largest JSON body accepted, bytes. Batch write allows 16 MiB of content, which base64 inflates. */
@@ -132,6 +134,7 @@ export const DEFAULTS: CtxConfig = {
   rocksdbWriteBufferMb: 64,
   rocksdbBlockCacheMb: 8,
   vfsMetaCacheEntries: 100_000,
+  idleGcMs: 2000,
   logLevel: 'info',
   accessLog: true,
   maxJsonBodyBytes: 32 * 1024 * 1024,
@@ -181,6 +184,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     rocksdbWriteBufferMb: int('CTX_ROCKSDB_WRITE_BUFFER_MB', env.CTX_ROCKSDB_WRITE_BUFFER_MB),
     rocksdbBlockCacheMb: int('CTX_ROCKSDB_BLOCK_CACHE_MB', env.CTX_ROCKSDB_BLOCK_CACHE_MB),
     vfsMetaCacheEntries: int('CTX_VFS_META_CACHE_ENTRIES', env.CTX_VFS_META_CACHE_ENTRIES),
+    idleGcMs: int('CTX_IDLE_GC_MS', env.CTX_IDLE_GC_MS),
     logLevel: env.CTX_LOG_LEVEL,
     accessLog: bool(env.CTX_ACCESS_LOG),
     maxJsonBodyBytes: int('CTX_MAX_JSON_BODY_BYTES', env.CTX_MAX_JSON_BODY_BYTES),
