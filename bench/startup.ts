@@ -26,7 +26,14 @@ const ROUNDS = Number(arg('--rounds', '5'));
 const KEPT = arg('--data-dir');
 /** What `npm start` runs in a tree: the bundle, or tsc's output in a tree from before it. */
 const entryOf = (tree: string) => [path.join(tree, 'dist/server/main.js'), path.join(tree, 'dist/runtime/main.js')].find((f) => fs.existsSync(f))!;
-const MAIN = entryOf(path.resolve(import.meta.dirname, '..'));
+/** The node flags a tree's `npm start` passes (package.json), so each tree starts as `npm start` does. */
+const startFlags = (tree: string) =>
+  (JSON.parse(fs.readFileSync(path.join(tree, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').filter((a) => a.startsWith('--'));
+const withFlags = (tree: string) => {
+  const flags = startFlags(tree);
+  return flags.length ? `${entryOf(tree)}@${flags.join(',')}` : entryOf(tree);
+};
+const MAIN = withFlags(path.resolve(import.meta.dirname, '..'));
 const BASE = arg('--base');
 
 const freePort = () =>
@@ -95,7 +102,7 @@ type Row = { health: number; ready: number; rss: number; cpu: number; node: numb
 const med = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const r = (x: number) => Math.round(x);
 const entries = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--entry' ? [a.split(/=(.*)/s).slice(0, 2) as [string, string]] : []));
-const trees: Array<[string, string]> = [['this tree', MAIN], ...(BASE ? [['base', entryOf(path.resolve(BASE))] as [string, string]] : []), ...entries];
+const trees: Array<[string, string]> = [['this tree', MAIN], ...(BASE ? [['base', withFlags(path.resolve(BASE))] as [string, string]] : []), ...entries];
 const rows = new Map<string, Row[]>(trees.map(([name]) => [name, []]));
 for (let i = 0; i < ROUNDS; i++)
   for (const [name, main] of i % 2 ? trees.slice().reverse() : trees) {
