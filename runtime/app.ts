@@ -132,6 +132,9 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
         if (ops.some((o) => o.key.startsWith('identity\x00'))) identities.dropCaches();
       });
       pipeline.setGate(node.gate);
+      // Background work (queue deliveries, task runs) only on the leader of its shard.
+      queues.setGate(node.background);
+      tasks.setGate(node.background);
       cluster = node;
     }
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message

@@ -15,6 +15,8 @@ import type { KvOp } from '../storage/backend.js';
 import { LEASES_BUCKET, Leases } from './leases.js';
 import { Replicator, SYS_SHARD } from './replicator.js';
 import { ClusterGate } from './request-gate.js';
+import { createBackgroundGate, type BackgroundGate } from './background.js';
+import { writeContext } from './replicator.js';
 
 export interface ShardStatus {
   shard: number;
@@ -50,6 +52,11 @@ export interface ClusterStatusSource {
   onApplied?(listener: (ops: KvOp[]) => void): void;
   /** Cluster mode only: this node now leads `shard`, with the shard's whole stream applied. */
   onLeading?(listener: (shard: string) => void): void;
+  /**
+   * Cluster mode only: background work of an account (timers such as watches and idle
+   * auto-commits) runs where `leads(shardOf(account))`, inside `run(shard, …)`.
+   */
+  readonly background?: BackgroundGate;
 }
 
 export const SINGLE_NODE: ClusterStatusSource = { status: () => ({ mode: 'single' }) };
@@ -64,6 +71,8 @@ export class ClusterNode implements ClusterStatusSource {
   /** Leases are taken only once the membership has had a TTL to show the peers (no start-up grab). */
   private readonly leaseFrom: number;
   readonly gate: ClusterGate;
+  /** Where background work runs (the shard's leader) and in which write context. */
+  readonly background: ReturnType<typeof createBackgroundGate>;
   private readonly appliedListeners: Array<(ops: KvOp[]) => void> = [];
   private readonly leadingListeners: Array<(shard: string) => void> = [];
 
@@ -89,6 +98,13 @@ export class ClusterNode implements ClusterStatusSource {
       }
     };
     this.leaseFrom = Date.now() + membership.ttlMs;
+    this.background = createBackgroundGate({
+      shard: (id) => replicator.shard(id),
+      shardOfAccount: (a) => replicator.shardOfAccount(a),
+      sysShard: SYS_SHARD,
+      run: (shard, fn) => writeContext.run({ shard }, fn),
+      current: () => writeContext.getStore()?.shard,
+    });
     this.gate = new ClusterGate(replicator, {
       leaderOf: async (s) => this.leases?.lookup(s),
       node: self.id,
@@ -136,10 +152,18 @@ export class ClusterNode implements ClusterStatusSource {
           void s.takeOver(30_000).then(() => {
             if (!s.ready) return;
             log.info('leading shard', { shard, applied_seq: s.applied });
+            try {
+              node.background.leading(shard);
+            } catch (err) {
+              log.error('background work could not start on a gained shard', { shard, error: err });
+            }
             for (const l of node.leadingListeners) void Promise.resolve().then(() => l(shard)).catch((err: unknown) => log.error('a leadership listener failed', { shard, error: err }));
           });
         },
-        lost: (shard) => replicator.shard(shard).stepDown(),
+        lost: (shard) => {
+          replicator.shard(shard).stepDown();
+          node.background.losing(shard);
+        },
       }, log);
       await membership.start();
       node.replace();
