@@ -17,6 +17,7 @@ import { Replicator, SYS_SHARD } from './replicator.js';
 import { ClusterGate } from './request-gate.js';
 import { createBackgroundGate, type BackgroundGate } from './background.js';
 import { writeContext } from './replicator.js';
+import { SystemWrites } from './system-writes.js';
 
 export interface ShardStatus {
   shard: number;
@@ -75,6 +76,8 @@ export class ClusterNode implements ClusterStatusSource {
   readonly background: ReturnType<typeof createBackgroundGate>;
   private readonly appliedListeners: Array<(ops: KvOp[]) => void> = [];
   private readonly leadingListeners: Array<(shard: string) => void> = [];
+  private systemWrites!: SystemWrites;
+  private closed = false;
 
   private constructor(
     private readonly config: CtxConfig,
@@ -145,6 +148,9 @@ export class ClusterNode implements ClusterStatusSource {
       const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => (node ? node.connected && !nc.isClosed() : true), log.child({ component: 'replication' }));
       await replicator.load();
       node = new ClusterNode(config, nc, membership, replicator, self, log);
+      const systemWrites = new SystemWrites(nc, replicator, id, membership.ttlMs + 5000, log.child({ component: 'system-writes' }));
+      node.systemWrites = systemWrites;
+      replicator.remoteSystem = (ops) => systemWrites.submit(ops);
       node.leases = new Leases(leaseKv, { node: id, url }, k.heartbeatMs * 3, () => node.candidates(), {
         gained: (shard) => {
           const s = replicator.shard(shard);
@@ -152,6 +158,7 @@ export class ClusterNode implements ClusterStatusSource {
           void s.takeOver(30_000).then(() => {
             if (!s.ready) return;
             log.info('leading shard', { shard, applied_seq: s.applied });
+            if (shard === SYS_SHARD) systemWrites.serve();
             try {
               node.background.leading(shard);
             } catch (err) {
@@ -162,6 +169,7 @@ export class ClusterNode implements ClusterStatusSource {
         },
         lost: (shard) => {
           replicator.shard(shard).stepDown();
+          if (shard === SYS_SHARD) systemWrites.stop();
           node.background.losing(shard);
         },
       }, log);
@@ -178,6 +186,26 @@ export class ClusterNode implements ClusterStatusSource {
       await nc.close().catch(() => {});
       throw err;
     }
+  }
+
+  /**
+   * Runs a start-up identity write (the `default` account's bootstrap) once this node has applied
+   * the system shard, so it sees what other nodes already did; retried until a system leader takes
+   * it or the node closes.
+   */
+  ensureSystem(what: string, fn: () => Promise<void>): void {
+    void (async () => {
+      for (let attempt = 1; !this.closed; attempt++) {
+        try {
+          if (!(await this.systemWrites.caughtUp(10_000))) throw new Error('the system shard is not applied here yet');
+          await fn();
+          return;
+        } catch (err) {
+          if (attempt % 10 === 1) this.log.warn('start-up identity write waits for the system shard', { what, attempt, error: err });
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    })();
   }
 
   onApplied(listener: (ops: KvOp[]) => void): void {
@@ -233,6 +261,8 @@ export class ClusterNode implements ClusterStatusSource {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    this.systemWrites.stop();
     clearInterval(this.placer);
     await this.leases.stop().catch(() => {});
     this.replicator.close();

@@ -26,6 +26,7 @@ export interface WriteTicket {
 
 export const writeContext = new AsyncLocalStorage<WriteTicket>();
 
+const IDENTITY_KEY = 'identity\x00';
 const VFS_ACCOUNT_KEY = /^vfs\x00[mci]\x00([^\x00]+)\x00/;
 
 export const streamName = (shard: string) => `CTX_SHARD_${shard.toUpperCase()}`;
@@ -37,6 +38,11 @@ export class Replicator {
   private readonly created = new Set<string>();
   private stopped = false;
   private readonly consumers = new Map<string, { stop(): void }>();
+  /**
+   * Set by the cluster node: appends an identity batch through the system shard's leader when this
+   * node does not lead it (system-writes.ts); resolves with the sequence, applied here.
+   */
+  remoteSystem?: (ops: KvOp[]) => Promise<number>;
   /** Where records applied from the stream are announced (caches to drop). */
   onApplied: (shard: string, ops: KvOp[]) => void = () => {};
 
@@ -99,9 +105,22 @@ export class Replicator {
     return String(shardOf(account, this.shardCount));
   }
 
+  /** The stream's last sequence (0 before the shard's first record). */
+  lastSeq(shard: string): Promise<number> {
+    return this.io.lastSeq(shard);
+  }
+
   /** The `Kv.batch` hook. */
   write(ops: KvOp[]): Promise<void> {
     const ticket = writeContext.getStore();
+    // Identities belong to the system shard whichever request (or none) changes them.
+    if (ops.length > 0 && ops.every((o) => o.key.startsWith(IDENTITY_KEY))) {
+      const sys = this.shard(SYS_SHARD);
+      const appended = sys.leading || !this.remoteSystem ? sys.submit(ops) : this.remoteSystem(ops);
+      return appended.then((seq) => {
+        if (ticket?.shard === SYS_SHARD && (ticket.seq === undefined || seq > ticket.seq)) ticket.seq = seq;
+      });
+    }
     let shard = ticket?.shard;
     if (shard === undefined) {
       const m = VFS_ACCOUNT_KEY.exec(ops[0]!.key) ?? ops.map((o) => VFS_ACCOUNT_KEY.exec(o.key)).find(Boolean);

@@ -49,6 +49,25 @@ describe.skipIf(!natsServerInstalled())('background work runs on the shard leade
   let shard: number;
   let leader: string;
 
+  it('start-up identity writes go through the system shard: every node holds the same default account', async () => {
+    // Each node bootstraps `default` at start; through the system shard's log they all end with one
+    // record (the same created_at), where nodes writing locally each kept their own.
+    const views = await pollUntil(async () => {
+      const all = await Promise.all(file.nodes.map(async (n) => ((await get(n.url, '/api/v1/admin/accounts')).result as unknown as Array<{ account_id: string; created_at?: string }> | undefined)?.find((a) => a.account_id === 'default')));
+      return all.every((a) => a && a.created_at === all[0]!.created_at) && all;
+    }, { what: 'one default account on every node', timeoutMs: 30_000, intervalMs: 200 });
+    expect(views[0]!.created_at).toBeTruthy();
+    // An account created through a node that does not lead the system shard is on every node.
+    const made = await post(file.nodes[2]!.url, '/api/v1/admin/accounts', { account_id: 'acme', admin_user_id: 'ann' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.token).toMatch(/^sys:\d+$/);
+    for (const n of file.nodes) {
+      const res = await fetch(`${n.url}/api/v1/admin/accounts`, { headers: { ...headers(), 'x-ctx-consistency-token': made.token! } });
+      const accounts = ((await res.json()) as { result: Array<{ account_id: string }> }).result.map((a) => a.account_id);
+      expect(accounts, n.id).toContain('acme');
+    }
+  }, 120_000);
+
   it('work queued by writes through any node is embedded once, by the leader; followers run no consumer for it', async () => {
     const first = await pollUntil(async () => {
       const w = await post(file.nodes[0]!.url, '/api/v1/content/write', { uri: 'ctx://resources/bg/first.md', content: 'first file of the background test' });
@@ -103,7 +122,7 @@ describe.skipIf(!natsServerInstalled())('background work runs on the shard leade
     expect(newLeader).not.toBe(leader);
     // The message the dead leader had in flight is unacknowledged in the log: the new leader runs it.
     await pollUntil(() => embedder.received.slice(mark).some((r) => (r.body.input ?? []).some((t) => t.includes('wombatlate'))), { what: 'the late file embedded by the new leader', timeoutMs: 30_000, intervalMs: 200 });
-    const row = await queueRow(file.nodes.find((n) => n.id === newLeader)!.url, 'Embedding');
-    expect(row.processed).toBeGreaterThan(0);
+    const via = file.nodes.find((n) => n.id === newLeader)!.url;
+    await pollUntil(async () => (await queueRow(via, 'Embedding')).processed > 0, { what: 'the new leader acknowledging it', timeoutMs: 30_000, intervalMs: 200 });
   }, 180_000);
 });
