@@ -77,6 +77,8 @@ export class ClusterNode implements ClusterStatusSource {
   private readonly appliedListeners: Array<(ops: KvOp[]) => void> = [];
   private readonly leadingListeners: Array<(shard: string) => void> = [];
   private systemWrites!: SystemWrites;
+  /** When this node first saw each live peer (local clock): a returning node settles before leading. */
+  private readonly liveSince = new Map<string, number>();
   private closed = false;
 
   private constructor(
@@ -176,7 +178,10 @@ export class ClusterNode implements ClusterStatusSource {
       await membership.start();
       node.replace();
       // Placement follows the live set, which changes by time (expiry) as well as by events.
-      node.placer = setInterval(() => node.replace(), Math.max(100, k.heartbeatMs));
+      node.placer = setInterval(() => {
+        node.replace();
+        node.handBack();
+      }, Math.max(100, k.heartbeatMs));
       node.placer.unref();
       kv.setReplicator(replicator);
       await node.leases.start();
@@ -227,6 +232,24 @@ export class ClusterNode implements ClusterStatusSource {
     this.placedFor = ids.join();
     this.replicator.follow(SYS_SHARD);
     for (const [shard, set] of this.placement.entries()) if (set.includes(this.self.id)) this.replicator.follow(String(shard));
+  }
+
+  /**
+   * Leadership goes back to a shard's preferred replica (first in rendezvous order) once that node
+   * has been live for two membership TTLs (it takes leases one TTL after its start): a node that
+   * joins or returns leads its share again. The lease is deleted, not left to expire.
+   */
+  private handBack(): void {
+    const now = Date.now();
+    const ids = this.membership.liveIds();
+    for (const id of ids) if (!this.liveSince.has(id)) this.liveSince.set(id, now);
+    for (const id of [...this.liveSince.keys()]) if (!ids.includes(id)) this.liveSince.delete(id);
+    for (const shard of this.leases.heldShards()) {
+      const preferred = shard === SYS_SHARD ? this.sysReplicas[0] : this.placement[Number(shard)]?.[0];
+      if (!preferred || preferred === this.self.id) continue;
+      if (now - (this.liveSince.get(preferred) ?? now) < 2 * this.membership.ttlMs) continue;
+      void this.leases.release(shard, `handed back to its preferred replica ${preferred}`);
+    }
   }
 
   /** Shards whose first live replica is this node: the leases it should take when they are free. */

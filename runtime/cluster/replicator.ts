@@ -159,7 +159,14 @@ export class Replicator {
   follow(shard: string): void {
     if (this.consumers.has(shard) || this.stopped) return;
     const log = this.shard(shard);
-    log.following = true;
+    // A replica serves reads once it holds what the stream held when it started following: a node
+    // that joins (or returns) replays the shard first, and its reads are forwarded until then.
+    void this.lastSeq(shard)
+      .then((last) => log.waitApplied(last, 3_600_000))
+      .then(
+        () => (log.following = true),
+        () => (log.following = true),
+      );
     let current: { stop(): void } | undefined;
     let done = false;
     this.consumers.set(shard, {
