@@ -18,6 +18,7 @@ import { ClusterGate } from './request-gate.js';
 import { createBackgroundGate, type BackgroundGate } from './background.js';
 import { writeContext } from './replicator.js';
 import { SystemWrites } from './system-writes.js';
+import { Snapshots } from './snapshots.js';
 
 export interface ShardStatus {
   shard: number;
@@ -77,6 +78,7 @@ export class ClusterNode implements ClusterStatusSource {
   private readonly appliedListeners: Array<(ops: KvOp[]) => void> = [];
   private readonly leadingListeners: Array<(shard: string) => void> = [];
   private systemWrites!: SystemWrites;
+  private snapshots!: Snapshots;
   /** When this node first saw each live peer (local clock): a returning node settles before leading. */
   private readonly liveSince = new Map<string, number>();
   private closed = false;
@@ -153,6 +155,9 @@ export class ClusterNode implements ClusterStatusSource {
       const systemWrites = new SystemWrites(nc, replicator, id, membership.ttlMs + 5000, log.child({ component: 'system-writes' }));
       node.systemWrites = systemWrites;
       replicator.remoteSystem = (ops) => systemWrites.submit(ops);
+      const snapshots = new Snapshots(nc, js, jsm, replicator, id, k.snapshotRecords, replicas, log.child({ component: 'snapshots' }));
+      replicator.beforeConsume = (shard) => snapshots.bootstrap(shard);
+      node.snapshots = snapshots;
       node.leases = new Leases(leaseKv, { node: id, url }, k.heartbeatMs * 3, () => node.candidates(), {
         gained: (shard) => {
           const s = replicator.shard(shard);
@@ -181,6 +186,7 @@ export class ClusterNode implements ClusterStatusSource {
       node.placer = setInterval(() => {
         node.replace();
         node.handBack();
+        for (const shard of node.leases.heldShards()) node.snapshots.maybeTake(shard);
       }, Math.max(100, k.heartbeatMs));
       node.placer.unref();
       kv.setReplicator(replicator);

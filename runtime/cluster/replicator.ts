@@ -43,6 +43,8 @@ export class Replicator {
    * node does not lead it (system-writes.ts); resolves with the sequence, applied here.
    */
   remoteSystem?: (ops: KvOp[]) => Promise<number>;
+  /** Set by the cluster node: before consuming, installs the snapshot when the stream was truncated. */
+  beforeConsume?: (shard: string) => Promise<void>;
   /** Where records applied from the stream are announced (caches to drop). */
   onApplied: (shard: string, ops: KvOp[]) => void = () => {};
 
@@ -177,16 +179,30 @@ export class Replicator {
     });
     void (async () => {
       const { DeliverPolicy } = await import('@nats-io/jetstream');
+      let checkTruncation = true;
       while (!done && !this.stopped) {
         try {
           await log.settled();
+          // Asked at the first start and after a hole only: a restart after a lost nats-server
+          // should not add a JetStream API round trip while the cluster re-elects.
+          if (checkTruncation) await this.beforeConsume?.(shard);
+          checkTruncation = false;
           const consumer = await this.js.consumers.get(streamName(shard), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: log.applied + 1 });
           // Short pulls: a pull parked on a nats-server that died is noticed (missed heartbeats) in ~2 s,
           // not the default 30.
           const messages = await consumer.consume({ max_messages: 256, expires: 2000 });
           current = { stop: () => void messages.close() };
           if (done) messages.close();
-          for await (const m of messages) await log.deliver(m.seq, m.data, m.info.pending);
+          for await (const m of messages) {
+            // A hole (records purged behind a snapshot while this replica lagged): start over,
+            // which installs the snapshot first.
+            if (m.seq > log.seen + 1 && m.seq > log.applied + 1) {
+              checkTruncation = true;
+              messages.close();
+              break;
+            }
+            await log.deliver(m.seq, m.data, m.info.pending);
+          }
         } catch (err) {
           if (!/stream not found|10059/i.test(String((err as Error)?.message ?? err))) this.log.debug('shard consumer restarts', { shard, error: err });
         }
