@@ -86,8 +86,12 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   const tStorage = performance.now();
   const kv = await Kv.open(opts.backend ?? new RocksDbBackend(path.join(dataDir, 'db'), { writeBufferBytes: config.rocksdbWriteBufferMb * 2 ** 20, blockCacheBytes: config.rocksdbBlockCacheMb * 2 ** 20 }));
   const identities = new IdentityRegistry(kv.sub('identity'), config.rootApiKey);
-  await identities.ensureInitialAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
-  if (config.authMode !== 'api_key') await identities.ensureAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
+  const ensureIdentities = async () => {
+    await identities.ensureInitialAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
+    if (config.authMode !== 'api_key') await identities.ensureAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
+  };
+  // Cluster mode: identities live in the system shard, so the bootstrap waits for the cluster (below).
+  if (config.cluster.nats.length === 0) await ensureIdentities();
   const vfs = new Vfs(kv.sub('vfs'), { metaCacheEntries: config.vfsMetaCacheEntries });
   vfs.listenerError = (event, err) => log.error('a VFS event listener threw; the change is durable and the other listeners were told', { event, error: err });
   const queues = new QueueManager(kv.sub('queues'), log.child({ component: 'queues' }));
@@ -133,6 +137,10 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
         if (ops.some((o) => o.key.startsWith('identity\x00'))) identities.dropCaches();
       });
       pipeline.setGate(node.gate);
+      node.ensureSystem('default account', ensureIdentities);
+      // Background work (queue deliveries, task runs) only on the leader of its shard.
+      queues.setGate(node.background);
+      tasks.setGate(node.background);
       cluster = node;
     }
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message

@@ -116,6 +116,8 @@ export interface ClusterConfig {
   heartbeatMs: number;
   /** How long a start-up waits for NATS (and JetStream) before refusing to start. */
   connectTimeoutMs: number;
+  /** A shard's leader snapshots it (and truncates its stream) every this many records; 0 = never. */
+  snapshotRecords: number;
 }
 
 export const DEFAULTS: CtxConfig = {
@@ -155,7 +157,7 @@ export const DEFAULTS: CtxConfig = {
   tracing: true,
   grpcTls: {},
   tls: {},
-  cluster: { nats: [], shards: 64, replicas: 2, heartbeatMs: 1000, connectTimeoutMs: 10_000 },
+  cluster: { nats: [], shards: 64, replicas: 2, heartbeatMs: 1000, connectTimeoutMs: 10_000, snapshotRecords: 10_000 },
 };
 
 type Env = Record<string, string | undefined>;
@@ -226,6 +228,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
       advertiseUrl: env.CTX_CLUSTER_ADVERTISE_URL,
       heartbeatMs: int('CTX_CLUSTER_HEARTBEAT_MS', env.CTX_CLUSTER_HEARTBEAT_MS),
       connectTimeoutMs: int('CTX_CLUSTER_CONNECT_TIMEOUT_MS', env.CTX_CLUSTER_CONNECT_TIMEOUT_MS),
+      snapshotRecords: int('CTX_CLUSTER_SNAPSHOT_RECORDS', env.CTX_CLUSTER_SNAPSHOT_RECORDS),
     },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
@@ -287,6 +290,7 @@ function validateCluster(k: ClusterConfig): void {
   if (k.nodeId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(k.nodeId)) throw new Error(`CTX_NODE_ID must be 1-64 letters, digits, _ or -; got ${JSON.stringify(k.nodeId)}`);
   if (k.advertiseUrl !== undefined && !/^https?:\/\/[^/\s]+/i.test(k.advertiseUrl)) throw new Error(`CTX_CLUSTER_ADVERTISE_URL must be an http(s):// URL; got ${JSON.stringify(k.advertiseUrl)}`);
   if (k.heartbeatMs < 100) throw new Error(`CTX_CLUSTER_HEARTBEAT_MS must be at least 100; got ${k.heartbeatMs}`);
+  if (!Number.isInteger(k.snapshotRecords) || k.snapshotRecords < 0) throw new Error(`CTX_CLUSTER_SNAPSHOT_RECORDS must be a whole number, 0 for never; got ${k.snapshotRecords}`);
 }
 
 /**

@@ -136,6 +136,29 @@ function spawnNode(dir: string, file: ClusterFile, i: number, heartbeatMs?: numb
 }
 
 /**
+ * Starts one more ctx node in DIR's running cluster (`ctx-<n+1>`, a free port, its own empty data
+ * directory, the same NATS and root key): it joins the membership, placement gives it its share of
+ * the shards, it replays them from the streams and then serves them. Records it in cluster.json.
+ */
+export async function add(opts: { dir: string; heartbeatMs?: number }): Promise<ClusterFile> {
+  const dir = path.resolve(opts.dir);
+  const f = path.join(dir, 'cluster.json');
+  if (!fs.existsSync(f)) throw new Error(`cluster: no ${f}; run up first`);
+  const file = JSON.parse(fs.readFileSync(f, 'utf8')) as ClusterFile;
+  const i = file.nodes.length;
+  const port = await freePort();
+  file.nodes.push({ id: `ctx-${i + 1}`, url: `http://127.0.0.1:${port}`, pid: 0 });
+  file.nodes[i]!.pid = spawnNode(dir, file, i, opts.heartbeatMs);
+  fs.writeFileSync(f, JSON.stringify(file, null, 2) + '\n');
+  const log = path.join(dir, `node-${i + 1}.log`);
+  await until(`ctx node ctx-${i + 1} (log ${log})`, 120_000, async () => {
+    if (!alive(file.nodes[i]!.pid)) throw new ExitedEarly(`cluster: ctx node ctx-${i + 1} exited: ${tail(log)}`);
+    return (await fetch(`${file.nodes[i]!.url}/health`)).ok;
+  });
+  return file;
+}
+
+/**
  * Restarts a stopped node of DIR's cluster with its own id, port and data directory (a node coming
  * back after a crash or maintenance); waits until it answers and records its new pid.
  */
