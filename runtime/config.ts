@@ -31,6 +31,8 @@ export interface CtxConfig {
   rocksdbWriteBufferMb: number;
   rocksdbBlockCacheMb: number;
   vfsMetaCacheEntries: number;
+  /** One full GC this long after a burst of queue work drained, ms; 0 = off (runtime/queues/idle-gc.ts). */
+  idleGcMs: number;
   logLevel: LogLevel;
   accessLog: boolean;
   /** Largest JSON body accepted, bytes. Batch write allows 16 MiB of content, which base64 inflates. */
@@ -116,6 +118,8 @@ export interface ClusterConfig {
   connectTimeoutMs: number;
   /** Signs the caller's identity on requests between nodes; default: derived from the root key. */
   secret?: string;
+  /** A shard's leader snapshots it (and truncates its stream) every this many records; 0 = never. */
+  snapshotRecords: number;
 }
 
 export const DEFAULTS: CtxConfig = {
@@ -134,6 +138,7 @@ export const DEFAULTS: CtxConfig = {
   rocksdbWriteBufferMb: 64,
   rocksdbBlockCacheMb: 8,
   vfsMetaCacheEntries: 100_000,
+  idleGcMs: 2000,
   logLevel: 'info',
   accessLog: true,
   maxJsonBodyBytes: 32 * 1024 * 1024,
@@ -154,7 +159,7 @@ export const DEFAULTS: CtxConfig = {
   tracing: true,
   grpcTls: {},
   tls: {},
-  cluster: { nats: [], shards: 64, replicas: 2, heartbeatMs: 1000, connectTimeoutMs: 10_000 },
+  cluster: { nats: [], shards: 64, replicas: 2, heartbeatMs: 1000, connectTimeoutMs: 10_000, snapshotRecords: 10_000 },
 };
 
 type Env = Record<string, string | undefined>;
@@ -183,6 +188,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     rocksdbWriteBufferMb: int('CTX_ROCKSDB_WRITE_BUFFER_MB', env.CTX_ROCKSDB_WRITE_BUFFER_MB),
     rocksdbBlockCacheMb: int('CTX_ROCKSDB_BLOCK_CACHE_MB', env.CTX_ROCKSDB_BLOCK_CACHE_MB),
     vfsMetaCacheEntries: int('CTX_VFS_META_CACHE_ENTRIES', env.CTX_VFS_META_CACHE_ENTRIES),
+    idleGcMs: int('CTX_IDLE_GC_MS', env.CTX_IDLE_GC_MS),
     logLevel: env.CTX_LOG_LEVEL,
     accessLog: bool(env.CTX_ACCESS_LOG),
     maxJsonBodyBytes: int('CTX_MAX_JSON_BODY_BYTES', env.CTX_MAX_JSON_BODY_BYTES),
@@ -225,6 +231,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
       heartbeatMs: int('CTX_CLUSTER_HEARTBEAT_MS', env.CTX_CLUSTER_HEARTBEAT_MS),
       connectTimeoutMs: int('CTX_CLUSTER_CONNECT_TIMEOUT_MS', env.CTX_CLUSTER_CONNECT_TIMEOUT_MS),
       secret: env.CTX_CLUSTER_SECRET,
+      snapshotRecords: int('CTX_CLUSTER_SNAPSHOT_RECORDS', env.CTX_CLUSTER_SNAPSHOT_RECORDS),
     },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
@@ -287,6 +294,7 @@ function validateCluster(k: ClusterConfig): void {
   if (k.advertiseUrl !== undefined && !/^https?:\/\/[^/\s]+/i.test(k.advertiseUrl)) throw new Error(`CTX_CLUSTER_ADVERTISE_URL must be an http(s):// URL; got ${JSON.stringify(k.advertiseUrl)}`);
   if (k.heartbeatMs < 100) throw new Error(`CTX_CLUSTER_HEARTBEAT_MS must be at least 100; got ${k.heartbeatMs}`);
   if (k.secret !== undefined && k.secret.length < 16) throw new Error('CTX_CLUSTER_SECRET must be at least 16 characters');
+  if (!Number.isInteger(k.snapshotRecords) || k.snapshotRecords < 0) throw new Error(`CTX_CLUSTER_SNAPSHOT_RECORDS must be a whole number, 0 for never; got ${k.snapshotRecords}`);
 }
 
 /**
