@@ -6,14 +6,19 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { CollectedFamily } from './families.js';
 
-let registry: Registry | undefined;
+let registry: Promise<Registry> | undefined;
 
-export function processRegistry(): Registry {
-  if (registry) return registry;
-  registry = new Registry();
+/** Made at the first scrape (prom-client imported then: with metrics off it is never loaded). */
+export function processRegistry(): Promise<Registry> {
+  return (registry ??= makeRegistry());
+}
+
+async function makeRegistry(): Promise<Registry> {
+  const { Registry, collectDefaultMetrics } = await import('prom-client');
+  const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   // Utilisation between two scrapes (the share of time the loop was busy), not since start.
   let last = performance.eventLoopUtilization();
