@@ -32,6 +32,8 @@ const app = await createApp({
     authMode: 'api_key',
     logLevel: process.env.BENCH_LOG === '1' ? 'info' : 'silent',
     accessLog: process.env.BENCH_LOG === '1',
+    // BENCH_PROFILING=1: `?profile=1` answers with the server's own timings (bench/floor.bench.ts).
+    ...(process.env.BENCH_PROFILING === '1' ? { profiling: true } : {}),
     // BENCH_OPS=off: no request metrics and no trace context (bench/metrics.bench.ts's baseline);
     // BENCH_OPS=metrics: metrics without trace context; BENCH_OPS=tracing: trace context without metrics.
     ...({ off: { metrics: 'off' as const, tracing: false }, metrics: { tracing: false }, tracing: { metrics: 'off' as const } } as Record<string, object>)[process.env.BENCH_OPS ?? ''],

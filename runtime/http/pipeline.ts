@@ -320,7 +320,13 @@ export class Pipeline {
     const req = x.raw;
     const sink = x.sink;
     const isHead = req.method === 'HEAD';
-    if (this.opts.profiling && wantsProfile(req.query)) x.profile = [];
+    if (this.opts.profiling && wantsProfile(req.query)) {
+      x.profile = [];
+      // From the socket to here: reading the request, the hop to the next loop turn, queueing behind others.
+      if (req.received !== undefined) x.profile.push(`queued: ${(x.started - req.received).toFixed(3)} ms`);
+      // The marks time the request, not this set-up (parsing the query for `profile`, formatting).
+      x.lastMark = performance.now();
+    }
     let telemetry: boolean | { summary?: boolean } = false;
     try {
       if (this.draining) throw new CtxError('UNAVAILABLE', 'server is shutting down');

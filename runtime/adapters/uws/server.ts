@@ -203,7 +203,7 @@ export function listenUws(pipeline: Pipeline, host: string, port: number, tls?: 
     const te = headers['transfer-encoding'];
     const chunked = te !== undefined && /chunked/i.test(te);
     if (!chunked && (length === undefined || length === '0')) {
-      dispatch(pipeline, { method, path, query, headers, body: EMPTY_BODY, remoteAddress }, sink);
+      dispatch(pipeline, { method, path, query, headers, body: EMPTY_BODY, remoteAddress, received: started }, sink);
       return;
     }
     const limit = pipeline.bodyLimitFor(method, path);
@@ -230,7 +230,7 @@ export function listenUws(pipeline: Pipeline, host: string, port: number, tls?: 
       }
       // uWS neuters the ArrayBuffer after the callback returns: copy it.
       chunks.push(Buffer.from(new Uint8Array(ab).slice()));
-      if (isLast) dispatch(pipeline, { method, path, query, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), remoteAddress }, sink);
+      if (isLast) dispatch(pipeline, { method, path, query, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), remoteAddress, received: started }, sink);
     });
   });
   return new Promise((resolve, reject) => {
