@@ -45,6 +45,11 @@ const testRoutes = definePlugin({
     });
     host.route({
       method: 'GET',
+      path: '/test/peer',
+      handler: (ctx) => ({ remote: ctx.req.remoteAddress, again: ctx.req.remoteAddress }),
+    });
+    host.route({
+      method: 'GET',
       path: '/test/slow',
       async handler() {
         await slowGate();
@@ -74,6 +79,13 @@ describe('HTTP over a real socket', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect((await res.json()).result).toMatchObject({ initialized: true, user: 'default', cluster: { mode: 'single' } });
+  });
+
+  it('the peer address is read from the socket when a handler asks (and /metrics checks it)', async () => {
+    const r = await fetch(`${base}/test/peer`, { headers: key() });
+    const body = await r.json();
+    expect(body, JSON.stringify(body)).toMatchObject({ status: 'ok', result: { remote: '127.0.0.1', again: '127.0.0.1' } });
+    expect((await fetch(`${base}/metrics`)).status).toBe(200);
   });
 
   it('GET /health needs no key', async () => {
