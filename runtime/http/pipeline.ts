@@ -322,8 +322,13 @@ export class Pipeline {
     const isHead = req.method === 'HEAD';
     if (this.opts.profiling && wantsProfile(req.query)) {
       x.profile = [];
-      // From the socket to here: reading the request, the hop to the next loop turn, queueing behind others.
-      if (req.received !== undefined) x.profile.push(`queued: ${(x.started - req.received).toFixed(3)} ms`);
+      // From the socket to here: the body arriving (the client's pace), then the hop to the next
+      // loop turn and queueing behind other requests.
+      if (req.received !== undefined) {
+        const from = req.bodyReceived ?? req.received;
+        if (req.bodyReceived !== undefined) x.profile.push(`body: ${(req.bodyReceived - req.received).toFixed(3)} ms`);
+        x.profile.push(`queued: ${(x.started - from).toFixed(3)} ms`);
+      }
       // The marks time the request, not this set-up (parsing the query for `profile`, formatting).
       x.lastMark = performance.now();
     }

@@ -16,6 +16,8 @@ export interface HttpRequestData {
    * measured from the socket, not from the pipeline.
    */
   received?: number;
+  /** `performance.now()` when the last piece of a streamed body arrived (`?profile=1` shows `body`). */
+  bodyReceived?: number;
 }
 
 /**

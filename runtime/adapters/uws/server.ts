@@ -173,6 +173,7 @@ class UwsRequest implements HttpRequestData {
     readonly received: number,
     private readonly res: HttpResponse,
     private readonly sink: UwsSink,
+    readonly bodyReceived: number | undefined,
   ) {}
 
   get remoteAddress(): string {
@@ -229,7 +230,7 @@ export function listenUws(pipeline: Pipeline, host: string, port: number, tls?: 
     const te = headers['transfer-encoding'];
     const chunked = te !== undefined && /chunked/i.test(te);
     if (!chunked && (length === undefined || length === '0')) {
-      dispatch(pipeline, new UwsRequest(method, path, query, headers, EMPTY_BODY, started, res, sink), sink);
+      dispatch(pipeline, new UwsRequest(method, path, query, headers, EMPTY_BODY, started, res, sink, undefined), sink);
       return;
     }
     const limit = pipeline.bodyLimitFor(method, path);
@@ -256,7 +257,7 @@ export function listenUws(pipeline: Pipeline, host: string, port: number, tls?: 
       }
       // uWS neuters the ArrayBuffer after the callback returns: copy it.
       chunks.push(Buffer.from(new Uint8Array(ab).slice()));
-      if (isLast) dispatch(pipeline, new UwsRequest(method, path, query, headers, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), started, res, sink), sink);
+      if (isLast) dispatch(pipeline, new UwsRequest(method, path, query, headers, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), started, res, sink, performance.now()), sink);
     });
   });
   return new Promise((resolve, reject) => {
