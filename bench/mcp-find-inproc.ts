@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../runtime/app.js';
 import { builtinPlugins } from '../plugins/index.js';
-import { doc } from './synthetic-corpus.js';
+import { writeCorpus } from './synthetic-corpus.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,18 +21,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-find-'));
 const app = await createApp({ env: {}, plugins: builtinPlugins, config: { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: 'silent', accessLog: false, grpcPort: 0 } });
 try {
   const h = { 'x-api-key': 'bench-root-key-0123456789', 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  await app.inject({ method: 'POST', url: '/api/v1/fs/mkdir', headers: h, body: { uri: 'ctx://resources/bench' } });
-  const words: string[][] = [];
-  let batch: ReturnType<typeof doc>[] = [];
-  for (let i = 0; i < FILES; i++) {
-    const d = doc(i);
-    words.push(d.words);
-    batch.push(d);
-    if (batch.length === 256 || i === FILES - 1) {
-      await app.inject({ method: 'POST', url: '/api/v1/content/batch-write', headers: h, body: { root_uri: 'ctx://resources/bench', operations: batch.map((x) => ({ uri: x.uri, content: x.content, mode: 'upsert' })), wait: false } });
-      batch = [];
-    }
-  }
+  const words = await writeCorpus(FILES, (url, body) => app.inject({ method: 'POST', url, headers: h, body }));
   await app.inject({ method: 'POST', url: '/api/v1/system/wait', headers: h, body: { timeout: 120 } });
   const probe = JSON.parse((await app.inject({ method: 'POST', url: '/api/v1/search/find', headers: h, body: { query: 'x', limit: 10 } })).body.toString()) as { result: { total: number } };
   if (!probe.result.total) throw new Error('the corpus is not findable');
