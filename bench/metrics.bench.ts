@@ -18,7 +18,7 @@
  * throughput at saturation is its inverse, and other load disturbs it far less than wall time.
  *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on]
  *     [--stat-burst 300] [--find-burst 40] [--seed 300] [--a-tree DIR] [--b-tree DIR]
- * (--a/--b: off, on, on-unscraped, on-noeld, metrics, tracing: to find where a cost comes from;
+ * (--a/--b: off, on, on-unscraped, on-noeld, on-nogc, metrics, tracing: to find where a cost comes from;
  * --a-tree/--b-tree: run that side's servers from another checkout, e.g. a worktree of main's HEAD
  * with this copy's node_modules and native core linked in: a before/after of two builds, same run)
  */
@@ -51,6 +51,7 @@ const CONFIGS = {
   metrics: { ops: 'metrics', scraped: true },
   tracing: { ops: 'tracing', scraped: false },
   'on-noeld': { ops: 'on', scraped: true, env: { BENCH_NO_ELD: '1' } },
+  'on-nogc': { ops: 'on', scraped: true, env: { BENCH_NO_GC: '1' } },
 } as const;
 type Config = keyof typeof CONFIGS;
 const pick = (flag: string, dflt: Config): Config => {

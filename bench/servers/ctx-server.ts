@@ -19,6 +19,16 @@ if (process.env.BENCH_NO_ELD === '1') {
   perfHooks.monitorEventLoopDelay = () => ({ enable: () => true, disable: () => true, reset: () => {}, percentile: () => 0, min: 0, max: 0, mean: 0, stddev: 0 });
 }
 
+// BENCH_NO_GC=1: prom-client's GC observer (a PerformanceObserver of 'gc' entries, installed at the
+// first scrape) observes nothing: bench/metrics.bench.ts --a on-nogc --b on finds its share.
+if (process.env.BENCH_NO_GC === '1') {
+  const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as { PerformanceObserver: unknown };
+  perfHooks.PerformanceObserver = class {
+    observe(): void {}
+    disconnect(): void {}
+  };
+}
+
 // BENCH_DATA_DIR: serve a data dir bench/find-profile.ts ingested (kept at exit; its key is in
 // ingested.json) instead of a fresh one.
 const kept = process.env.BENCH_DATA_DIR;
