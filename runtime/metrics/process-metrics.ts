@@ -11,13 +11,22 @@ import { CollectedFamily } from './families.js';
 
 let registry: Promise<Registry> | undefined;
 
+/**
+ * prom-client, imported when first needed (the first scrape). It is CommonJS: Node's import gives
+ * its named exports, the esbuild bundle (`npm start`) only its `default`; either works here.
+ */
+export async function promClient(): Promise<typeof import('prom-client')> {
+  const m = await import('prom-client');
+  return m.Registry ? m : (m as unknown as { default: typeof m }).default;
+}
+
 /** Made at the first scrape (prom-client imported then: with metrics off it is never loaded). */
 export function processRegistry(): Promise<Registry> {
   return (registry ??= makeRegistry());
 }
 
 async function makeRegistry(): Promise<Registry> {
-  const { Registry, collectDefaultMetrics } = await import('prom-client');
+  const { Registry, collectDefaultMetrics } = await promClient();
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   // Utilisation between two scrapes (the share of time the loop was busy), not since start.

@@ -13,7 +13,7 @@
 import type { Registry } from 'prom-client';
 import { CounterFamily, GaugeFamily, HistogramFamily, type CounterChild, type GaugeChild, type HistogramChild, type RegistrableMetric } from './families.js';
 import { modelFamilies } from './model-metrics.js';
-import { processRegistry } from './process-metrics.js';
+import { processRegistry, promClient } from './process-metrics.js';
 
 export type MetricsAccess = 'off' | 'loopback' | 'token';
 
@@ -52,7 +52,7 @@ export class Metrics {
   /** The Prometheus text exposition of this app's metrics and the process's. */
   async text(): Promise<string> {
     if (!this.registry) {
-      const { Registry } = await import('prom-client');
+      const { Registry } = await promClient();
       this.registry ??= new Registry();
     }
     if (this.rendered < this.families.size) {
