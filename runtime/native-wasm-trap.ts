@@ -71,7 +71,11 @@ export class WasmCore {
    * loads a worker; the first instance's pool started before this ran, hence the default.
    */
   private guardThreads(first: Instance): void {
-    type Tm = { loadWasmModuleToWorker: (w: { onerror?: unknown }, ...rest: unknown[]) => unknown; fail: (value: unknown, rethrow?: boolean) => void };
+    type Tm = {
+      loadWasmModuleToWorker: (w: { onerror?: unknown }, ...rest: unknown[]) => unknown;
+      fail: (value: unknown, rethrow?: boolean) => void;
+      dropFailedLoad?: (w: unknown) => void;
+    };
     const { ThreadManager } = createRequire(import.meta.url)('@emnapi/core') as { ThreadManager?: { prototype: Tm } };
     const proto = ThreadManager?.prototype;
     if (!proto || typeof proto.loadWasmModuleToWorker !== 'function' || typeof proto.fail !== 'function') return;
@@ -103,6 +107,17 @@ export class WasmCore {
       fail.call(this, value, false);
       trapped(this, value);
     };
+    // A worker that traps before the main thread has counted it as loaded (its first job, under
+    // load) is dropped here instead, with neither `fail` nor a throw. Only a dropped worker while
+    // calls are waiting is taken for a trap: one that fails to start with nothing running is the
+    // thread manager's own business (and must not make a fresh instance restart in a loop).
+    const drop = proto.dropFailedLoad;
+    if (typeof drop === 'function') {
+      proto.dropFailedLoad = function (this: Tm, worker: unknown) {
+        drop.call(this, worker);
+        if (ownerOf(this).pending.size > 0) trapped(this, new Error('a wasi thread died while loading'));
+      };
+    }
   }
 
   /** The live instance's exports, every function wrapped. */
