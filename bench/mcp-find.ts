@@ -15,7 +15,7 @@
 import nodeHttp from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { doc } from './synthetic-corpus.js';
+import { writeCorpus } from './synthetic-corpus.js';
 import { startServer } from './find-load.js';
 
 const arg = (name: string, dflt: string) => {
@@ -50,18 +50,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fmt = (x: number) => x.toFixed(2);
 
 try {
-  const words: string[][] = [];
-  await http('POST', '/api/v1/fs/mkdir', { uri: 'ctx://resources/bench' });
-  let batch: ReturnType<typeof doc>[] = [];
-  for (let i = 0; i < FILES; i++) {
-    const d = doc(i);
-    words.push(d.words);
-    batch.push(d);
-    if (batch.length === 256 || i === FILES - 1) {
-      await http('POST', '/api/v1/content/batch-write', { root_uri: 'ctx://resources/bench', operations: batch.map((d) => ({ uri: d.uri, content: d.content, mode: 'upsert' })), wait: false });
-      batch = [];
-    }
-  }
+  const words = await writeCorpus(FILES, (path, body) => http('POST', path, body));
   for (;;) {
     try {
       await http('POST', '/api/v1/system/wait', { timeout: 30 });

@@ -17,9 +17,12 @@
  * the server's CPU time per request (all its threads, from the scheduler's ns accounting):
  * throughput at saturation is its inverse, and other load disturbs it far less than wall time.
  *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on]
- *     [--stat-burst 300] [--find-burst 40] [--seed 300]
- * (--a/--b: off, on, on-unscraped, on-noeld, metrics, tracing: to find where a cost comes from)
+ *     [--stat-burst 300] [--find-burst 40] [--seed 300] [--a-tree DIR] [--b-tree DIR]
+ * (--a/--b: off, on, on-unscraped, on-noeld, on-nogc, metrics, tracing: to find where a cost comes from;
+ * --a-tree/--b-tree: run that side's servers from another checkout, e.g. a worktree of main's HEAD
+ * with this copy's node_modules and native core linked in: a before/after of two builds, same run)
  */
+import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import readline from 'node:readline';
@@ -48,6 +51,7 @@ const CONFIGS = {
   metrics: { ops: 'metrics', scraped: true },
   tracing: { ops: 'tracing', scraped: false },
   'on-noeld': { ops: 'on', scraped: true, env: { BENCH_NO_ELD: '1' } },
+  'on-nogc': { ops: 'on', scraped: true, env: { BENCH_NO_GC: '1' } },
 } as const;
 type Config = keyof typeof CONFIGS;
 const pick = (flag: string, dflt: Config): Config => {
@@ -59,6 +63,11 @@ const pick = (flag: string, dflt: Config): Config => {
 /** The baseline (a) and the configuration measured against it (b), two servers each. */
 const A = pick('a', 'off');
 const B = pick('b', 'on');
+const treeArg = (flag: string) => {
+  const i = process.argv.indexOf(`--${flag}`);
+  return i > 0 ? path.resolve(process.argv[i + 1]!) : process.cwd();
+};
+const TREES = { a: treeArg('a-tree'), b: treeArg('b-tree') };
 type Name = 'a1' | 'a2' | 'b1' | 'b2';
 const NAMES: Name[] = ['a1', 'a2', 'b1', 'b2'];
 const configOf = (name: Name) => CONFIGS[name.startsWith('a') ? A : B];
@@ -68,8 +77,9 @@ interface Server {
   key: string;
 }
 
-async function start(ops: string, extraEnv: Record<string, string> = {}): Promise<Server> {
+async function start(ops: string, extraEnv: Record<string, string> = {}, cwd = process.cwd()): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/ctx-server.ts'], {
+    cwd,
     env: { ...process.env, BENCH_OPS: ops, BENCH_SEED: String(seed), ...extraEnv },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -130,7 +140,7 @@ const results = new Map<Target, Array<Array<Record<Name, Turn>>>>(Object.keys(TA
 async function epoch(): Promise<void> {
   const servers = new Map<Name, Server>();
   try {
-    const started = await Promise.all(NAMES.map((name) => start(configOf(name).ops, 'env' in configOf(name) ? (configOf(name) as { env: Record<string, string> }).env : {})));
+    const started = await Promise.all(NAMES.map((name) => start(configOf(name).ops, 'env' in configOf(name) ? (configOf(name) as { env: Record<string, string> }).env : {}, TREES[name[0] as 'a' | 'b'])));
     NAMES.forEach((name, i) => servers.set(name, started[i]!));
     let lastScrape = 0;
     // Every few seconds: Prometheus scrapes the servers that serve /metrics, and every server
@@ -179,6 +189,7 @@ for (let e = 0; e < epochs; e++) {
 }
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+if (TREES.a !== TREES.b) console.log(`\na servers from ${TREES.a}, b servers from ${TREES.b}`);
 console.log(`\n${epochs} epochs (4 fresh servers each) × ${rounds} rounds per target (bursts of ${TARGETS['GET /api/v1/fs/stat'].burst} fs/stat, ${TARGETS['POST /api/v1/search/find'].burst} find), servers in random order per round, corpus of ${seed} documents; ${Math.round((Date.now() - t0) / 1000)} s; load average ${loadStart} at the start, ${loadAt()} at the end\n`);
 console.log('| target | server | req/s (median burst) | CPU µs/req (median burst) |');
 console.log('|---|---|---|---|');

@@ -21,3 +21,23 @@ export function doc(i: number): { uri: string; content: string; words: string[] 
   }
   return { uri: `ctx://resources/bench/t${t}/d${Math.floor(i / 2000)}/n${i}.md`, content: text, words };
 }
+
+/**
+ * Writes docs 0..files-1 under ctx://resources/bench in batches of 256 through `post` (an HTTP
+ * call or an inject), without waiting for indexing; returns each doc's words for queries.
+ */
+export async function writeCorpus(files: number, post: (path: string, body: unknown) => Promise<unknown>): Promise<string[][]> {
+  await post('/api/v1/fs/mkdir', { uri: 'ctx://resources/bench' });
+  const words: string[][] = [];
+  let batch: ReturnType<typeof doc>[] = [];
+  for (let i = 0; i < files; i++) {
+    const d = doc(i);
+    words.push(d.words);
+    batch.push(d);
+    if (batch.length === 256 || i === files - 1) {
+      await post('/api/v1/content/batch-write', { root_uri: 'ctx://resources/bench', operations: batch.map((x) => ({ uri: x.uri, content: x.content, mode: 'upsert' })), wait: false });
+      batch = [];
+    }
+  }
+  return words;
+}

@@ -1,5 +1,5 @@
 /**
- * The comparison of issue 27, rerunnable on any machine: ctx (a fresh `node dist/runtime/main.js`,
+ * The comparison of issue 27, rerunnable on any machine: ctx (a fresh `node dist/server/main.js`,
  * build dist first) and, when `--reference URL` is given, a running OpenViking server, through the
  * same HTTP calls (the spec is the reference's API renamed: `viking://` for `ctx://`), against the
  * same OpenAI-compatible fake embedder on loopback (bench/servers/fake-embedder.ts, which the
@@ -9,7 +9,7 @@
  *   the last note is found), RSS after ingest, find p50 at 1 client and p50/throughput at 8,
  *   the same at 1 client over 20 repeated texts (the query-embedding cache), fs/ls at 8 clients. RSS needs the process id (`--reference-pid` for the reference).
  *   npx tsx bench/vs-reference.ts [--files 2000] [--duration 5] [--embedder remote|local] [--delay-ms 0]
- *       [--server-flags '--max-semi-space-size=2'] [--reference URL --reference-key KEY [--reference-pid PID] [--reference-dir DIR]]
+ *       [--server-flags '--max-semi-space-size=2' (default: the node flags of `npm start`)] [--reference URL --reference-key KEY [--reference-pid PID] [--reference-dir DIR]]
  * ctx's configuration can be varied through the environment (CTX_* variables pass through).
  * --reference-dir: a directory both servers may read (the reference reads the corpus from there);
  * ctx gets it as CTX_IMPORT_ROOTS.
@@ -34,7 +34,9 @@ const EMBEDDER = arg('embedder', 'remote')!;
 const DELAY = arg('delay-ms', '0')!;
 const REFERENCE = arg('reference');
 const ROOT = 'vs-reference-root-key-0123456789';
-const MAIN = path.resolve(import.meta.dirname, '../dist/runtime/main.js');
+const MAIN = path.resolve(import.meta.dirname, '../dist/server/main.js'); // what npm start runs
+/** The node flags `npm start` passes (package.json), so the bench serves as `npm start` does. */
+const START_FLAGS = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').filter((a) => a.startsWith('--')).join(' ');
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -47,6 +49,14 @@ const rssMib = (pid: number | undefined) => {
   if (!pid) return NaN;
   const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 102.4) / 10 : NaN;
+};
+/** RSS split into anonymous memory (heaps, arenas, the index) and pages mapped from files (code). */
+const rssSplit = (pid: number | undefined): Record<string, number> => {
+  if (!pid) return {};
+  const kb = (k: string, t: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(t)?.[1] ?? NaN);
+  const t = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const mib = (x: number) => Math.round(x / 102.4) / 10;
+  return { rss_anonymous_mib: mib(kb('Anonymous', t)), rss_file_mib: mib(kb('Rss', t) - kb('Anonymous', t)) };
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -104,7 +114,7 @@ async function startCtx(): Promise<{ target: Target; child: ChildProcess; dir: s
   };
   if (EMBEDDER === 'remote') Object.assign(env, { CTX_EMBEDDING_PROVIDER: 'openai', CTX_EMBEDDING_BASE_URL: embedderUrl, CTX_EMBEDDING_MODEL: 'bench-embed', CTX_EMBEDDING_DIM: '256' });
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...(arg('server-flags') ?? '').split(' ').filter(Boolean), MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...(arg('server-flags') ?? START_FLAGS).split(' ').filter(Boolean), MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   const startupMs = await waitHealthy(base, t0);
   await sleep(3000);
@@ -146,34 +156,65 @@ function load(t: Target, connections: number, request: () => { method: string; p
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 /** One client, one request at a time for DURATION s, timed with sub-millisecond resolution (autocannon rounds to 1 ms). */
-async function sequential(url: string, headers: Record<string, string>, next: () => { method: string; path: string; body?: string }): Promise<{ p50: number; perSecond: number; non2xx: number }> {
+type Req = { method: string; path: string; body?: string };
+/** One request on the keep-alive agent: its status and wall time, ms. */
+function timed(url: string, headers: Record<string, string>, r: Req): Promise<{ status: number; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(url + r.path, { method: r.method, headers, agent: keepAlive }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
+    });
+    req.on('error', reject);
+    req.end(r.body);
+  });
+}
+const p50 = (xs: number[]) => Math.round(xs.slice().sort((a, b) => a - b)[xs.length >> 1]! * 100) / 100;
+
+async function sequential(url: string, headers: Record<string, string>, next: () => Req): Promise<{ p50: number; perSecond: number; non2xx: number }> {
   const times: number[] = [];
   let non2xx = 0;
   const end = performance.now() + DURATION * 1000;
   while (performance.now() < end) {
-    const r = next();
-    const t0 = performance.now();
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(url + r.path, { method: r.method, headers, agent: keepAlive }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-      req.end(r.body);
-    });
-    times.push(performance.now() - t0);
+    const { status, ms } = await timed(url, headers, next());
+    times.push(ms);
     if (status < 200 || status >= 300) non2xx++;
   }
-  times.sort((a, b) => a - b);
-  return { p50: Math.round(times[times.length >> 1]! * 100) / 100, perSecond: Math.round(times.length / DURATION), non2xx };
+  return { p50: p50(times), perSecond: Math.round(times.length / DURATION), non2xx };
 }
 
-function findRequest(t: Target) {
+/**
+ * find against the embedder's own round trip, one request of each in turn from one client for
+ * DURATION seconds: both see the same moment of the machine, so their difference is ctx's own
+ * part of a find with a remote embedder (the issue's target: ≤ round trip + 1 ms).
+ */
+async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: number; gap: number } | undefined> {
+  if (!embedderUrl || t.name !== 'ctx') return undefined;
+  const u = new URL(embedderUrl);
+  const nextFind = findRequest(t, 'alt');
+  const findHeaders = { 'x-api-key': t.key, 'content-type': 'application/json' };
+  const f: number[] = [];
+  const e: number[] = [];
+  const gaps: number[] = [];
+  let q = 0;
+  const end = performance.now() + DURATION * 1000;
+  while (performance.now() < end) {
+    const a = await timed(t.base, findHeaders, nextFind());
+    const b = await timed(u.origin, { 'content-type': 'application/json' }, { method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`] }) });
+    f.push(a.ms);
+    e.push(b.ms);
+    gaps.push(a.ms - b.ms);
+  }
+  return { find: p50(f), embedder: p50(e), gap: p50(gaps) };
+}
+
+/** Distinct query texts; `salt` makes a row's texts unseen by an earlier row (the query-embedding cache). */
+function findRequest(t: Target, salt = '') {
   let q = 0;
   return () => {
     const w = docs[(q++ * 7919) % FILES]!.words;
     const o = (q * 13) % Math.max(1, w.length - 4);
-    return { method: 'POST', path: '/api/v1/search/find', body: JSON.stringify({ query: w.slice(o, o + 4).join(' '), limit: 10 }) };
+    return { method: 'POST', path: '/api/v1/search/find', body: JSON.stringify({ query: w.slice(o, o + 4).join(' ') + (salt && ` ${salt}${q}`), limit: 10 }) };
   };
 }
 
@@ -199,6 +240,7 @@ interface Rows {
   ls_8_req_s: number;
   ls_8_p50_ms: number;
   breakdown?: Record<string, number>;
+  find_vs_embedder?: { find: number; embedder: number; gap: number };
 }
 
 async function metricsBreakdown(t: Target): Promise<Record<string, number>> {
@@ -225,7 +267,7 @@ async function measure(t: Target): Promise<Rows> {
   // directory summaries ends, and V8's memory reducer runs after a few idle seconds, as in service).
   await sleep(15_000);
   const rssAfter = rssMib(t.pid);
-  const breakdown = t.name === 'ctx' ? await metricsBreakdown(t) : undefined;
+  const breakdown = t.name === 'ctx' ? { ...rssSplit(t.pid), ...(await metricsBreakdown(t)) } : undefined;
   const f1s = await sequential(t.base, { 'x-api-key': t.key, 'content-type': 'application/json' }, findRequest(t));
   const f1 = { latency: { p50: f1s.p50 }, requests: { average: f1s.perSecond }, non2xx: f1s.non2xx };
   // The same 20 texts over and over: the query-embedding cache's case (a reference without one pays the embedder each time).
@@ -233,6 +275,7 @@ async function measure(t: Target): Promise<Rows> {
   const pool = Array.from({ length: 20 }, () => few());
   let k = 0;
   const f1r = await sequential(t.base, { 'x-api-key': t.key, 'content-type': 'application/json' }, () => pool[k++ % pool.length]!);
+  const findVsEmb = await findVsEmbedder(t);
   const f8 = await load(t, 8, findRequest(t));
   const ls = await load(t, 8, () => ({ method: 'GET', path: `/api/v1/fs/ls?uri=${encodeURIComponent(`${t.scheme}resources/bench/t0/d0`)}` }));
   for (const [what, r] of [['find 1', f1], ['find 8', f8], ['ls 8', ls]] as const) if (r.non2xx) console.warn(`${t.name} ${what}: ${r.non2xx} non-2xx answers`);
@@ -249,6 +292,7 @@ async function measure(t: Target): Promise<Rows> {
     ls_8_req_s: Math.round(ls.requests.average),
     ls_8_p50_ms: ls.latency.p50,
     breakdown,
+    find_vs_embedder: findVsEmb,
   };
 }
 
@@ -286,4 +330,6 @@ row('`fs/ls` 8 clients', `${c.ls_8_req_s} req/s (p50 ${c.ls_8_p50_ms} ms)`, r ? 
 row('RSS idle (fresh server)', `${c.idle_rss_mib} MB`, r?.idle_rss_mib ? `${r.idle_rss_mib} MB` : '', ratio(c.idle_rss_mib, r?.idle_rss_mib, false));
 row('RSS after ingest (15 s settled)', `${c.rss_after_ingest_mib} MB`, r?.rss_after_ingest_mib ? `${r.rss_after_ingest_mib} MB` : '', ratio(c.rss_after_ingest_mib, r?.rss_after_ingest_mib, false));
 row('start-up to healthy', `${c.startup_ms} ms`, '', '');
+if (c.find_vs_embedder)
+  row('`find` vs the embedder\'s round trip, alternating, p50', `${c.find_vs_embedder.find} vs ${c.find_vs_embedder.embedder} ms (per-pair gap p50 ${c.find_vs_embedder.gap} ms)`, '', '');
 console.log(`\nctx memory after ingest (MiB): ${JSON.stringify(c.breakdown)}`);

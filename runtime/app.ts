@@ -19,6 +19,7 @@ import { orderPlugins, type ComponentProbe, type PluginDefinition, type ReadyChe
 import { startPlugins } from './plugin-host.js';
 import { importPlugin } from './plugin-loader.js';
 import { QueueManager } from './queues/queue.js';
+import { startIdleGc } from './queues/idle-gc.js';
 import type { KvBackend } from './storage/backend.js';
 import { Kv } from './storage/kv.js';
 import { RocksDbBackend } from './storage/rocksdb.js';
@@ -85,8 +86,12 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   const tStorage = performance.now();
   const kv = await Kv.open(opts.backend ?? new RocksDbBackend(path.join(dataDir, 'db'), { writeBufferBytes: config.rocksdbWriteBufferMb * 2 ** 20, blockCacheBytes: config.rocksdbBlockCacheMb * 2 ** 20 }));
   const identities = new IdentityRegistry(kv.sub('identity'), config.rootApiKey);
-  await identities.ensureInitialAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
-  if (config.authMode !== 'api_key') await identities.ensureAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
+  const ensureIdentities = async () => {
+    await identities.ensureInitialAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
+    if (config.authMode !== 'api_key') await identities.ensureAccount(DEFAULT_ACCOUNT, DEFAULT_USER);
+  };
+  // Cluster mode: identities live in the system shard, so the bootstrap waits for the cluster (below).
+  if (config.cluster.nats.length === 0) await ensureIdentities();
   const vfs = new Vfs(kv.sub('vfs'), { metaCacheEntries: config.vfsMetaCacheEntries });
   vfs.listenerError = (event, err) => log.error('a VFS event listener threw; the change is durable and the other listeners were told', { event, error: err });
   const queues = new QueueManager(kv.sub('queues'), log.child({ component: 'queues' }));
@@ -132,6 +137,10 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
         if (ops.some((o) => o.key.startsWith('identity\x00'))) identities.dropCaches();
       });
       pipeline.setGate(node.gate);
+      node.ensureSystem('default account', ensureIdentities);
+      // Background work (queue deliveries, task runs) only on the leader of its shard.
+      queues.setGate(node.background);
+      tasks.setGate(node.background);
       cluster = node;
     }
     // Before plugin setup: a consumer pumps as soon as it registers, and a cancelled task's message
@@ -188,6 +197,8 @@ async function assemble(
     },
   });
 
+  // After a bulk ingest drains, one full GC gives back the garbage V8 would otherwise keep.
+  const idleGc = startIdleGc(queues, log.child({ component: 'memory' }), { quietMs: config.idleGcMs });
   let app!: App;
   const servers: UwsServer[] = [];
   let closed = false;
@@ -238,6 +249,7 @@ async function assemble(
       const left = () => Math.max(0, deadline - Date.now());
       await Promise.race([pipeline.idle(), new Promise((r) => setTimeout(r, left()).unref())]);
       // No new deliveries; the running ones and the running task steps get what is left of the deadline.
+      idleGc.stop();
       queues.close();
       const settled = await queues.settle(left());
       await tasks.drain(left());

@@ -31,6 +31,8 @@ export interface CtxConfig {
   rocksdbWriteBufferMb: number;
   rocksdbBlockCacheMb: number;
   vfsMetaCacheEntries: number;
+  /** One full GC this long after a burst of queue work drained, ms; 0 = off (runtime/queues/idle-gc.ts). */
+  idleGcMs: number;
   logLevel: LogLevel;
   accessLog: boolean;
   /** Largest JSON body accepted, bytes. Batch write allows 16 MiB of content, which base64 inflates. */
@@ -114,6 +116,8 @@ export interface ClusterConfig {
   heartbeatMs: number;
   /** How long a start-up waits for NATS (and JetStream) before refusing to start. */
   connectTimeoutMs: number;
+  /** A shard's leader snapshots it (and truncates its stream) every this many records; 0 = never. */
+  snapshotRecords: number;
 }
 
 export const DEFAULTS: CtxConfig = {
@@ -132,6 +136,7 @@ export const DEFAULTS: CtxConfig = {
   rocksdbWriteBufferMb: 64,
   rocksdbBlockCacheMb: 8,
   vfsMetaCacheEntries: 100_000,
+  idleGcMs: 2000,
   logLevel: 'info',
   accessLog: true,
   maxJsonBodyBytes: 32 * 1024 * 1024,
@@ -152,7 +157,7 @@ export const DEFAULTS: CtxConfig = {
   tracing: true,
   grpcTls: {},
   tls: {},
-  cluster: { nats: [], shards: 64, replicas: 2, heartbeatMs: 1000, connectTimeoutMs: 10_000 },
+  cluster: { nats: [], shards: 64, replicas: 2, heartbeatMs: 1000, connectTimeoutMs: 10_000, snapshotRecords: 10_000 },
 };
 
 type Env = Record<string, string | undefined>;
@@ -181,6 +186,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
     rocksdbWriteBufferMb: int('CTX_ROCKSDB_WRITE_BUFFER_MB', env.CTX_ROCKSDB_WRITE_BUFFER_MB),
     rocksdbBlockCacheMb: int('CTX_ROCKSDB_BLOCK_CACHE_MB', env.CTX_ROCKSDB_BLOCK_CACHE_MB),
     vfsMetaCacheEntries: int('CTX_VFS_META_CACHE_ENTRIES', env.CTX_VFS_META_CACHE_ENTRIES),
+    idleGcMs: int('CTX_IDLE_GC_MS', env.CTX_IDLE_GC_MS),
     logLevel: env.CTX_LOG_LEVEL,
     accessLog: bool(env.CTX_ACCESS_LOG),
     maxJsonBodyBytes: int('CTX_MAX_JSON_BODY_BYTES', env.CTX_MAX_JSON_BODY_BYTES),
@@ -222,6 +228,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
       advertiseUrl: env.CTX_CLUSTER_ADVERTISE_URL,
       heartbeatMs: int('CTX_CLUSTER_HEARTBEAT_MS', env.CTX_CLUSTER_HEARTBEAT_MS),
       connectTimeoutMs: int('CTX_CLUSTER_CONNECT_TIMEOUT_MS', env.CTX_CLUSTER_CONNECT_TIMEOUT_MS),
+      snapshotRecords: int('CTX_CLUSTER_SNAPSHOT_RECORDS', env.CTX_CLUSTER_SNAPSHOT_RECORDS),
     },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;
@@ -283,6 +290,7 @@ function validateCluster(k: ClusterConfig): void {
   if (k.nodeId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(k.nodeId)) throw new Error(`CTX_NODE_ID must be 1-64 letters, digits, _ or -; got ${JSON.stringify(k.nodeId)}`);
   if (k.advertiseUrl !== undefined && !/^https?:\/\/[^/\s]+/i.test(k.advertiseUrl)) throw new Error(`CTX_CLUSTER_ADVERTISE_URL must be an http(s):// URL; got ${JSON.stringify(k.advertiseUrl)}`);
   if (k.heartbeatMs < 100) throw new Error(`CTX_CLUSTER_HEARTBEAT_MS must be at least 100; got ${k.heartbeatMs}`);
+  if (!Number.isInteger(k.snapshotRecords) || k.snapshotRecords < 0) throw new Error(`CTX_CLUSTER_SNAPSHOT_RECORDS must be a whole number, 0 for never; got ${k.snapshotRecords}`);
 }
 
 /**

@@ -85,8 +85,11 @@ let hooked = false;
 function shareSdk(): void {
   if (hooked || !import.meta.url.endsWith('.js')) return;
   hooked = true;
-  const sdk = new URL('./sdk/index.js', import.meta.url).href;
-  const testing = new URL('./sdk/testing.js', import.meta.url).href;
+  // Run from the bundle (dist/server/, scripts/bundle-server.ts), the host's SDK is the bundle's own
+  // entry: the same module instances as the server's, as dist/runtime/sdk is for dist/runtime.
+  const bundle = (globalThis as { __ctxBundleDir?: string }).__ctxBundleDir;
+  const sdk = bundle ? new URL('./sdk.js', bundle).href : new URL('./sdk/index.js', import.meta.url).href;
+  const testing = bundle ? new URL('./testing.js', bundle).href : new URL('./sdk/testing.js', import.meta.url).href;
   register(new URL('./sdk/resolve-hook.js', import.meta.url), { data: { map: sharedSdkSpecifiers(sdk, testing) } });
 }
 

@@ -90,6 +90,9 @@ bash scripts/install-nats.sh
 # --- TypeScript build (npm start runs the compiled output) ---------------------------------------
 say "compiling TypeScript"
 npx tsc -p tsconfig.build.json
+# npm start runs the bundle of that output (dist/server/: ~70 files to load instead of ~600).
+say "bundling the server"
+node --import tsx scripts/bundle-server.ts
 # --- client SDK and CLI first (ctx-cli compiles against ctx-client's declarations); then every
 # workspace package with a build (examples/plugin-*: the out-of-tree plugin the tests load into a
 # real server) against the server's declarations just built.

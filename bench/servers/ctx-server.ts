@@ -19,6 +19,16 @@ if (process.env.BENCH_NO_ELD === '1') {
   perfHooks.monitorEventLoopDelay = () => ({ enable: () => true, disable: () => true, reset: () => {}, percentile: () => 0, min: 0, max: 0, mean: 0, stddev: 0 });
 }
 
+// BENCH_NO_GC=1: prom-client's GC observer (a PerformanceObserver of 'gc' entries, installed at the
+// first scrape) observes nothing: bench/metrics.bench.ts --a on-nogc --b on finds its share.
+if (process.env.BENCH_NO_GC === '1') {
+  const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as { PerformanceObserver: unknown };
+  perfHooks.PerformanceObserver = class {
+    observe(): void {}
+    disconnect(): void {}
+  };
+}
+
 // BENCH_DATA_DIR: serve a data dir bench/find-profile.ts ingested (kept at exit; its key is in
 // ingested.json) instead of a fresh one.
 const kept = process.env.BENCH_DATA_DIR;
@@ -32,6 +42,8 @@ const app = await createApp({
     authMode: 'api_key',
     logLevel: process.env.BENCH_LOG === '1' ? 'info' : 'silent',
     accessLog: process.env.BENCH_LOG === '1',
+    // BENCH_PROFILING=1: `?profile=1` answers with the server's own timings (bench/floor.bench.ts).
+    ...(process.env.BENCH_PROFILING === '1' ? { profiling: true } : {}),
     // BENCH_OPS=off: no request metrics and no trace context (bench/metrics.bench.ts's baseline);
     // BENCH_OPS=metrics: metrics without trace context; BENCH_OPS=tracing: trace context without metrics.
     ...({ off: { metrics: 'off' as const, tracing: false }, metrics: { tracing: false }, tracing: { metrics: 'off' as const } } as Record<string, object>)[process.env.BENCH_OPS ?? ''],

@@ -115,16 +115,17 @@ export default definePlugin({
 let sessionModules: Promise<[typeof import('./server.js'), typeof import('./transport.js')]> | undefined;
 
 async function open(host: PluginHost, sessions: SessionTable, ctx: RouteContext, body: unknown) {
-  const [{ createServer }, { HttpSessionTransport }] = await (sessionModules ??= Promise.all([import('./server.js'), import('./transport.js')]));
+  const [{ createServer, toolCaller }, { HttpSessionTransport }] = await (sessionModules ??= Promise.all([import('./server.js'), import('./transport.js')]));
   const identity = ctx.identity;
   const state: SessionState = { subscriptions: new Map(), pending: new Set() };
-  const server = createServer(host, state);
+  const callTool = toolCaller(host);
+  const server = createServer(host, state, callTool);
   const transport: HttpSessionTransport = new HttpSessionTransport({
     onInitialized: (id) => {
       sessions.add({ id, owner: ownerOf(identity), account: identity.accountId, transport, server, state, identity, lastSeen: Date.now() });
     },
     onClosed: (id) => void sessions.close(id),
-  });
+  }, callTool);
   await server.connect(transport);
   const reply = await transport.post(ctx, identity, body);
   // An initialize the transport refused leaves no session: let go of the server at once.

@@ -20,7 +20,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { HOST_VERSION, isCtxError, type Identity, type PluginHost } from 'ctx/plugin';
 import { getPrompt, PROMPTS } from './prompts.js';
 import { listResources, readResource, RESOURCE_TEMPLATES, subscriptionTarget } from './resources.js';
-import { runTool, type ToolContext } from './tool.js';
+import { runTool, type CallToolResult, type ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
 
 const INSTRUCTIONS =
@@ -55,7 +55,28 @@ function protocolError(err: unknown): never {
  */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
-export function createServer(host: PluginHost, state: SessionState): Server {
+/**
+ * `tools/call` as a function of its params: what the SDK's handler runs, and what the transport
+ * calls directly for a lone `tools/call` (see `HttpSessionTransport.callTool`). Params are checked
+ * by hand with the SDK's error code and wording, so both paths answer alike.
+ */
+export type ToolCaller = (params: unknown, identity: Identity, signal: AbortSignal) => Promise<CallToolResult>;
+
+export function toolCaller(host: PluginHost): ToolCaller {
+  const byName = new Map(TOOLS.map((t) => [t.name, t]));
+  return async (params, identity, signal) => {
+    const p = params as { name?: unknown; arguments?: unknown } | undefined;
+    if (!p || typeof p !== 'object' || typeof p.name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string');
+    if (p.arguments !== undefined && (typeof p.arguments !== 'object' || p.arguments === null || Array.isArray(p.arguments))) {
+      throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.arguments must be an object');
+    }
+    const tool = byName.get(p.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(p.name)}; tools/list names them`);
+    return runTool(tool, { identity, signal, host, call: (req) => host.invoke(identity, { ...req, signal }) }, p.arguments);
+  };
+}
+
+export function createServer(host: PluginHost, state: SessionState, callTool: ToolCaller = toolCaller(host)): Server {
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { name: 'ctx', title: 'ctx context store', version: HOST_VERSION },
@@ -75,13 +96,8 @@ export function createServer(host: PluginHost, state: SessionState): Server {
     inputSchema: t.input.toJsonSchema() as unknown as { type: 'object'; [k: string]: unknown },
     annotations: { title: t.title, ...t.annotations },
   }));
-  const byName = new Map(TOOLS.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const tool = byName.get(req.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}; tools/list names them`);
-    return runTool(tool, context(identityOf(extra), extra.signal), req.params.arguments);
-  });
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(req.params, identityOf(extra), extra.signal));
 
   server.setRequestHandler(ListResourcesRequestSchema, async (req, extra) =>
     listResources(context(identityOf(extra), extra.signal), req.params?.cursor).catch(protocolError),

@@ -103,12 +103,20 @@ export function runWatches(host: PluginHost, st: ResourcesState): { fire(account
     tick = setInterval(() => {
       if (closed) return;
       const now = Date.now();
-      for (const w of watches.all())
-        if (w.is_active && Date.parse(w.next_execution_time) <= now)
-          void fire(w.account_id, w.task_id, false).catch((err: unknown) => host.log.warn('watch run failed to start', { watch: w.task_id, err: redact(String(err)) }));
+      for (const w of watches.all()) {
+        if (!w.is_active || Date.parse(w.next_execution_time) > now) continue;
+        const run = () => fire(w.account_id, w.task_id, false);
+        // Cluster mode: a watch fires on its account's shard leader, writing through that shard's log.
+        const shard = bg?.shardOf(w.account_id);
+        if (bg && !bg.leads(shard!)) continue;
+        void (bg ? bg.run(shard!, run) : run()).catch((err: unknown) => host.log.warn('watch run failed to start', { watch: w.task_id, err: redact(String(err)) }));
+      }
     }, WATCH_TICK_MS);
     tick.unref();
   });
+  const bg = host.cluster.background;
+  // The watches written while another node led: the new leader fires them from their records.
+  host.cluster.onLeading?.(() => void watches.load().catch((err: unknown) => host.log.warn('watches could not be reloaded', { err: redact(String(err)) })));
   host.onClose(() => {
     closed = true;
     clearInterval(timer);

@@ -107,6 +107,18 @@ function childLine(c: ChildInfo): string {
   return `- ${c.name} (${kindOf(c.name)}, ${humanSize(c.size)})${c.abstract ? ` — ${c.abstract}` : ''}`;
 }
 
+/**
+ * A file's title for its directory's L0: its abstract up to the first ": " or sentence end, named by
+ * the file. A split at any '.' cut "Guide (guide.md): …" inside the file name ("Guide (guide").
+ */
+function fileHead(c: ChildInfo): string {
+  const m = /^(.*?)(?::\s|[.!?。！？](?:\s|$))/su.exec(c.abstract);
+  let head = (m ? m[1]! : c.abstract).trim();
+  if (head.length > 160) head = `${head.slice(0, 160)}…`;
+  if (!head || head === c.name || head === `${c.name}:`) return c.name;
+  return head.endsWith(`(${c.name})`) ? head : `${head} (${c.name})`;
+}
+
 /** Extractive L0 of a directory: what it holds by kind, then its children's titles. */
 export function fallbackDirAbstract(name: string, children: ChildInfo[]): string {
   if (!children.length) return `${name}/: empty directory.`;
@@ -116,10 +128,7 @@ export function fallbackDirAbstract(name: string, children: ChildInfo[]): string
   for (const f of files) kinds.set(kindOf(f.name), (kinds.get(kindOf(f.name)) ?? 0) + 1);
   const kindText = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`).join(', ');
   let out = `${name}/: ${files.length} file${files.length === 1 ? '' : 's'}${kindText ? ` (${kindText})` : ''}, ${dirs.length} subdirector${dirs.length === 1 ? 'y' : 'ies'}.`;
-  const heads = children.map((c) => {
-    const a = c.abstract.split(/[:.]/)[0]!.trim();
-    return c.kind === 'dir' ? `${c.name}/` : a && a !== c.name ? `${a} (${c.name})` : c.name;
-  });
+  const heads = children.map((c) => (c.kind === 'dir' ? `${c.name}/` : fileHead(c)));
   out += ' Contains:';
   let first = true;
   for (const h of heads) {

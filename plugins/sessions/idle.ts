@@ -7,6 +7,7 @@
  * the last automatic commit). Idle commits archive the whole backlog (keep_recent_count ignored).
  */
 import type { Identity, Kv, Logger, Role } from 'ctx/plugin';
+import type { PluginHost } from 'ctx/plugin';
 import type { Committer } from './commit.js';
 import { sessionDir, type SessionStore } from './store.js';
 import type { SessionMeta } from './types.js';
@@ -31,6 +32,8 @@ export class IdleScheduler {
     private readonly committer: Committer,
     private readonly log: Logger,
     private readonly scanMs: number,
+    /** Cluster mode: a session is auto-committed by its account's shard leader only. */
+    private readonly background?: PluginHost['cluster']['background'],
   ) {}
 
   /** Keeps the index in step with a session's state after a change. */
@@ -76,20 +79,29 @@ export class IdleScheduler {
       due.push([k, { accountId, userId, role }, session]);
     }
     for (const [k, identity, session] of due) {
-      try {
-        const meta = await this.store.meta(identity.accountId, sessionDir(identity.userId, session));
-        if (!meta || !meta.auto_commit_policy || meta.message_count === 0) {
-          await this.forget(k);
-          continue;
-        }
-        if (now - Date.parse(meta.updated_at) < meta.auto_commit_policy.idle_timeout_seconds * 1000) continue;
-        const started = await this.committer.commit(identity, session, { keepRecent: 0, auto: (m) => autoCommitAllowed(m, now) });
-        if (started?.archived) this.log.info('idle session committed', { account: identity.accountId, session_id: session, task_id: started.task_id });
-        const after = started ? await this.store.meta(identity.accountId, sessionDir(identity.userId, session)) : null;
-        if (!after || after.message_count === 0) await this.forget(k);
-      } catch (err) {
-        this.log.warn('idle auto commit failed', { session_id: session, error: (err as Error).message });
+      const bg = this.background;
+      if (!bg) await this.one(k, identity, session, now);
+      else {
+        const shard = bg.shardOf(identity.accountId);
+        if (bg.leads(shard)) await bg.run(shard, () => this.one(k, identity, session, now));
       }
+    }
+  }
+
+  private async one(k: string, identity: Identity, session: string, now: number): Promise<void> {
+    try {
+      const meta = await this.store.meta(identity.accountId, sessionDir(identity.userId, session));
+      if (!meta || !meta.auto_commit_policy || meta.message_count === 0) {
+        await this.forget(k);
+        return;
+      }
+      if (now - Date.parse(meta.updated_at) < meta.auto_commit_policy.idle_timeout_seconds * 1000) return;
+      const started = await this.committer.commit(identity, session, { keepRecent: 0, auto: (m) => autoCommitAllowed(m, now) });
+      if (started?.archived) this.log.info('idle session committed', { account: identity.accountId, session_id: session, task_id: started.task_id });
+      const after = started ? await this.store.meta(identity.accountId, sessionDir(identity.userId, session)) : null;
+      if (!after || after.message_count === 0) await this.forget(k);
+    } catch (err) {
+      this.log.warn('idle auto commit failed', { session_id: session, error: (err as Error).message });
     }
   }
 

@@ -38,7 +38,7 @@ export function createSessionsKit(host: PluginHost, opts: SessionsOptions) {
   const llm = host.models.llm();
   const committer = new Committer(host, store, llm);
   host.taskType({ type: TASK_TYPE, cancellable: true, onRestart: 'resume', run: (task, input) => committer.run(task, input) });
-  const idle = new IdleScheduler(host.kv, store, committer, host.log, opts.idleScanMs ?? 60_000);
+  const idle = new IdleScheduler(host.kv, store, committer, host.log, opts.idleScanMs ?? 60_000, host.cluster.background);
   host.onReady(() => idle.start());
   host.onClose(() => idle.stop());
   // Session files go with the account's VFS; the idle index in this plugin's keyspace is ours to drop.

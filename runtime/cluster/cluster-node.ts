@@ -15,6 +15,10 @@ import type { KvOp } from '../storage/backend.js';
 import { LEASES_BUCKET, Leases } from './leases.js';
 import { Replicator, SYS_SHARD } from './replicator.js';
 import { ClusterGate } from './request-gate.js';
+import { createBackgroundGate, type BackgroundGate } from './background.js';
+import { writeContext } from './replicator.js';
+import { SystemWrites } from './system-writes.js';
+import { Snapshots } from './snapshots.js';
 
 export interface ShardStatus {
   shard: number;
@@ -50,6 +54,11 @@ export interface ClusterStatusSource {
   onApplied?(listener: (ops: KvOp[]) => void): void;
   /** Cluster mode only: this node now leads `shard`, with the shard's whole stream applied. */
   onLeading?(listener: (shard: string) => void): void;
+  /**
+   * Cluster mode only: background work of an account (timers such as watches and idle
+   * auto-commits) runs where `leads(shardOf(account))`, inside `run(shard, …)`.
+   */
+  readonly background?: BackgroundGate;
 }
 
 export const SINGLE_NODE: ClusterStatusSource = { status: () => ({ mode: 'single' }) };
@@ -64,8 +73,15 @@ export class ClusterNode implements ClusterStatusSource {
   /** Leases are taken only once the membership has had a TTL to show the peers (no start-up grab). */
   private readonly leaseFrom: number;
   readonly gate: ClusterGate;
+  /** Where background work runs (the shard's leader) and in which write context. */
+  readonly background: ReturnType<typeof createBackgroundGate>;
   private readonly appliedListeners: Array<(ops: KvOp[]) => void> = [];
   private readonly leadingListeners: Array<(shard: string) => void> = [];
+  private systemWrites!: SystemWrites;
+  private snapshots!: Snapshots;
+  /** When this node first saw each live peer (local clock): a returning node settles before leading. */
+  private readonly liveSince = new Map<string, number>();
+  private closed = false;
 
   private constructor(
     private readonly config: CtxConfig,
@@ -89,6 +105,13 @@ export class ClusterNode implements ClusterStatusSource {
       }
     };
     this.leaseFrom = Date.now() + membership.ttlMs;
+    this.background = createBackgroundGate({
+      shard: (id) => replicator.shard(id),
+      shardOfAccount: (a) => replicator.shardOfAccount(a),
+      sysShard: SYS_SHARD,
+      run: (shard, fn) => writeContext.run({ shard }, fn),
+      current: () => writeContext.getStore()?.shard,
+    });
     this.gate = new ClusterGate(replicator, {
       leaderOf: async (s) => this.leases?.lookup(s),
       node: self.id,
@@ -129,6 +152,12 @@ export class ClusterNode implements ClusterStatusSource {
       const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => (node ? node.connected && !nc.isClosed() : true), log.child({ component: 'replication' }));
       await replicator.load();
       node = new ClusterNode(config, nc, membership, replicator, self, log);
+      const systemWrites = new SystemWrites(nc, replicator, id, membership.ttlMs + 5000, log.child({ component: 'system-writes' }));
+      node.systemWrites = systemWrites;
+      replicator.remoteSystem = (ops) => systemWrites.submit(ops);
+      const snapshots = new Snapshots(nc, js, jsm, replicator, id, k.snapshotRecords, replicas, log.child({ component: 'snapshots' }));
+      replicator.beforeConsume = (shard) => snapshots.bootstrap(shard);
+      node.snapshots = snapshots;
       node.leases = new Leases(leaseKv, { node: id, url }, k.heartbeatMs * 3, () => node.candidates(), {
         gained: (shard) => {
           const s = replicator.shard(shard);
@@ -136,15 +165,29 @@ export class ClusterNode implements ClusterStatusSource {
           void s.takeOver(30_000).then(() => {
             if (!s.ready) return;
             log.info('leading shard', { shard, applied_seq: s.applied });
+            if (shard === SYS_SHARD) systemWrites.serve();
+            try {
+              node.background.leading(shard);
+            } catch (err) {
+              log.error('background work could not start on a gained shard', { shard, error: err });
+            }
             for (const l of node.leadingListeners) void Promise.resolve().then(() => l(shard)).catch((err: unknown) => log.error('a leadership listener failed', { shard, error: err }));
           });
         },
-        lost: (shard) => replicator.shard(shard).stepDown(),
+        lost: (shard) => {
+          replicator.shard(shard).stepDown();
+          if (shard === SYS_SHARD) systemWrites.stop();
+          node.background.losing(shard);
+        },
       }, log);
       await membership.start();
       node.replace();
       // Placement follows the live set, which changes by time (expiry) as well as by events.
-      node.placer = setInterval(() => node.replace(), Math.max(100, k.heartbeatMs));
+      node.placer = setInterval(() => {
+        node.replace();
+        node.handBack();
+        for (const shard of node.leases.heldShards()) node.snapshots.maybeTake(shard);
+      }, Math.max(100, k.heartbeatMs));
       node.placer.unref();
       kv.setReplicator(replicator);
       await node.leases.start();
@@ -154,6 +197,26 @@ export class ClusterNode implements ClusterStatusSource {
       await nc.close().catch(() => {});
       throw err;
     }
+  }
+
+  /**
+   * Runs a start-up identity write (the `default` account's bootstrap) once this node has applied
+   * the system shard, so it sees what other nodes already did; retried until a system leader takes
+   * it or the node closes.
+   */
+  ensureSystem(what: string, fn: () => Promise<void>): void {
+    void (async () => {
+      for (let attempt = 1; !this.closed; attempt++) {
+        try {
+          if (!(await this.systemWrites.caughtUp(10_000))) throw new Error('the system shard is not applied here yet');
+          await fn();
+          return;
+        } catch (err) {
+          if (attempt % 10 === 1) this.log.warn('start-up identity write waits for the system shard', { what, attempt, error: err });
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    })();
   }
 
   onApplied(listener: (ops: KvOp[]) => void): void {
@@ -175,6 +238,24 @@ export class ClusterNode implements ClusterStatusSource {
     this.placedFor = ids.join();
     this.replicator.follow(SYS_SHARD);
     for (const [shard, set] of this.placement.entries()) if (set.includes(this.self.id)) this.replicator.follow(String(shard));
+  }
+
+  /**
+   * Leadership goes back to a shard's preferred replica (first in rendezvous order) once that node
+   * has been live for two membership TTLs (it takes leases one TTL after its start): a node that
+   * joins or returns leads its share again. The lease is deleted, not left to expire.
+   */
+  private handBack(): void {
+    const now = Date.now();
+    const ids = this.membership.liveIds();
+    for (const id of ids) if (!this.liveSince.has(id)) this.liveSince.set(id, now);
+    for (const id of [...this.liveSince.keys()]) if (!ids.includes(id)) this.liveSince.delete(id);
+    for (const shard of this.leases.heldShards()) {
+      const preferred = shard === SYS_SHARD ? this.sysReplicas[0] : this.placement[Number(shard)]?.[0];
+      if (!preferred || preferred === this.self.id) continue;
+      if (now - (this.liveSince.get(preferred) ?? now) < 2 * this.membership.ttlMs) continue;
+      void this.leases.release(shard, `handed back to its preferred replica ${preferred}`);
+    }
   }
 
   /** Shards whose first live replica is this node: the leases it should take when they are free. */
@@ -209,6 +290,8 @@ export class ClusterNode implements ClusterStatusSource {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    this.systemWrites.stop();
     clearInterval(this.placer);
     await this.leases.stop().catch(() => {});
     this.replicator.close();

@@ -74,7 +74,25 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** How a process that lost the race for its port says so (nats-server, and ctx's uWS adapter). */
+const PORT_TAKEN = /address already in use|address in use/i;
+
 export async function up(opts: { nodes: number; dir: string; heartbeatMs?: number }): Promise<ClusterFile> {
+  // A port is probed free and then bound by another process: between the two, anything else on the
+  // machine (a parallel test's server) may take it. Such a start is thrown away and made again on
+  // new ports, a few times, instead of failing a cluster over a lost race.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await upOnce(opts);
+    } catch (err) {
+      if (!(err instanceof ExitedEarly) || !PORT_TAKEN.test(err.message) || attempt >= 4) throw err;
+      const dir = path.resolve(opts.dir);
+      for (const entry of fs.readdirSync(dir)) if (/^(nats-\d+|node-\d+|ctx-\d+)/.test(entry)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+    }
+  }
+}
+
+async function upOnce(opts: { nodes: number; dir: string; heartbeatMs?: number }): Promise<ClusterFile> {
   if (!natsServerInstalled()) throw new Error(`cluster: ${NATS_BIN} is missing; run bash scripts/install-nats.sh (needs Go)`);
   const dir = path.resolve(opts.dir);
   if (fs.existsSync(path.join(dir, 'cluster.json'))) throw new Error(`cluster: ${dir}/cluster.json exists; run down first`);
@@ -107,7 +125,13 @@ export async function up(opts: { nodes: number; dir: string; heartbeatMs?: numbe
       file.nodes[i]!.pid = spawnNode(dir, file, i, opts.heartbeatMs);
       write();
     }
-    for (const n of file.nodes) await until(`ctx node ${n.id} (${n.url}, log ${dir}/${n.id.replace('ctx', 'node')}.log)`, 60_000, async () => (await fetch(`${n.url}/health`)).ok);
+    for (const n of file.nodes) {
+      const log = path.join(dir, `${n.id.replace('ctx', 'node')}.log`);
+      await until(`ctx node ${n.id} (${n.url}, log ${log})`, 60_000, async () => {
+        if (!alive(n.pid)) throw new ExitedEarly(`cluster: ctx node ${n.id} (${n.url}) exited: ${tail(log)}`);
+        return (await fetch(`${n.url}/health`)).ok;
+      });
+    }
     return file;
   } catch (err) {
     await down({ dir }).catch(() => {});
@@ -133,6 +157,29 @@ function spawnNode(dir: string, file: ClusterFile, i: number, heartbeatMs?: numb
   };
   const main = path.join(ROOT, 'runtime/main.ts');
   return detached(process.execPath, ['--import', 'tsx', main], env, path.join(dir, `node-${i + 1}.log`));
+}
+
+/**
+ * Starts one more ctx node in DIR's running cluster (`ctx-<n+1>`, a free port, its own empty data
+ * directory, the same NATS and root key): it joins the membership, placement gives it its share of
+ * the shards, it replays them from the streams and then serves them. Records it in cluster.json.
+ */
+export async function add(opts: { dir: string; heartbeatMs?: number }): Promise<ClusterFile> {
+  const dir = path.resolve(opts.dir);
+  const f = path.join(dir, 'cluster.json');
+  if (!fs.existsSync(f)) throw new Error(`cluster: no ${f}; run up first`);
+  const file = JSON.parse(fs.readFileSync(f, 'utf8')) as ClusterFile;
+  const i = file.nodes.length;
+  const port = await freePort();
+  file.nodes.push({ id: `ctx-${i + 1}`, url: `http://127.0.0.1:${port}`, pid: 0 });
+  file.nodes[i]!.pid = spawnNode(dir, file, i, opts.heartbeatMs);
+  fs.writeFileSync(f, JSON.stringify(file, null, 2) + '\n');
+  const log = path.join(dir, `node-${i + 1}.log`);
+  await until(`ctx node ctx-${i + 1} (log ${log})`, 120_000, async () => {
+    if (!alive(file.nodes[i]!.pid)) throw new ExitedEarly(`cluster: ctx node ctx-${i + 1} exited: ${tail(log)}`);
+    return (await fetch(`${file.nodes[i]!.url}/health`)).ok;
+  });
+  return file;
 }
 
 /**

@@ -83,6 +83,18 @@ export class Leases {
     }
   }
 
+  heldShards(): string[] {
+    return [...this.held.keys()];
+  }
+
+  /** Gives a held lease up now (deleted, so the node it is handed to need not wait out the TTL). */
+  async release(shard: string, why: string): Promise<void> {
+    const h = this.held.get(shard);
+    if (!h) return;
+    this.lose(shard, why);
+    await this.kv.delete(`shard.${shard}`, { previousSeq: h.revision }).catch(() => {});
+  }
+
   holds(shard: string): boolean {
     return this.held.has(shard);
   }

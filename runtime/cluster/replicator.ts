@@ -26,6 +26,7 @@ export interface WriteTicket {
 
 export const writeContext = new AsyncLocalStorage<WriteTicket>();
 
+const IDENTITY_KEY = 'identity\x00';
 const VFS_ACCOUNT_KEY = /^vfs\x00[mci]\x00([^\x00]+)\x00/;
 
 export const streamName = (shard: string) => `CTX_SHARD_${shard.toUpperCase()}`;
@@ -37,6 +38,13 @@ export class Replicator {
   private readonly created = new Set<string>();
   private stopped = false;
   private readonly consumers = new Map<string, { stop(): void }>();
+  /**
+   * Set by the cluster node: appends an identity batch through the system shard's leader when this
+   * node does not lead it (system-writes.ts); resolves with the sequence, applied here.
+   */
+  remoteSystem?: (ops: KvOp[]) => Promise<number>;
+  /** Set by the cluster node: before consuming, installs the snapshot when the stream was truncated. */
+  beforeConsume?: (shard: string) => Promise<void>;
   /** Where records applied from the stream are announced (caches to drop). */
   onApplied: (shard: string, ops: KvOp[]) => void = () => {};
 
@@ -99,9 +107,22 @@ export class Replicator {
     return String(shardOf(account, this.shardCount));
   }
 
+  /** The stream's last sequence (0 before the shard's first record). */
+  lastSeq(shard: string): Promise<number> {
+    return this.io.lastSeq(shard);
+  }
+
   /** The `Kv.batch` hook. */
   write(ops: KvOp[]): Promise<void> {
     const ticket = writeContext.getStore();
+    // Identities belong to the system shard whichever request (or none) changes them.
+    if (ops.length > 0 && ops.every((o) => o.key.startsWith(IDENTITY_KEY))) {
+      const sys = this.shard(SYS_SHARD);
+      const appended = sys.leading || !this.remoteSystem ? sys.submit(ops) : this.remoteSystem(ops);
+      return appended.then((seq) => {
+        if (ticket?.shard === SYS_SHARD && (ticket.seq === undefined || seq > ticket.seq)) ticket.seq = seq;
+      });
+    }
     let shard = ticket?.shard;
     if (shard === undefined) {
       const m = VFS_ACCOUNT_KEY.exec(ops[0]!.key) ?? ops.map((o) => VFS_ACCOUNT_KEY.exec(o.key)).find(Boolean);
@@ -140,7 +161,14 @@ export class Replicator {
   follow(shard: string): void {
     if (this.consumers.has(shard) || this.stopped) return;
     const log = this.shard(shard);
-    log.following = true;
+    // A replica serves reads once it holds what the stream held when it started following: a node
+    // that joins (or returns) replays the shard first, and its reads are forwarded until then.
+    void this.lastSeq(shard)
+      .then((last) => log.waitApplied(last, 3_600_000))
+      .then(
+        () => (log.following = true),
+        () => (log.following = true),
+      );
     let current: { stop(): void } | undefined;
     let done = false;
     this.consumers.set(shard, {
@@ -151,16 +179,30 @@ export class Replicator {
     });
     void (async () => {
       const { DeliverPolicy } = await import('@nats-io/jetstream');
+      let checkTruncation = true;
       while (!done && !this.stopped) {
         try {
           await log.settled();
+          // Asked at the first start and after a hole only: a restart after a lost nats-server
+          // should not add a JetStream API round trip while the cluster re-elects.
+          if (checkTruncation) await this.beforeConsume?.(shard);
+          checkTruncation = false;
           const consumer = await this.js.consumers.get(streamName(shard), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: log.applied + 1 });
           // Short pulls: a pull parked on a nats-server that died is noticed (missed heartbeats) in ~2 s,
           // not the default 30.
           const messages = await consumer.consume({ max_messages: 256, expires: 2000 });
           current = { stop: () => void messages.close() };
           if (done) messages.close();
-          for await (const m of messages) await log.deliver(m.seq, m.data, m.info.pending);
+          for await (const m of messages) {
+            // A hole (records purged behind a snapshot while this replica lagged): start over,
+            // which installs the snapshot first.
+            if (m.seq > log.seen + 1 && m.seq > log.applied + 1) {
+              checkTruncation = true;
+              messages.close();
+              break;
+            }
+            await log.deliver(m.seq, m.data, m.info.pending);
+          }
         } catch (err) {
           if (!/stream not found|10059/i.test(String((err as Error)?.message ?? err))) this.log.debug('shard consumer restarts', { shard, error: err });
         }

@@ -209,6 +209,17 @@ export class ShardLog {
     }
   }
 
+  /**
+   * Installs a snapshot (the shard's whole state at `seq`, deletions included) on a replica whose
+   * next records were truncated from the stream; the consumer then goes on from `seq + 1`.
+   */
+  installSnapshot(seq: number, ops: KvOp[]): Promise<void> {
+    this.partial = undefined;
+    this.seen = Math.max(this.seen, seq);
+    this.streamLast = Math.max(this.streamLast, seq);
+    return this.apply(seq, ops, true);
+  }
+
   /** Resolves when every apply queued so far is done. */
   settled(): Promise<void> {
     return this.chain;

@@ -10,6 +10,14 @@ export interface HttpRequestData {
   headers: Record<string, string>;
   body: Buffer;
   remoteAddress: string;
+  /**
+   * `performance.now()` when the transport saw the request (the socket adapter sets it): `?profile=1`
+   * then shows the time before the pipeline started (`queued`), so the time before the handler is
+   * measured from the socket, not from the pipeline.
+   */
+  received?: number;
+  /** `performance.now()` when the last piece of a streamed body arrived (`?profile=1` shows `body`). */
+  bodyReceived?: number;
 }
 
 /**

@@ -6,14 +6,28 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { CollectedFamily } from './families.js';
 
-let registry: Registry | undefined;
+let registry: Promise<Registry> | undefined;
 
-export function processRegistry(): Registry {
-  if (registry) return registry;
-  registry = new Registry();
+/**
+ * prom-client, imported when first needed (the first scrape). It is CommonJS: Node's import gives
+ * its named exports, the esbuild bundle (`npm start`) only its `default`; either works here.
+ */
+export async function promClient(): Promise<typeof import('prom-client')> {
+  const m = await import('prom-client');
+  return m.Registry ? m : (m as unknown as { default: typeof m }).default;
+}
+
+/** Made at the first scrape (prom-client imported then: with metrics off it is never loaded). */
+export function processRegistry(): Promise<Registry> {
+  return (registry ??= makeRegistry());
+}
+
+async function makeRegistry(): Promise<Registry> {
+  const { Registry, collectDefaultMetrics } = await promClient();
+  const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   // Utilisation between two scrapes (the share of time the loop was busy), not since start.
   let last = performance.eventLoopUtilization();

@@ -1,7 +1,8 @@
 /**
- * The app's metrics: a prom-client Registry holding the runtime's families, the plugins' own
- * (`host.metrics`) and the model-call families, rendered with the process metrics of
- * `process-metrics.ts` by `GET /metrics`.
+ * The app's metrics: the runtime's families, the plugins' own (`host.metrics`) and the model-call
+ * families, rendered by a prom-client Registry with the process metrics of `process-metrics.ts`
+ * by `GET /metrics`. prom-client is imported at the first scrape, not before: with CTX_METRICS=off
+ * (nothing ever scraped) it is never loaded, which keeps its modules out of start-up and memory.
  *
  * Why prom-client and not the OpenTelemetry Prometheus exporter: prom-client is the Node
  * ecosystem's Prometheus client (small, no dependencies of its own, the text and OpenMetrics
@@ -9,39 +10,57 @@
  * the whole metrics SDK and its own HTTP server, and its per-record attribute handling costs more
  * on a hot path than the pre-resolved children we record into here.
  */
-import { Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { CounterFamily, GaugeFamily, HistogramFamily, type CounterChild, type GaugeChild, type HistogramChild, type RegistrableMetric } from './families.js';
 import { modelFamilies } from './model-metrics.js';
-import { processRegistry } from './process-metrics.js';
+import { processRegistry, promClient } from './process-metrics.js';
 
 export type MetricsAccess = 'off' | 'loopback' | 'token';
 
 /** Label names that would carry an id or a URI: refused on plugin metrics (cardinality and privacy). */
 const IDENTIFYING_LABELS = new Set(['account', 'account_id', 'user', 'user_id', 'uri', 'path', 'url', 'key', 'api_key', 'session_id', 'task_id', 'peer']);
 
+/** prom-client's `Registry.PROMETHEUS_CONTENT_TYPE` (text format 0.0.4), known without loading it. */
+const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
 export class Metrics {
-  readonly registry = new Registry();
+  /** Every family in registration order (the order of the exposition). */
+  private readonly families = new Map<string, RegistrableMetric>();
+  /** The renderer, made at the first scrape; `rendered` families of `families` are registered in it. */
+  private registry: Registry | undefined;
+  private rendered = 0;
 
   constructor(readonly accountLabel: boolean) {
-    for (const f of modelFamilies()) this.registry.registerMetric(f as never);
+    for (const f of modelFamilies()) this.add(f);
   }
 
   add<M extends RegistrableMetric>(metric: M): M {
-    this.registry.registerMetric(metric as never);
+    // prom-client's own refusal, kept now that registration no longer goes through it.
+    if (this.families.has(metric.name)) throw new Error(`A metric with the name ${metric.name} has already been registered.`);
+    this.families.set(metric.name, metric);
     return metric;
   }
 
   has(name: string): boolean {
-    return this.registry.getSingleMetric(name) !== undefined;
+    return this.families.has(name);
   }
 
   get contentType(): string {
-    return this.registry.contentType;
+    return PROMETHEUS_CONTENT_TYPE;
   }
 
   /** The Prometheus text exposition of this app's metrics and the process's. */
   async text(): Promise<string> {
-    const [app, proc] = await Promise.all([this.registry.metrics(), processRegistry().metrics()]);
+    if (!this.registry) {
+      const { Registry } = await promClient();
+      this.registry ??= new Registry();
+    }
+    if (this.rendered < this.families.size) {
+      let i = 0;
+      for (const f of this.families.values()) if (i++ >= this.rendered) this.registry.registerMetric(f as never);
+      this.rendered = this.families.size;
+    }
+    const [app, proc] = await Promise.all([this.registry.metrics(), processRegistry().then((r) => r.metrics())]);
     return app + '\n' + proc;
   }
 

@@ -6,6 +6,7 @@
  */
 import { CtxError } from '../errors.js';
 import { startOutbound } from '../tracing/tracing.js';
+import { HttpPoster, type PostAnswer } from './http-post.js';
 
 export interface ResilienceOptions {
   /** Requests in flight at once against this endpoint (default 4). */
@@ -149,6 +150,7 @@ export class ResilientEndpoint {
   private readonly o: Required<Omit<ResilienceOptions, 'now' | 'sleep'>>;
   private readonly sleep: NonNullable<ResilienceOptions['sleep']>;
   private readonly counters = { requests: 0, attempts: 0, retries: 0, failures: 0 };
+  private readonly poster: HttpPoster;
   /** A real private field: plugins hold clients built on this (`host.models`), never the key. */
   readonly #apiKey: string | undefined;
 
@@ -169,6 +171,7 @@ export class ResilientEndpoint {
       breakerCooldownMs: opts.breakerCooldownMs ?? 30_000,
     };
     this.sleep = opts.sleep ?? defaultSleep;
+    this.poster = new HttpPoster();
     this.breaker = new CircuitBreaker(this.o.breakerThreshold, this.o.breakerCooldownMs, opts.now ?? Date.now);
     this.sem = new Semaphore(Math.max(1, this.o.concurrency));
   }
@@ -243,21 +246,20 @@ export class ResilientEndpoint {
     if (outbound) headers.traceparent = outbound.traceparent;
     const timeout = AbortSignal.timeout(this.o.timeoutMs);
     const sig = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let res: Response;
+    let res: PostAnswer;
     try {
-      res = await fetch(`${this.baseUrl}${path}`, { method: 'POST', headers, body: payload, signal: sig });
+      res = await this.poster.post(`${this.baseUrl}${path}`, headers, payload, sig);
     } catch (err) {
       outbound?.end(true);
       const why = timeout.aborted ? `timed out after ${this.o.timeoutMs} ms` : (err as Error).message;
       throw new RemoteModelError(`request failed: ${why}`, undefined, { cause: err });
     }
-    outbound?.end(!res.ok);
-    const raw = await res.text().catch((err) => {
-      throw new RemoteModelError(`reading the answer failed: ${(err as Error).message}`, undefined, { cause: err });
-    });
-    if (!res.ok) {
+    const ok = res.status >= 200 && res.status < 300;
+    outbound?.end(!ok);
+    const raw = res.text;
+    if (!ok) {
       const e = new RemoteModelError(`HTTP ${res.status}: ${raw.slice(0, 300)}`, res.status) as RemoteModelError & { retryAfterMs?: number };
-      const ra = res.headers.get('retry-after');
+      const ra = res.header('retry-after');
       if (ra && /^\d+(\.\d+)?$/.test(ra.trim())) e.retryAfterMs = Number(ra) * 1000;
       throw e;
     }

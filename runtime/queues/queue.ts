@@ -8,6 +8,7 @@ import type { KvOp } from '../storage/backend.js';
 import type { Kv } from '../storage/kv.js';
 import type { Logger } from '../logger.js';
 import { activeTraceparent } from '../tracing/tracing.js';
+import type { BackgroundGate } from '../cluster/background.js';
 
 const S = '\x00';
 
@@ -24,6 +25,8 @@ export interface QueueMessage<P = unknown> {
   lastError?: string;
   /** The trace that enqueued it (W3C traceparent), continued when it runs. */
   traceparent?: string;
+  /** Cluster mode: the shard whose leader runs it (and whose log records its progress). */
+  shard?: string;
 }
 
 /** Runs one delivery inside whatever the app wraps it in (a span, timing); must call `deliver`. */
@@ -120,6 +123,10 @@ export class QueueManager {
 
   /** Set by the app: metrics and tracing around each delivery. */
   wrapDelivery: DeliveryWrapper | undefined = undefined;
+  /** Cluster mode only: messages run on their shard's leader (docs/scale-out.md, "Background work"). */
+  private gate?: BackgroundGate;
+  /** Cluster mode: the last sequence handed out per shard (each shard has its own range). */
+  private readonly shardSeq = new Map<string, number>();
 
   constructor(private readonly kv: Kv, private readonly log: Logger) {}
 
@@ -171,6 +178,70 @@ export class QueueManager {
     }
   }
 
+  /**
+   * Cluster mode: from now on only messages of shards this node leads are held and delivered, each
+   * inside its shard's write context (so acks, retries and what consumers write are replicated).
+   * Called before any consumer registers; what `load()` read belongs to no led shard yet.
+   */
+  setGate(gate: BackgroundGate): void {
+    this.gate = gate;
+    for (const q of this.queues.values()) {
+      q.pending.clear();
+      q.dedupe.clear();
+      q.byPath.clear();
+      q.below.clear();
+      q.byParent.clear();
+    }
+    gate.onLeading((shard) => void this.adopt(shard).catch((err: unknown) => this.log.error('queue messages of a gained shard could not be loaded', { shard, error: err })));
+    gate.onLosing((shard) => this.release(shard));
+  }
+
+  private shardOfMsg(msg: QueueMessage): string {
+    const account = (msg.payload as { account?: unknown } | null)?.account;
+    return msg.shard ?? this.gate!.shardOf(typeof account === 'string' ? account : undefined);
+  }
+
+  private nextShardSeq(shard: string): number {
+    const seq = Math.max(this.shardSeq.get(shard) ?? 0, this.gate!.seqBase(shard)) + 1;
+    this.shardSeq.set(shard, seq);
+    return seq;
+  }
+
+  /** A shard's lease was gained: its persisted messages (the previous leader's backlog) run here now. */
+  private async adopt(shard: string): Promise<void> {
+    const gate = this.gate!;
+    const touched = new Set<QueueState>();
+    for await (const [key, value] of this.kv.iterate()) {
+      const [kind, queue, seqText] = key.split(S);
+      if (kind !== 'm' && kind !== 'd') continue;
+      const msg = JSON.parse(value.toString('utf8')) as QueueMessage;
+      if (this.shardOfMsg(msg) !== shard) continue;
+      const seq = Number(seqText);
+      this.shardSeq.set(shard, Math.max(this.shardSeq.get(shard) ?? 0, seq));
+      if (kind !== 'm') continue;
+      const q = this.state(queue!);
+      if (q.pending.has(seq)) continue;
+      msg.shard = shard;
+      q.pending.set(seq, msg);
+      track(q, msg, 1);
+      if (msg.dedupeKey) q.dedupe.set(msg.dedupeKey, seq);
+      touched.add(q);
+    }
+    if (!gate.leads(shard)) return this.release(shard);
+    for (const q of touched) this.pump(q);
+  }
+
+  /** A shard's lease was lost: its messages are the new leader's; in-flight ones are forgotten as they end. */
+  private release(shard: string): void {
+    for (const q of this.queues.values()) for (const msg of [...q.pending.values()]) if (msg.shard === shard && !q.inFlight.has(msg.seq)) this.forget(q, msg);
+    this.checkIdle();
+  }
+
+  /** Cluster mode: a message whose shard this node no longer leads (it is the new leader's). */
+  private notMine(msg: QueueMessage): boolean {
+    return !!this.gate && msg.shard !== undefined && !this.gate.leads(msg.shard);
+  }
+
   declare(name: string): void {
     this.state(name);
   }
@@ -219,8 +290,9 @@ export class QueueManager {
       const existing = q.dedupe.get(opts.dedupeKey);
       if (existing !== undefined && q.pending.has(existing) && !q.inFlight.has(existing)) return null;
     }
-    const seq = this.nextSeq++;
-    const msg: QueueMessage<P> = { seq, queue: name, payload, attempts: 0, enqueuedAt: Date.now(), taskId: opts.taskId, dedupeKey: opts.dedupeKey, traceparent: activeTraceparent() };
+    const msg: QueueMessage<P> = { seq: 0, queue: name, payload, attempts: 0, enqueuedAt: Date.now(), taskId: opts.taskId, dedupeKey: opts.dedupeKey, traceparent: activeTraceparent() };
+    if (this.gate) msg.shard = this.gate.current() ?? this.shardOfMsg(msg);
+    const seq = (msg.seq = msg.shard === undefined ? this.nextSeq++ : this.nextShardSeq(msg.shard));
     if (opts.dedupeKey) q.dedupe.set(opts.dedupeKey, seq);
     // Registered as pending at once so a second prepare in the same batch coalesces.
     q.pending.set(seq, msg);
@@ -249,7 +321,7 @@ export class QueueManager {
     let nextWake = Infinity;
     let dropped: QueueMessage[] | undefined;
     for (const msg of q.pending.values()) {
-      if (q.inFlight.has(msg.seq)) continue;
+      if (q.inFlight.has(msg.seq) || this.notMine(msg)) continue;
       // Before the concurrency cut, so a blocked message never waits behind running ones.
       if (msg.taskId !== undefined && this.blockedTasks.has(msg.taskId)) {
         (dropped ??= []).push(msg);
@@ -262,7 +334,7 @@ export class QueueManager {
       }
       q.inFlight.add(msg.seq);
       if (msg.dedupeKey && q.dedupe.get(msg.dedupeKey) === msg.seq) q.dedupe.delete(msg.dedupeKey);
-      const delivery = this.run(q, msg);
+      const delivery = this.gate && msg.shard !== undefined ? this.gate.run(msg.shard, () => this.run(q, msg)) : this.run(q, msg);
       this.deliveries.add(delivery);
       void delivery.finally(() => this.deliveries.delete(delivery));
     }
@@ -285,6 +357,13 @@ export class QueueManager {
       q.stats.processed++;
       if (this.settleListeners.size) this.settled(q.name, msg);
     } catch (err) {
+      if (this.notMine(msg)) {
+        // Leadership moved while it ran: the new leader holds it (persisted, unacked) and runs it.
+        this.forget(q, msg);
+        q.inFlight.delete(msg.seq);
+        this.checkIdle();
+        return;
+      }
       if (this.closed) {
         // Failed while the service stops (its work was likely aborted by the shutdown): not a
         // verdict on the message. It stays pending on disk, unchanged, for the next start.
@@ -457,10 +536,14 @@ export class QueueManager {
         continue;
       }
       const q = this.state(msg.queue);
-      const seq = this.nextSeq++;
-      const next: QueueMessage = { ...msg, seq, attempts: 0, notBefore: undefined, lastError: undefined };
+      const shard = this.gate ? this.shardOfMsg(msg) : undefined;
+      // Cluster mode: another shard's dead letters are retried by that shard's leader.
+      if (shard !== undefined && !this.gate!.leads(shard)) continue;
+      const seq = shard === undefined ? this.nextSeq++ : this.nextShardSeq(shard);
+      const next: QueueMessage = { ...msg, seq, attempts: 0, notBefore: undefined, lastError: undefined, shard };
       try {
-        await this.kv.batch([this.kv.delOp(key), this.kv.putJsonOp(this.msgKey(msg.queue, seq), next)]);
+        const ops = [this.kv.delOp(key), this.kv.putJsonOp(this.msgKey(msg.queue, seq), next)];
+        await (shard === undefined ? this.kv.batch(ops) : this.gate!.run(shard, () => this.kv.batch(ops)));
         q.stats.dead_letter = Math.max(0, q.stats.dead_letter - 1);
         q.pending.set(seq, next);
         track(q, next, 1);

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import type { Kv } from '../storage/kv.js';
 import { sanitizeError, type QueueManager } from '../queues/queue.js';
 import { activeTraceparent } from '../tracing/tracing.js';
+import type { BackgroundGate } from '../cluster/background.js';
 
 export const TASK_STATUSES = ['pending', 'running', 'cancelling', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -44,6 +45,8 @@ export interface TaskRecord {
   parent_task_id?: string;
   /** The trace that created it (W3C traceparent), continued by its run; never shown to clients. */
   traceparent?: string;
+  /** Cluster mode: the shard whose leader runs it and whose log holds the record. */
+  shard?: string;
   events: { items: TaskEvent[]; dropped_count: number; next_seq: number; bytes: number; started_mid_task: boolean };
 }
 
@@ -69,6 +72,8 @@ interface Running {
   done: Promise<void>;
   /** While a task runs, this object is the authority; cancel() mutates it, so saves never race. */
   record?: TaskRecord;
+  /** Cluster mode: the shard it runs for (stopped when that lease is lost). */
+  shard?: string;
 }
 
 const nowSec = () => Date.now() / 1000;
@@ -91,6 +96,8 @@ export class TaskManager {
   /** Polls of tasks in `cancelling` waiting for their in-flight queue messages (cleared by `drain`). */
   private readonly settlePolls = new Set<NodeJS.Timeout>();
   private workBlocked = false;
+  /** Cluster mode only: tasks run on their shard's leader (docs/scale-out.md, "Background work"). */
+  private gate?: BackgroundGate;
 
   constructor(
     private readonly kv: Kv,
@@ -98,6 +105,49 @@ export class TaskManager {
     private readonly log: Logger,
     private readonly retentionHours: number,
   ) {}
+
+  /**
+   * Cluster mode: a task runs on the leader of its shard, in the shard's write context. Unfinished
+   * tasks of a shard are settled when its lease is gained (not at start); a lost lease stops the
+   * runs of that shard, leaving their records to the new leader.
+   */
+  setGate(gate: BackgroundGate): void {
+    this.gate = gate;
+    gate.onLeading((shard) => void this.handOver(shard).catch((err: unknown) => this.log.error('tasks of a gained shard could not be settled', { shard, error: err })));
+    gate.onLosing((shard) => {
+      for (const r of this.running.values()) if (r.record?.shard === shard || r.shard === shard) r.controller.abort(SHUTDOWN);
+    });
+  }
+
+  private shardOf(t: TaskRecord): string {
+    return t.shard ?? this.gate!.shardOf(t.owner.account_id);
+  }
+
+  /**
+   * A shard's lease was gained: its tasks left unfinished by the previous leader (killed, or
+   * deposed) are resumed when their type allows it, else failed with NODE_LOST — never left running.
+   */
+  private async handOver(shard: string): Promise<void> {
+    const gate = this.gate!;
+    const stale: TaskRecord[] = [];
+    for await (const [, value] of this.kv.scanPrefix('t\x00')) {
+      const t = JSON.parse(value.toString('utf8')) as TaskRecord;
+      if (!TERMINAL.has(t.status) && !this.running.has(t.task_id) && this.shardOf(t) === shard) stale.push(t);
+    }
+    for (const t of stale) {
+      if (!gate.leads(shard)) return;
+      t.shard = shard;
+      const def = this.types.get(t.task_type);
+      if (t.status === 'cancelling') await gate.run(shard, () => this.transition(t, 'cancelled'));
+      else if (def?.onRestart === 'resume') {
+        const input = await this.kv.getJson<unknown>(`in\x00${t.task_id}`);
+        this.launch(t, input, true);
+      } else {
+        t.error = 'NODE_LOST: the node running this task was lost during execution; tasks of this type are not resumed, start it again';
+        await gate.run(shard, () => this.transition(t, 'failed', 'error_recorded'));
+      }
+    }
+  }
 
   registerType(def: TaskTypeDef): void {
     if (this.types.has(def.type)) throw new Error(`task type ${def.type} is already registered`);
@@ -128,7 +178,8 @@ export class TaskManager {
     // Late (consumers may have run already) but still needed if the embedder skipped the early call.
     if (!this.workBlocked) await this.blockCancelledWork();
     const resume: TaskRecord[] = [];
-    for await (const [, value] of this.kv.scanPrefix('t\x00')) {
+    // Cluster mode: this node leads no shard yet; each shard's tasks are settled on gaining it.
+    if (!this.gate) for await (const [, value] of this.kv.scanPrefix('t\x00')) {
       const t = JSON.parse(value.toString('utf8')) as TaskRecord;
       if (TERMINAL.has(t.status)) continue;
       const def = this.types.get(t.task_type);
@@ -168,6 +219,7 @@ export class TaskManager {
       traceparent: activeTraceparent(),
       events: { items: [], dropped_count: 0, next_seq: 1, bytes: 0, started_mid_task: false },
     };
+    if (this.gate) t.shard = this.gate.current() ?? this.gate.shardOf(owner.accountId);
     this.pushEvent(t, 'created');
     const ops = [this.kv.putJsonOp(this.recordKey(t.task_id), t), this.kv.putOp(this.ownerKey(t), '')];
     if (opts.input !== undefined) ops.push(this.kv.putJsonOp(`in\x00${t.task_id}`, opts.input));
@@ -219,7 +271,7 @@ export class TaskManager {
   private launch(t: TaskRecord, input: unknown, resumed = false): void {
     const def = this.types.get(t.task_type)!;
     const controller = new AbortController();
-    const done = (async () => {
+    const body = async () => {
       // Yield first so `create` returns the pending record before work starts.
       await new Promise((r) => setImmediate(r));
       const entry = this.running.get(t.task_id);
@@ -270,10 +322,11 @@ export class TaskManager {
           this.log.warn('task failed', { task_id: current.task_id, task_type: current.task_type, error: current.error });
         }
       }
-    })()
+    };
+    const done = (this.gate && t.shard !== undefined ? this.gate.run(t.shard, body) : body())
       .catch((err) => this.log.error('task bookkeeping failed', { task_id: t.task_id, error: err }))
       .finally(() => this.running.delete(t.task_id));
-    this.running.set(t.task_id, { controller, done });
+    this.running.set(t.task_id, { controller, done, shard: t.shard });
   }
 
   private async settleCancel(t: TaskRecord): Promise<void> {
@@ -370,7 +423,14 @@ export class TaskManager {
     for await (const [, value] of this.kv.scanPrefix('t\x00')) {
       const t = JSON.parse(value.toString('utf8')) as TaskRecord;
       if (!this.expired(t)) continue;
-      await this.kv.batch([this.kv.delOp(this.recordKey(t.task_id)), this.kv.delOp(this.ownerKey(t)), this.kv.delOp(`in\x00${t.task_id}`)]);
+      const ops = [this.kv.delOp(this.recordKey(t.task_id)), this.kv.delOp(this.ownerKey(t)), this.kv.delOp(`in\x00${t.task_id}`)];
+      if (!this.gate) await this.kv.batch(ops);
+      else {
+        // Cluster mode: a shard's records are swept by its leader, through its log.
+        const shard = this.shardOf(t);
+        if (!this.gate.leads(shard)) continue;
+        await this.gate.run(shard, () => this.kv.batch(ops));
+      }
       this.queues.unblock(t.task_id);
       n++;
     }

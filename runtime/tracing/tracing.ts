@@ -66,28 +66,6 @@ export function startOutbound(name: string, attributes?: Record<string, string |
   return { traceparent: formatTraceparent(self), end: (error) => span.end(error) };
 }
 
-/**
- * The trace of an untraced request when no spans are exported: nothing follows it past this
- * process's own log lines, so its ids are made only if a log line asks for them (most requests
- * write none but the access line, and with the access log off, nothing).
- */
-class LocalTrace implements ActiveTrace {
-  readonly propagate = false;
-  readonly sampled = true;
-  private lazyTraceId: string | undefined;
-  private lazySpanId: string | undefined;
-
-  constructor(readonly reqId: string) {}
-
-  get traceId(): string {
-    return (this.lazyTraceId ??= newTraceId());
-  }
-
-  get spanId(): string {
-    return (this.lazySpanId ??= newSpanId());
-  }
-}
-
 /** `host.tracing`: work a plugin receives from elsewhere (its own listener) as a span of the caller's trace. */
 export interface PluginTracing {
   /**
@@ -105,10 +83,15 @@ export class Tracing {
     readonly exporter?: SpanExporterHandle,
   ) {}
 
-  /** The trace of an incoming request: continues `traceparent` when valid, else starts one. */
-  forRequest(traceparent: string | undefined, reqId: string): ActiveTrace {
+  /**
+   * The trace of an incoming request: continues `traceparent` when valid, else starts one when
+   * spans are exported. Undefined when nothing would follow the trace past this process's own log
+   * lines (no valid traceparent, no exporter): the caller then labels its lines with a trace id
+   * made only when a line asks for one (see `propagate`), and allocates nothing per request.
+   */
+  forRequest(traceparent: string | undefined, reqId: string): ActiveTrace | undefined {
     const parent = parseTraceparent(traceparent);
-    if (!parent && !this.exporter) return new LocalTrace(reqId);
+    if (!parent && !this.exporter) return undefined;
     const t: ActiveTrace = { traceId: parent ? parent.traceId : newTraceId(), spanId: newSpanId(), sampled: parent ? parent.sampled : true, reqId, propagate: true };
     if (this.exporter && t.sampled) {
       t.exporter = this.exporter;

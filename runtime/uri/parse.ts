@@ -10,6 +10,7 @@ import {
   utf8Length,
 } from './segments.js';
 import type { ContextType, CtxUri, ParseOptions, Scope, UserSpace } from './types.js';
+import { SIDECARS } from '../vfs/types.js';
 
 export const SCHEME = 'ctx://';
 const ROOT_URI = SCHEME;
@@ -150,6 +151,10 @@ function checkId(kind: string, id: string, field: string, input: string): string
 /** `segs[0]` is 'user'. */
 function userShape(segs: string[], field: string, input: string): Shape {
   const n = segs.length;
+  // A directory's sidecar (`.abstract.md` of user/alice/skills, of user/, …) stands where an id or a
+  // space name would: it belongs to its directory and has that directory's shape. Refused as an
+  // id, it made every sidecar at those levels unreadable (a whole-account snapshot then failed).
+  if (n >= 2 && SIDECARS.has(segs[n - 1]!)) return userShape(segs.slice(0, -1), field, input);
   if (n === 1) return { scope: 'user', contextType: null, readOnly: false };
   const userId = segs[1]!;
   if (isReservedId(userId)) throw userIdLess(segs, field, input);
@@ -198,6 +203,7 @@ function peerShape(segs: string[], userId: string, field: string, input: string)
 /** Legacy 0.3.x layout: only the agent id is validated (it maps to a peer id); below it, paths are read as stored. */
 function agentShape(segs: string[], field: string, input: string): Shape {
   const n = segs.length;
+  if (n >= 2 && SIDECARS.has(segs[n - 1]!)) return agentShape(segs.slice(0, -1), field, input);
   if (n === 1) return { scope: 'agent', contextType: null, readOnly: true };
   const agentId = checkId('agent id', segs[1]!, field, input);
   const sub = n > 2 ? segs[2] : undefined;

@@ -15,7 +15,7 @@ describe('npm run cluster', () => {
     for (const args of [[], ['sideways', '--dir', '/tmp/x'], ['up']]) {
       const r = run(args);
       expect(r.code).toBe(2);
-      expect(r.err).toContain('usage: npm run cluster -- up --nodes N --dir DIR | down --dir DIR');
+      expect(r.err).toContain('usage: npm run cluster -- up --nodes N --dir DIR | add --dir DIR | down --dir DIR');
     }
   });
 
@@ -28,6 +28,14 @@ describe('npm run cluster', () => {
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('run bash scripts/install-nats.sh');
     expect(fs.existsSync(`${dir}/cluster.json`)).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('add to a directory without a cluster refuses, naming up', () => {
+    const dir = tempDir();
+    const r = run(['add', '--dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('cluster.json; run up first');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/app.js';
 
 describe('cluster configuration', () => {
   it('is off by default and reads every CTX_CLUSTER_* variable', () => {
-    expect(loadConfig({}).cluster).toEqual({ nats: [], shards: 64, replicas: 2, heartbeatMs: 1000, connectTimeoutMs: 10_000 });
+    expect(loadConfig({}).cluster).toEqual({ nats: [], shards: 64, replicas: 2, heartbeatMs: 1000, connectTimeoutMs: 10_000, snapshotRecords: 10_000 });
     const c = loadConfig({
       CTX_CLUSTER_NATS: 'nats://127.0.0.1:4222, nats://127.0.0.1:4223',
       CTX_NODE_ID: 'node-a',
@@ -18,7 +18,7 @@ describe('cluster configuration', () => {
       CTX_CLUSTER_ADVERTISE_URL: 'http://10.0.0.5:1933',
       CTX_CLUSTER_HEARTBEAT_MS: '250',
     }).cluster;
-    expect(c).toEqual({ nats: ['nats://127.0.0.1:4222', 'nats://127.0.0.1:4223'], nodeId: 'node-a', shards: 16, replicas: 3, advertiseUrl: 'http://10.0.0.5:1933', heartbeatMs: 250, connectTimeoutMs: 10_000 });
+    expect(c).toEqual({ nats: ['nats://127.0.0.1:4222', 'nats://127.0.0.1:4223'], nodeId: 'node-a', shards: 16, replicas: 3, advertiseUrl: 'http://10.0.0.5:1933', heartbeatMs: 250, connectTimeoutMs: 10_000, snapshotRecords: 10_000 });
   });
 
   it.each([

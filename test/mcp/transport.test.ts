@@ -102,9 +102,77 @@ describe('MCP Streamable HTTP framing over a real socket', () => {
     ac.abort();
   });
 
+  it('answers a lone tools/call (the direct path) exactly as the SDK answers it inside a batch', async () => {
+    // A batch of two goes through the SDK's protocol layer; a lone call does not. Same answers.
+    const calls: Array<{ params: unknown; same: 'whole' | 'code' }> = [
+      { params: { name: 'stat', arguments: { uri: 'ctx://resources' } }, same: 'whole' },
+      { params: { name: 'read', arguments: { uri: 'ctx://resources/no-such-file.md' } }, same: 'whole' },
+      { params: { name: 'stat', arguments: {} }, same: 'whole' },
+      { params: { name: 'no_such_tool', arguments: {} }, same: 'whole' },
+      { params: { arguments: {} }, same: 'code' },
+      { params: { name: 'stat', arguments: ['x'] }, same: 'code' },
+    ];
+    for (const [i, c] of calls.entries()) {
+      const lone = (await (await post(inSession(), { jsonrpc: '2.0', id: `lone-${i}`, method: 'tools/call', params: c.params })).json()) as Record<string, any>;
+      const batch = (await (await post(inSession(), [{ jsonrpc: '2.0', id: `sdk-${i}`, method: 'tools/call', params: c.params }, { jsonrpc: '2.0', id: 'p', method: 'ping' }])).json()) as Array<Record<string, any>>;
+      const viaSdk = batch.find((m) => m.id === `sdk-${i}`)!;
+      const label = JSON.stringify(c.params);
+      if (c.same === 'whole') expect({ ...lone, id: 0 }, label).toEqual({ ...viaSdk, id: 0 });
+      else {
+        // Malformed params: the SDK's own parse throws a bare ZodError there, which its protocol
+        // layer answers as -32603 (internal error); the direct path says -32602 (invalid params),
+        // JSON-RPC's code for it. Both refuse the call.
+        expect(lone.error.code, label).toBe(-32602);
+        expect(lone.error.message, label).toMatch(/^MCP error -32602: Invalid tools\/call request: params\./);
+        expect(viaSdk.error.code, label).toBeLessThan(0);
+      }
+    }
+  });
+
   it('DELETE ends the session; it is then unknown (404)', async () => {
     const del = await fetch(`${srv.base}/mcp`, { method: 'DELETE', headers: { ...h, ...inSession() } });
     expect(del.status).toBe(200);
     expect((await post(inSession(), { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(404);
+  });
+});
+
+import { HttpSessionTransport } from '../../plugins/mcp/transport.js';
+import type { Identity, RouteContext } from 'ctx/plugin';
+
+describe('MCP transport: cancelling a tools/call', () => {
+  const identity = { accountId: 'a', userId: 'u', role: 'user' } as unknown as Identity;
+  const ctxFor = (headers: Record<string, string>) => ({ req: { headers: { accept: 'application/json, text/event-stream', ...headers } }, signal: new AbortController().signal }) as unknown as RouteContext;
+
+  it('aborts the running call on notifications/cancelled; its POST ends with 202 and no body', async () => {
+    let seen: AbortSignal | undefined;
+    const transport = new HttpSessionTransport({ onInitialized() {}, onClosed() {} }, (_params, _who, signal) => {
+      seen = signal;
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    });
+    transport.sessionId = 's';
+    const running = transport.post(ctxFor({ 'mcp-session-id': 's' }), identity, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'find', arguments: { query: 'q' } } });
+    await new Promise((r) => setImmediate(r));
+    expect(seen?.aborted).toBe(false);
+    const note = await transport.post(ctxFor({ 'mcp-session-id': 's' }), identity, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } });
+    expect(note.status).toBe(202);
+    expect(seen?.aborted).toBe(true);
+    const reply = await running;
+    expect(reply.status).toBe(202);
+  });
+
+  it('a call that finishes answers its result; a thrown error is a JSON-RPC error as the SDK writes it', async () => {
+    const transport = new HttpSessionTransport({ onInitialized() {}, onClosed() {} }, async (params) => {
+      if ((params as { name: string }).name === 'boom') throw Object.assign(new Error('MCP error -32602: unknown tool'), { code: -32602 });
+      if ((params as { name: string }).name === 'crash') throw new Error('disk on fire');
+      return { content: [{ type: 'text', text: 'ok' }], structuredContent: {} };
+    });
+    transport.sessionId = 's';
+    const send = async (name: string) => {
+      const r = await transport.post(ctxFor({ 'mcp-session-id': 's' }), identity, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name } });
+      return JSON.parse(String((r as unknown as { body: string | Buffer }).body));
+    };
+    expect(await send('fine')).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'ok' }], structuredContent: {} } });
+    expect(await send('boom')).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'MCP error -32602: unknown tool' } });
+    expect(await send('crash')).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'disk on fire' } });
   });
 });

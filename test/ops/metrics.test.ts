@@ -3,6 +3,7 @@
  * counters move with the requests that should move them, access follows CTX_METRICS, and no label
  * carries a URI, an account or user id, or a key by default.
  */
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { definePlugin } from '../../runtime/plugin.js';
 import { loadConfig } from '../../runtime/config.js';
@@ -186,6 +187,15 @@ describe('access to /metrics', () => {
     } finally {
       await t.close();
     }
+  });
+
+  test('off: prom-client is never loaded; on, it is loaded by the first scrape, not before', { timeout: 60_000 }, () => {
+    // Fresh processes: this one has loaded prom-client through the other tests already.
+    const run = (metrics: string, scrape: boolean) =>
+      JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'test/ops/fixtures/prom-client-loaded.ts'], { env: { ...process.env, METRICS: metrics, SCRAPE: scrape ? '1' : '0' }, encoding: 'utf8' }));
+    expect(run('off', false)).toEqual({ status: 200, loaded: false });
+    expect(run('loopback', false)).toEqual({ status: 200, loaded: false });
+    expect(run('loopback', true)).toEqual({ status: 200, scrape: 200, loaded: true });
   });
 
   test('CTX_METRICS_ACCOUNT_LABEL=true adds the account to the request counter only', async () => {

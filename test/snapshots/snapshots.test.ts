@@ -469,3 +469,15 @@ describe('account deletion', () => {
     }
   });
 });
+
+describe('a whole-account snapshot with directory sidecars in the user spaces', () => {
+  it('commits them: the L0/L1 of user/<id>/skills, sessions and user/ itself are files of their directories', async () => {
+    const who = (await t.account('sidecar-snap')).admin; // its ADMIN is user "admin"
+    const sidecars = ['user/admin/skills/.abstract.md', 'user/admin/sessions/.overview.md', 'user/admin/.abstract.md', 'user/.abstract.md'];
+    for (const p of sidecars) await t.app.vfs.writeFile('sidecar-snap', p, Buffer.from(`# ${p}\n`));
+    await t.app.vfs.writeFile('sidecar-snap', 'user/admin/skills/deploy/SKILL.md', Buffer.from('---\nname: deploy\ndescription: d\n---\nsteps\n'));
+    const res = await t.req({ method: 'POST', url: '/api/v1/snapshot/commit', headers: who, body: { message: 'all' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json().result).toMatchObject({ result: 'created' });
+  });
+});

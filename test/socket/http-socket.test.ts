@@ -45,6 +45,11 @@ const testRoutes = definePlugin({
     });
     host.route({
       method: 'GET',
+      path: '/test/peer',
+      handler: (ctx) => ({ remote: ctx.req.remoteAddress, again: ctx.req.remoteAddress }),
+    });
+    host.route({
+      method: 'GET',
       path: '/test/slow',
       async handler() {
         await slowGate();
@@ -60,7 +65,7 @@ let port: number;
 const key = () => t.root;
 
 beforeAll(async () => {
-  t = await startTestApp({ extraPlugins: [testRoutes], config: { maxJsonBodyBytes: 64 * 1024 } });
+  t = await startTestApp({ extraPlugins: [testRoutes], config: { maxJsonBodyBytes: 64 * 1024, profiling: true } });
   const server = await t.app.listen(0, '127.0.0.1');
   port = server.port;
   base = `http://127.0.0.1:${port}`;
@@ -74,6 +79,20 @@ describe('HTTP over a real socket', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect((await res.json()).result).toMatchObject({ initialized: true, user: 'default', cluster: { mode: 'single' } });
+  });
+
+  it('the peer address is read from the socket when a handler asks (and /metrics checks it)', async () => {
+    const r = await fetch(`${base}/test/peer`, { headers: key() });
+    const body = await r.json();
+    expect(body, JSON.stringify(body)).toMatchObject({ status: 'ok', result: { remote: '127.0.0.1', again: '127.0.0.1' } });
+    expect((await fetch(`${base}/metrics`)).status).toBe(200);
+  });
+
+  it('?profile=1 times the request from the socket: queued, auth, parse, handler (and body for a POST)', async () => {
+    const lines = async (r: Response) => ((await r.json()).profile as string[]).map((l) => l.split(':')[0]);
+    expect(await lines(await fetch(`${base}/test/peer?profile=1`, { headers: key() }))).toEqual(['queued', 'auth', 'parse', 'handler']);
+    const post = await fetch(`${base}/test/echo?profile=1`, { method: 'POST', headers: { ...key(), 'content-type': 'application/json' }, body: JSON.stringify({ text: 'x' }) });
+    expect(await lines(post)).toEqual(['body', 'queued', 'auth', 'parse', 'handler']);
   });
 
   it('GET /health needs no key', async () => {

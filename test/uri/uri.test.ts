@@ -491,3 +491,22 @@ describe('isRecordId, isValidId, uriFromPath', () => {
     expect(parseUri(expected, alice).path).toBe(path);
   });
 });
+
+describe('directory sidecars where an id or a space name would stand', () => {
+  const who = { accountId: 'acc', userId: 'u1', role: 'USER' } as unknown as Parameters<typeof parseUri>[1];
+  it('parse as files of their directory, with its shape', () => {
+    const skills = parseUri('ctx://user/u1/skills/.abstract.md', who);
+    expect(skills).toMatchObject({ scope: 'user', userId: 'u1', space: 'skills', contextType: 'skill', name: '.abstract.md', parent: 'ctx://user/u1/skills' });
+    expect(skills.skillName).toBeUndefined();
+    expect(parseUri('ctx://user/u1/sessions/.overview.md', who)).toMatchObject({ space: 'sessions', contextType: 'session', sessionId: undefined });
+    expect(parseUri('ctx://user/u1/peers/.abstract.md', who)).toMatchObject({ space: 'peers', peerId: undefined });
+    expect(parseUri('ctx://user/u1/.abstract.md', who)).toMatchObject({ userId: 'u1', space: undefined, contextType: null });
+    expect(parseUri('ctx://user/.relations.json', who)).toMatchObject({ scope: 'user', userId: undefined });
+    expect(parseUri('ctx://agent/.abstract.md', who)).toMatchObject({ scope: 'agent', agentId: undefined, readOnly: true });
+    expect(parseUri('ctx://~/skills/.abstract.md', who)).toMatchObject({ path: 'user/u1/skills/.abstract.md', space: 'skills' });
+  });
+  it('other dot names there are still refused', () => {
+    expect(() => parseUri('ctx://user/u1/skills/.hidden', who)).toThrow(/invalid skill name/);
+    expect(() => parseUri('ctx://user/u1/.abstract.md/memories', who)).toThrow(/unknown user space/);
+  });
+});

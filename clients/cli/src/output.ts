@@ -118,3 +118,14 @@ export function tree(out: Pick<Out, 'color'>, rootLabel: string, entries: Array<
   walk(root, '');
   return lines.join('\n');
 }
+
+/** A POSIX mode as `ls -l` shows it, with the octal beside it (the API's number is st_mode). */
+export function fileMode(mode: number): string {
+  const type = (mode & 0o170000) === 0o040000 ? 'd' : '-';
+  let perms = '';
+  for (let shift = 6; shift >= 0; shift -= 3) {
+    const bits = (mode >> shift) & 7;
+    perms += (bits & 4 ? 'r' : '-') + (bits & 2 ? 'w' : '-') + (bits & 1 ? 'x' : '-');
+  }
+  return `${type}${perms} (${mode.toString(8)})`;
+}

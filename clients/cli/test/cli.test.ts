@@ -79,7 +79,9 @@ describe('files and retrieval', () => {
     expect(lsj.map((e: { name: string }) => e.name).sort()).toEqual(['coffee.md', 'tea.md']);
     const tree = await ctx(['tree', 'resources'], { env });
     expect(tree.stdout).toMatch(/^ctx:\/\/resources\n└── kb\/\n {4}├── coffee\.md\n {4}└── tea\.md/);
-    expect((await ctx(['stat', 'resources/kb/tea.md'], { env })).stdout).toMatch(/isDir\s+false/);
+    const statOut = (await ctx(['stat', 'resources/kb/tea.md'], { env })).stdout;
+    expect(statOut).toMatch(/isDir\s+false/);
+    expect(statOut).toMatch(/mode\s+-rw-r--r-- \(100644\)/);
     expect((await ctx(['mkdir', 'resources/kb/old', '-d', 'archive'], { env })).stdout).toBe('created ctx://resources/kb/old\n');
     ok(await ctx(['mv', 'resources/kb/coffee.md', 'resources/kb/old/coffee.md'], { env }));
     expect((await ctx(['tag', 'resources/kb/tea.md', 'team=zebra', '--add'], { env })).stdout).toMatch(/tagged 1 entry/);

@@ -141,3 +141,12 @@ describe('colour', () => {
     expect((await ctxTty(['ls', 'resources/birds', '--json'])).out).not.toMatch(ANSI);
   });
 });
+
+import { fileMode } from '../src/output.js';
+describe('fileMode', () => {
+  it('shows st_mode as ls -l does, with the octal', () => {
+    expect(fileMode(0o100644)).toBe('-rw-r--r-- (100644)');
+    expect(fileMode(0o40755)).toBe('drwxr-xr-x (40755)');
+    expect(fileMode(0o100600)).toBe('-rw------- (100600)');
+  });
+});

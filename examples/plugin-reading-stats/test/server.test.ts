@@ -1,6 +1,6 @@
 /**
- * The built package loaded into a real server process (`node dist/runtime/main.js`, what `npm start`
- * runs), as an operator would: by path in CTX_PLUGINS, and by package name from the config file's
+ * The built package loaded into a real server process (`node dist/server/main.js`, the bundle
+ * `npm start` runs, and the unbundled `node dist/runtime/main.js`), as an operator would: by path in CTX_PLUGINS, and by package name from the config file's
  * directory. Its routes answer over HTTP, and the host's CtxError and Reply are the plugin's (one
  * SDK copy): a refused read is counted as a miss (`instanceof CtxError`), markdown is served raw.
  * Needs the builds `npm run setup` makes (the server's dist/ and this package's dist/).
@@ -14,7 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const PKG = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = path.resolve(PKG, '../..');
-const MAIN = path.join(REPO, 'dist/runtime/main.js');
+// The bundle shares its own SDK entry with the plugin (scripts/bundle-server.ts), tsc's output its.
+const MAINS = { 'npm start (the bundle)': path.join(REPO, 'dist/server/main.js'), 'unbundled dist/runtime': path.join(REPO, 'dist/runtime/main.js') };
 const ROOT_KEY = 'root-key-for-the-server-test-0123456789';
 
 const running: Array<{ child: ChildProcess; dir: string }> = [];
@@ -30,10 +31,10 @@ afterEach(async () => {
 });
 
 /** Starts the server; resolves with its base URL once it logs `listening`, rejects with its output if it exits. */
-function serve(dir: string, env: Record<string, string>): Promise<string> {
-  for (const built of [MAIN, path.join(PKG, 'dist/index.js')])
+function serve(main: string, dir: string, env: Record<string, string>): Promise<string> {
+  for (const built of [main, path.join(PKG, 'dist/index.js')])
     if (!fs.existsSync(built)) throw new Error(`${built} is missing: run npm run setup (it builds the server and the example plugin)`);
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [main], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', CTX_DATA_DIR: path.join(dir, 'data'), CTX_PORT: '0', CTX_GRPC_PORT: '0', CTX_AUTH_MODE: 'api_key', CTX_ROOT_API_KEY: ROOT_KEY, CTX_ACCESS_LOG: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -99,10 +100,10 @@ async function exercise(base: string, expectedTop: number) {
 // A server process starts in seconds, more on a loaded machine (the whole suite runs beside it).
 const SERVER_TEST_MS = 120_000;
 
-describe('the built example in a real server', () => {
+describe.each(Object.entries(MAINS))('the built example in a real server: %s', (_name, main) => {
   it('loads by path from CTX_PLUGINS, with its section from the environment', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-example-'));
-    const base = await serve(dir, { CTX_PLUGINS: PKG, CTX_PLUGIN_READING_STATS_TOP_FILES: '2' });
+    const base = await serve(main, dir, { CTX_PLUGINS: PKG, CTX_PLUGIN_READING_STATS_TOP_FILES: '2' });
     await exercise(base, 2);
   }, SERVER_TEST_MS);
 
@@ -113,7 +114,7 @@ describe('the built example in a real server', () => {
     fs.mkdirSync(path.join(conf, 'node_modules'), { recursive: true });
     fs.symlinkSync(PKG, path.join(conf, 'node_modules/ctx-plugin-reading-stats'), 'dir');
     fs.writeFileSync(path.join(conf, 'ctx.config.json'), JSON.stringify({ plugins: { load: ['ctx-plugin-reading-stats'], 'reading-stats': { topFiles: 1 } } }));
-    const base = await serve(dir, { CTX_CONFIG: path.join(conf, 'ctx.config.json') });
+    const base = await serve(main, dir, { CTX_CONFIG: path.join(conf, 'ctx.config.json') });
     await exercise(base, 1);
   }, SERVER_TEST_MS);
 });

@@ -25,13 +25,14 @@ function endCorked(): void {
 
 class UwsSink implements ResponseSink {
   aborted = false;
+  /** Ended: `res` must not be touched any more (uWS throws on a finished response). */
+  finished = false;
   /** Close the connection after the response (a body refused before it was read is still coming). */
   closeAfterEnd = false;
   private abortCbs: Array<() => void> | undefined = undefined;
   private status = 200;
   private headers: Record<string, string> = {};
   private headWritten = false;
-  private finished = false;
   private writableWaiter?: () => void;
 
   constructor(private readonly res: HttpResponse, private readonly isHead: boolean) {
@@ -154,6 +155,33 @@ class UwsSink implements ResponseSink {
   }
 }
 
+/**
+ * The request as the pipeline sees it, with the peer's address read only when asked for: uWS
+ * answers `getRemoteAddressAsText` with a getpeername(2) per call, a syscall per request that
+ * only `/metrics` (loopback check) and handlers reading `ctx.req.remoteAddress` need. It can be
+ * read while the response is open; after it ended or was aborted, an address never read is ''.
+ */
+class UwsRequest implements HttpRequestData {
+  private address: string | undefined = undefined;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly query: string,
+    readonly headers: Record<string, string>,
+    readonly body: Buffer,
+    readonly received: number,
+    private readonly res: HttpResponse,
+    private readonly sink: UwsSink,
+    readonly bodyReceived: number | undefined,
+  ) {}
+
+  get remoteAddress(): string {
+    if (this.address === undefined) this.address = this.sink.finished || this.sink.aborted ? '' : Buffer.from(this.res.getRemoteAddressAsText()).toString('latin1');
+    return this.address;
+  }
+}
+
 /** `req.forEach` runs its callback synchronously: one module-level callback instead of a closure per request. */
 let collecting: Record<string, string> | undefined;
 function collectHeader(k: string, v: string): void {
@@ -197,13 +225,12 @@ export function listenUws(pipeline: Pipeline, host: string, port: number, tls?: 
     collecting = headers;
     req.forEach(collectHeader);
     collecting = undefined;
-    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
     const sink = new UwsSink(res, method === 'HEAD');
     const length = headers['content-length'];
     const te = headers['transfer-encoding'];
     const chunked = te !== undefined && /chunked/i.test(te);
     if (!chunked && (length === undefined || length === '0')) {
-      dispatch(pipeline, { method, path, query, headers, body: EMPTY_BODY, remoteAddress }, sink);
+      dispatch(pipeline, new UwsRequest(method, path, query, headers, EMPTY_BODY, started, res, sink, undefined), sink);
       return;
     }
     const limit = pipeline.bodyLimitFor(method, path);
@@ -230,7 +257,7 @@ export function listenUws(pipeline: Pipeline, host: string, port: number, tls?: 
       }
       // uWS neuters the ArrayBuffer after the callback returns: copy it.
       chunks.push(Buffer.from(new Uint8Array(ab).slice()));
-      if (isLast) dispatch(pipeline, { method, path, query, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), remoteAddress }, sink);
+      if (isLast) dispatch(pipeline, new UwsRequest(method, path, query, headers, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), started, res, sink, performance.now()), sink);
     });
   });
   return new Promise((resolve, reject) => {

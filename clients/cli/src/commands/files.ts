@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { int, readStdin, uri, type Handler } from '../context.js';
 import { UsageError } from '../exit.js';
-import { bytes, kv, oneLine, paint, table, tree as drawTree, when } from '../output.js';
+import { bytes, fileMode, kv, oneLine, paint, table, tree as drawTree, when } from '../output.js';
 import { progress } from '../progress.js';
 
 type Entry = { name: string; uri: string; isDir: boolean; size?: number; modTime?: string; rel_path?: string; abstract?: string };
@@ -42,7 +42,9 @@ export const tree: Handler = async (cx, [target], o) => {
 export const stat: Handler = async (cx, [target]) => {
   const c = await cx.client();
   const res = await c.fs.stat({ uri: uri(target as string) });
-  cx.out.emit(res, (r: Record<string, unknown>) => kv(cx.out, { ...r, size: r.isDir ? undefined : bytes(r.size as number), modTime: when(r.modTime as string) }));
+  cx.out.emit(res, (r: Record<string, unknown>) =>
+    kv(cx.out, { ...r, size: r.isDir ? undefined : bytes(r.size as number), mode: typeof r.mode === 'number' ? fileMode(r.mode) : r.mode, modTime: when(r.modTime as string) }),
+  );
 };
 
 export const cat: Handler = async (cx, [target], o) => {
