@@ -5,10 +5,17 @@
  * native ÷ wasm, so ≥ 0.5 always means "at least half native speed").
  *
  *   node --import tsx bench/core-wasm.bench.ts [--hnsw-n 100000] [--queries 200] [--skip-neural]
- *        [--before path/to/old.node] [--cores before,native,wasm]
+ *        [--skip-hnsw] [--before path/to/old.node] [--cores before,native,wasm]
  *
- * `--before` adds a third child, the native addon at that path loaded directly (for the native
- * path before/after a change to the crates: the same workloads, same run).
+ * `before` in `--cores` adds a child that loads a native addon file directly (for the native path
+ * before/after a change to the crates: the same workloads, same run): `--before`, by default
+ * bench/.cache/ctx-native-before.node, which `bash bench/build-before-addon.sh [commit]` builds.
+ * The native before/after on a quiet machine, in about five minutes:
+ *
+ *   bash bench/build-before-addon.sh && node --import tsx bench/core-wasm.bench.ts --cores before,native --skip-hnsw --skip-neural
+ *
+ * `--skip-hnsw` leaves out the graph (its build takes minutes per core when it is not cached):
+ * the flat (exact) row is then measured on the uncompacted index, the HNSW rows are not.
  *
  * Rows: SHA-256 over 32 MiB in 64 KiB buffers; BM25 `searchText` at 10k and 100k records; exact
  * (flat) and HNSW search at N × 384 (recall@10 against the exact result, p50 latency); the lexical
@@ -30,6 +37,7 @@ const arg = (name: string, def: string) => {
   return i >= 0 ? args[i + 1]! : def;
 };
 const HNSW_N = Number(arg('hnsw-n', '100000'));
+const SKIP_HNSW = args.includes('--skip-hnsw');
 const NQ = Number(arg('queries', '200'));
 const DIM = 384;
 const K = 10;
@@ -146,9 +154,9 @@ async function child(): Promise<Row[]> {
   const queries = mixture(NQ, DIM, 2);
   mkdirSync(CACHE, { recursive: true });
   const file = join(CACHE, `core-wasm-${kind}-${HNSW_N}.idx`);
-  log(`${kind}: flat and HNSW at ${HNSW_N} × ${DIM}`);
+  log(`${kind}: flat${SKIP_HNSW ? '' : ' and HNSW'} at ${HNSW_N} × ${DIM}`);
   let idx: InstanceType<typeof VectorIndex>;
-  if (existsSync(file)) {
+  if (existsSync(file) && !SKIP_HNSW) {
     const t = performance.now();
     idx = await VectorIndex.loadAsync(file);
     log(`${kind}: loaded the cached ${HNSW_N} index in ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -157,6 +165,8 @@ async function child(): Promise<Row[]> {
     const attrs = Array.from({ length: HNSW_N }, (_, i) => ({ account: 'a', ownerSpace: '', uri: `ctx://resources/v/${i}`, parentUri: 'ctx://resources/v', contextType: 'resource' as const, level: 2, tags: [], createdAt: 0, updatedAt: 0 }));
     const ids = Array.from({ length: HNSW_N }, (_, i) => i.toString(16).padStart(32, '0'));
     for (let s = 0; s < HNSW_N; s += 10_000) idx.upsert(ids.slice(s, s + 10_000), base.subarray(s * DIM, (s + 10_000) * DIM), attrs.slice(s, s + 10_000));
+  }
+  if (!SKIP_HNSW && !existsSync(file)) {
     const t = performance.now();
     await idx.compactAsync();
     const ms = performance.now() - t;
@@ -164,8 +174,7 @@ async function child(): Promise<Row[]> {
     rows.push({ name: `HNSW build, ${HNSW_N / 1000}k × ${DIM} (native: 2 threads; wasm: 1)`, unit: 's', value: ms / 1000, higherIsBetter: false });
     await idx.saveAsync(file);
   }
-  const stats = idx.stats();
-  if (stats.kind !== 'hnsw') throw new Error(`expected an HNSW index, got ${stats.kind}`);
+  if (!SKIP_HNSW && idx.stats().kind !== 'hnsw') throw new Error(`expected an HNSW index, got ${idx.stats().kind}`);
   const f = { account: 'a' };
   const q = (i: number) => queries.subarray(i * DIM, (i + 1) * DIM);
   const exactLat: number[] = [];
@@ -176,18 +185,20 @@ async function child(): Promise<Row[]> {
     return new Set(hits.map((h) => h.id));
   });
   rows.push({ name: `flat (exact) search, ${HNSW_N / 1000}k × ${DIM}, p50`, unit: 'ms', value: median(exactLat), higherIsBetter: false });
-  for (let i = 0; i < 20; i++) idx.search(q(i), K, f);
-  let found = 0;
-  const graphLat = Array.from({ length: NQ }, (_, i) => {
-    const t = performance.now();
-    const hits = idx.search(q(i), K, f);
-    const ms = performance.now() - t;
-    found += hits.filter((h) => truth[i]!.has(h.id)).length;
-    return ms;
-  });
-  const recall = found / (NQ * K);
-  rows.push({ name: `HNSW search, ${HNSW_N / 1000}k × ${DIM}, ef 160, p50`, unit: 'ms', value: median(graphLat), higherIsBetter: false, note: `recall@10 ${recall.toFixed(3)}` });
-  rows.push({ name: `HNSW recall@10, ${HNSW_N / 1000}k × ${DIM}`, unit: '', value: recall, higherIsBetter: true });
+  if (!SKIP_HNSW) {
+    for (let i = 0; i < 20; i++) idx.search(q(i), K, f);
+    let found = 0;
+    const graphLat = Array.from({ length: NQ }, (_, i) => {
+      const t = performance.now();
+      const hits = idx.search(q(i), K, f);
+      const ms = performance.now() - t;
+      found += hits.filter((h) => truth[i]!.has(h.id)).length;
+      return ms;
+    });
+    const recall = found / (NQ * K);
+    rows.push({ name: `HNSW search, ${HNSW_N / 1000}k × ${DIM}, ef 160, p50`, unit: 'ms', value: median(graphLat), higherIsBetter: false, note: `recall@10 ${recall.toFixed(3)}` });
+    rows.push({ name: `HNSW recall@10, ${HNSW_N / 1000}k × ${DIM}`, unit: '', value: recall, higherIsBetter: true });
+  }
 
   // Lexical embedder.
   const r = mulberry(3);
@@ -236,8 +247,11 @@ if (process.env.CORE_WASM_BENCH_CHILD === '1') {
 }
 
 const runs: Record<string, Row[]> = {};
-const before = arg('before', '');
-const cores = arg('cores', before ? 'before,native,wasm' : 'native,wasm').split(',');
+const cores = arg('cores', args.includes('--before') ? 'before,native,wasm' : 'native,wasm').split(',');
+const before = arg('before', join(CACHE, 'ctx-native-before.node'));
+if (cores.includes('before') && !existsSync(before)) {
+  throw new Error(`no "before" addon at ${before}: build it with \`bash bench/build-before-addon.sh [commit]\` (or pass --before path/to/addon.node)`);
+}
 for (const core of cores) {
   log(`running the workloads on the ${core} core`);
   const extra = core === 'before' ? { CORE_WASM_BENCH_ADDON: before, CTX_CORE: 'native' } : { CTX_CORE: core };

@@ -10,8 +10,10 @@
  * never a crash. Vectors cross the boundary as one `Float32Array` per batch, bytes as `Buffer`s.
  */
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type * as Core from '#core-native';
 import { JsonResult } from './http/reply.js';
+import { WasmCore } from './native-wasm-trap.js';
 
 export type {
   CoreInfo,
@@ -38,7 +40,7 @@ export type CoreKind = 'native' | 'wasm';
  * (scripts/build-wasm.sh, through @napi-rs/wasm-runtime). `CTX_CORE=native|wasm` forces one; a
  * forced core that does not load is a start-up error naming the command that builds it.
  */
-function load(): typeof Core {
+function load(fresh = false): typeof Core {
   const want = (process.env.CTX_CORE ?? '').trim();
   if (want !== '' && want !== 'native' && want !== 'wasm') {
     throw new Error(`CTX_CORE must be "native" or "wasm" (or unset: native when it loads, else wasm), got "${want}"`);
@@ -52,7 +54,15 @@ function load(): typeof Core {
   try {
     // `#core-native` (package.json `imports`) resolves from the package root, so the same line
     // works from runtime/ under tsx and vitest and from dist/runtime/ after the build.
-    core = createRequire(import.meta.url)('#core-native') as typeof Core;
+    const require = createRequire(import.meta.url);
+    if (fresh) {
+      // A new wasm instance (after a trap): the loader and the wasi module it requires evaluate
+      // again, instantiating the module anew.
+      const loader = require.resolve('#core-native');
+      delete require.cache[loader];
+      delete require.cache[join(dirname(loader), 'ctx-native.wasi.cjs')];
+    }
+    core = require('#core-native') as typeof Core;
   } catch (err) {
     const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
     const build = want === 'wasm' ? '`npm run build:wasm`' : '`npm run build:native` (or `npm run build:wasm` for the portable core)';
@@ -67,11 +77,43 @@ function load(): typeof Core {
   return core;
 }
 
-const core = load();
+let core = load();
 
 /** Which build of the core runs (`native` or `wasm`), its version and its HNSW graph. */
 export const coreInfo: Core.CoreInfo = core.coreInfo();
 const wasmCore = coreInfo.kind === 'wasm';
+// Under wasm a panic traps the instance: calls go through wrappers that replace it
+// (runtime/native-wasm-trap.ts). The native core needs none: a panic there is an INTERNAL error.
+const wasmTraps = wasmCore
+  ? new WasmCore(
+      core,
+      () => load(true),
+      (fresh) => {
+        core = fresh;
+        for (const l of restartListeners) l();
+      },
+    )
+  : undefined;
+if (wasmTraps) core = wasmTraps.core;
+const restartListeners: Array<() => void> = [];
+
+/** How many times a trap replaced the wasm core's instance (always 0 natively). */
+export const coreRestarts = (): number => wasmTraps?.restartCount ?? 0;
+
+/**
+ * Calls `listener` after a trap replaced the wasm core's instance (never natively): objects made
+ * before (vector indexes, neural embedders) are dead from then on and their owners reload them.
+ */
+export function onCoreRestart(listener: () => void): void {
+  restartListeners.push(listener);
+}
+
+/**
+ * Panics inside the core on purpose (`async`: in async work): the fault the recovery from a panic
+ * is tested with. Natively it is an `INTERNAL` error; under wasm a trap, after which the instance
+ * is replaced and the error is `INTERNAL` too. ctx never calls it.
+ */
+export const debugPanic = (message: string, async = false): Promise<void> | void => (async ? core.debugPanicAsync(message) : core.debugPanic(message));
 
 /** The `code` property of an error thrown by the core (undefined for any other error). */
 export function nativeErrorCode(err: unknown): string | undefined {
@@ -137,7 +179,7 @@ export function jsonStringResult(bytes: Buffer): JsonResult {
  * `new VectorIndex(opts)` or `await VectorIndex.loadAsync(path)`; methods are documented in the
  * generated typings.
  */
-export const VectorIndex = core.VectorIndex;
+export const VectorIndex: typeof Core.VectorIndex = wasmTraps ? wasmTraps.facade('VectorIndex') : core.VectorIndex;
 export type VectorIndex = Core.VectorIndex;
 
 export type ContextType = Core.RecordAttrs['contextType'];
@@ -176,7 +218,7 @@ export const localEmbed = {
  * loads the model (throws `EMBEDDING_MODEL_MISSING` naming the absent file); `embed` runs on the
  * core's own worker thread, which merges concurrent calls into shared batches.
  */
-export const NeuralEmbedder = core.NeuralEmbedder;
+export const NeuralEmbedder: typeof Core.NeuralEmbedder = wasmTraps ? wasmTraps.facade('NeuralEmbedder') : core.NeuralEmbedder;
 export type NeuralEmbedder = Core.NeuralEmbedder;
 export type { NeuralEmbedderInfo, NeuralEmbedderOptions } from '#core-native';
 

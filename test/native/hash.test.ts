@@ -40,9 +40,7 @@ describe('core-native sha256', () => {
     expect(() => hash.sha256File(missing)).toThrow(/nope\.bin/);
     const err = await hash.sha256Files([missing]).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/nope\.bin/);
-    // Under the wasm core an async rejection carries napi's GenericFailure instead of the core's
-    // code: napi-rs rebuilds the error from its status there (emnapi; docs/architecture.md).
-    if (process.env.CTX_CORE !== 'wasm') expect(nativeErrorCode(err)).toBe('IO');
+    expect(nativeErrorCode(err)).toBe('IO');
   });
 
   it('rejects wrong argument types with a TypeError-like error instead of aborting', () => {

@@ -192,18 +192,15 @@ describe('VectorIndex (core-native)', () => {
     const bytes = readFileSync(path);
     bytes[bytes.length >> 1] ^= 0xff;
     writeFileSync(path, bytes);
-    // Under the wasm core an async rejection has napi's GenericFailure code instead of the core's
-    // (docs/architecture.md, the WebAssembly build): there only the failure itself is checked.
-    const coded = process.env.CTX_CORE !== 'wasm';
     const failsWith = async (p: Promise<unknown>, code: string, message: RegExp) => {
       const e = await p.then(() => undefined, (x: unknown) => x);
       expect(e).toBeInstanceOf(Error);
       expect((e as Error).message).toMatch(message);
-      if (coded) expect(nativeErrorCode(e)).toBe(code);
+      expect(nativeErrorCode(e)).toBe(code);
       return e;
     };
     const err = await failsWith(VectorIndex.loadAsync(path), 'VECTOR_INDEX_CORRUPT', /checksum|corrupt|truncated/i);
-    if (coded) expect(needsRebuild(err)).toBe(true);
+    expect(needsRebuild(err)).toBe(true);
     writeFileSync(path, bytes.subarray(0, 100));
     await failsWith(VectorIndex.loadAsync(path), 'VECTOR_INDEX_CORRUPT', /./);
     writeFileSync(path, 'not an index at all, but long enough to have a trailer');
@@ -258,8 +255,7 @@ describe('VectorIndex (core-native)', () => {
     bad(() => idx.upsert([id(50)], new Float32Array(DIM), [attrs('acme', 1, { contextType: 'nope' as 'memory' })]));
     bad(() => idx.upsert([id(50), id(51)], new Float32Array(DIM), [attrs('acme', 1), attrs('acme', 2)]));
     bad(() => idx.count({ account: 'acme', timeField: 'bogus' as 'createdAt' }));
-    // Under the wasm core an async rejection has napi's GenericFailure code, not the core's.
-    await expect(idx.searchAsync(new Float32Array(2), 1, { account: 'acme' })).rejects.toMatchObject(process.env.CTX_CORE === 'wasm' ? { message: expect.any(String) } : { code: 'INVALID_ARGUMENT' });
+    await expect(idx.searchAsync(new Float32Array(2), 1, { account: 'acme' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/dimension|floats/) });
     expect(idx.stats().size).toBe(10);
     expect(() => new VectorIndex({ dim: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });

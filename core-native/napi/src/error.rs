@@ -79,8 +79,11 @@ impl<T: Send + 'static, J: ToNapiValue + TypeName> Task for Job<T, J> {
     fn resolve(&mut self, env: Env, out: Self::Output) -> napi::Result<J> {
         match out {
             Ok(v) => Ok((self.finish)(v)),
-            // An error made from a JS value is rejected as that very value, code included.
-            Err((code, message)) => Err(napi::Error::from(JsError::from(fail(code, message)).into_unknown(env))),
+            // The rejection is the coded JS error itself, retained as a value: napi's
+            // `From<Unknown>` keeps no reference under wasm (it rebuilds an error from the
+            // message, with `GenericFailure` for the code), `from_unknown_without_coercion`
+            // retains the value on both builds.
+            Err((code, message)) => Err(napi::Error::from_unknown_without_coercion(JsError::from(fail(code, message)).into_unknown(env))),
         }
     }
 }

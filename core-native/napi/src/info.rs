@@ -22,3 +22,17 @@ pub fn core_info() -> CoreInfo {
         graph: if cfg!(feature = "faiss") { "faiss" } else { "rust" }.into(),
     }
 }
+
+/// Panics on purpose with `message`: the fault that tests the recovery from a panic. Natively
+/// `guard` turns it into an `INTERNAL` error; under wasm, where a panic aborts, it traps the
+/// instance and runtime/native.ts replaces the instance. ctx itself never calls it.
+#[napi]
+pub fn debug_panic(message: String) -> crate::error::Result<()> {
+    crate::error::guard(|| panic!("{message}"))
+}
+
+/// Same, in async work: on the libuv pool natively, on a wasi worker thread under wasm.
+#[napi(ts_return_type = "Promise<void>")]
+pub fn debug_panic_async(message: String) -> napi::bindgen_prelude::AsyncTask<crate::error::Job<(), ()>> {
+    crate::error::Job::new(move || panic!("{message}"), |()| ())
+}

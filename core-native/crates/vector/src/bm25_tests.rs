@@ -332,6 +332,28 @@ fn an_accounts_scores_are_those_of_a_bm25_over_its_documents_alone() {
     }
 }
 
+#[test]
+fn top_k_in_account_is_top_k_over_the_accounts_records() {
+    let (mut idx, rows) = index_of(&[("a", 200), ("b", 700)], 41);
+    let mut rng = Rng::new(42);
+    for (id, _) in rows.iter().step_by(7) {
+        idx.upsert_text(&[id], &[&random_text(&mut rng, 300)]).unwrap();
+    }
+    for (id, _) in rows.iter().skip(3).step_by(13) {
+        idx.remove(&[id]).unwrap();
+    }
+    for acct in ["a", "b"] {
+        let cand = idx.candidates(&crate::Filter::account(acct));
+        let a = idx.strings.get(acct).unwrap();
+        for _ in 0..30 {
+            let qs = idx.query_stats(&random_query(&mut rng), acct);
+            let bits = |v: Vec<(u32, f32)>| v.into_iter().map(|(r, s)| (r, s.to_bits())).collect::<Vec<_>>();
+            let want = top_sig(bits(idx.bm25.top_k(&qs, 10, |r| cand.contains(r), cand.len() as usize)));
+            assert_eq!(top_sig(bits(idx.bm25.top_k_in_account(&qs, 10, a, cand.len() as usize))), want, "{acct}");
+        }
+    }
+}
+
 /// A top-k list up to ties at the cut (which of equal-scored records makes it is arbitrary):
 /// records tied with the lowest score are anonymous.
 fn top_sig(v: Vec<(u32, u32)>) -> Vec<(u32, u32)> {

@@ -82,6 +82,8 @@ impl VectorIndex {
                 v.truncate(k);
             }
             v
+        } else if let Some(account) = self.whole_account(cand) {
+            self.bm25.top_k_in_account(qs, k, account, cand.len() as usize)
         } else if cand.len() > 4096 {
             // A posting walk asks about tens of thousands of records: a plain bitset answers in a
             // nanosecond where the roaring lookup costs tens.
@@ -89,11 +91,18 @@ impl VectorIndex {
             for r in cand.iter() {
                 bits[r as usize >> 6] |= 1 << (r & 63);
             }
-            self.bm25.top_k(qs, k, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1 << (r & 63)) != 0), cand.len() as usize)
+            self.bm25.top_k(qs, k, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1u64 << (r & 63)) != 0), cand.len() as usize)
         } else {
             self.bm25.top_k(qs, k, &|r| cand.contains(r), cand.len() as usize)
         };
         top.into_iter().map(|(r, s)| (s, r)).collect()
+    }
+
+    /// The account when `cand` is all of its records (a filter on the account alone), else None.
+    fn whole_account(&self, cand: &RoaringBitmap) -> Option<u32> {
+        let account = self.recs.get(cand.min()? as usize)?.as_ref()?.account;
+        // The candidates are a subset of the account's records: the same count is the same set.
+        (self.by_account.get(&account)?.len() == cand.len()).then_some(account)
     }
 
     pub fn search_text(&self, query: &str, k: usize, f: &Filter) -> Result<Vec<(String, f32)>> {
@@ -172,7 +181,7 @@ impl VectorIndex {
         for r in cand.iter() {
             bits[r as usize >> 6] |= 1 << (r & 63);
         }
-        self.bm25.accumulate(qs, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1 << (r & 63)) != 0), &mut acc);
+        self.bm25.accumulate(qs, &|r| bits.get(r as usize >> 6).is_some_and(|w| w & (1u64 << (r & 63)) != 0), &mut acc);
         acc
     }
 
