@@ -1351,7 +1351,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** per shard this node replicates, its applied sequence and a digest of the shard's keys; cluster=true compares every replica (ROOT or ADMIN; cluster mode) */
+        get: operations["getSystemConsistency"];
         put?: never;
         /** index records missing for what lies under uri */
         post: operations["postSystemConsistency"];
@@ -13714,6 +13715,155 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAVAILABLE";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSystemConsistency: {
+        parameters: {
+            query?: {
+                /** @description `<shard>:<seq>,…`: digests of these shards once each sequence is applied here (how peers are asked) */
+                at?: string;
+                /** @description also ask every other replica of the same shards and compare */
+                cluster?: boolean;
+                /** @description one shard (its number, or sys) */
+                shard?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description per shard this node replicates, its applied sequence and a digest of the shard's keys; cluster=true compares every replica (ROOT or ADMIN; cluster mode) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            /** @description with cluster=true */
+                            cluster?: {
+                                /** @description every other replica's copy was compared at the same sequence and matched */
+                                clean: boolean;
+                                /** @description copies compared (peer × shard) */
+                                compared: number;
+                                mismatches: {
+                                    applied_seq: number;
+                                    digest: string;
+                                    keys: number;
+                                    local: {
+                                        applied_seq: number;
+                                        digest: string;
+                                        keys: number;
+                                    };
+                                    node: string;
+                                    shard: number;
+                                }[];
+                                unreachable: {
+                                    error: string;
+                                    node: string;
+                                }[];
+                                /** @description copies whose sequence never met this node's (writes still arriving) */
+                                unsettled: {
+                                    applied_seq: number;
+                                    local_applied_seq: number;
+                                    node: string;
+                                    shard: number;
+                                }[];
+                            };
+                            mode: "single" | "cluster";
+                            node?: string;
+                            shards: {
+                                /** @description the stream sequence the digest is taken at */
+                                applied_seq: number;
+                                /** @description sha256 over every key and value of the range, in key order */
+                                digest: string;
+                                /** @description keys in the shard's range */
+                                keys: number;
+                                /** @description this node's role for the shard: leader, follower (or unassigned when asked for a shard it holds no copy of) */
+                                role: string;
+                                /** @description -1 is the system shard (identities) */
+                                shard: number;
+                            }[];
+                        };
+                        /** @constant */
+                        status: "ok";
+                        telemetry?: components["schemas"]["Telemetry"];
+                        /** @description seconds the server spent on the request */
+                        time: number;
+                    };
+                };
+            };
+            /** @description INVALID_ARGUMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_ARGUMENT";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PERMISSION_DENIED";
                         };
                     } & components["schemas"]["ErrorEnvelope"];
                 };

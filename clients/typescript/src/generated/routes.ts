@@ -58,6 +58,7 @@ export const routes = {
   getSnapshotIgnore: ['GET', '/api/v1/snapshot/ignore'],
   getSnapshotLog: ['GET', '/api/v1/snapshot/log'],
   getSnapshotShow: ['GET', '/api/v1/snapshot/show'],
+  getSystemConsistency: ['GET', '/api/v1/system/consistency'],
   getSystemStatus: ['GET', '/api/v1/system/status'],
   getSystemSyncSyncPath: ['GET', '/api/v1/system/sync/{sync_path}'],
   getTasks: ['GET', '/api/v1/tasks'],
