@@ -9,17 +9,11 @@ import { localClusterForFile } from './one-at-a-time.js';
 import { natsServerInstalled, type ClusterFile } from '../../runtime/cluster/launcher.js';
 import { tempDir } from '../helpers/app.js';
 import { pollUntil } from '../helpers/poll.js';
+import type { Shard } from './shard-status.js';
 import { shardOf } from '../../runtime/cluster/placement.js';
 
 const HEARTBEAT_MS = 500;
 
-interface Shard {
-  shard: number;
-  replicas: string[];
-  role: string;
-  leader?: string;
-  applied_seq: number;
-}
 
 describe.skipIf(!natsServerInstalled())('follower reads over a real cluster', () => {
   const dir = tempDir('ctx-cluster3a-');

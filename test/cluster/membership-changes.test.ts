@@ -10,17 +10,10 @@ import { add, alive, natsServerInstalled, restartNode, type ClusterFile } from '
 import { shardOf } from '../../runtime/cluster/placement.js';
 import { tempDir } from '../helpers/app.js';
 import { pollUntil } from '../helpers/poll.js';
+import type { Shard } from './shard-status.js';
 
 const HEARTBEAT_MS = 500;
 
-interface Shard {
-  shard: number;
-  replicas: string[];
-  role: string;
-  leader?: string;
-  applied_seq: number;
-  stream_seq: number;
-}
 interface Cluster {
   shard_count: number;
   peers: Array<{ id: string }>;

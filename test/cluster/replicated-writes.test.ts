@@ -9,18 +9,10 @@ import { localClusterForFile } from './one-at-a-time.js';
 import { natsServerInstalled, restartNode, type ClusterFile } from '../../runtime/cluster/launcher.js';
 import { tempDir } from '../helpers/app.js';
 import { pollUntil, sleep } from '../helpers/poll.js';
+import type { Shard } from './shard-status.js';
 
 const HEARTBEAT_MS = 500;
 
-interface Shard {
-  shard: number;
-  replicas: string[];
-  role: string;
-  leader?: string;
-  applied_seq: number;
-  stream_seq: number;
-  lag: number;
-}
 
 describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster', () => {
   const dir = tempDir('ctx-cluster2-');

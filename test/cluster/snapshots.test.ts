@@ -9,17 +9,11 @@ import { alive, natsServerInstalled, restartNode, type ClusterFile } from '../..
 import { streamName } from '../../runtime/cluster/replicator.js';
 import { tempDir } from '../helpers/app.js';
 import { pollUntil } from '../helpers/poll.js';
+import type { Shard } from './shard-status.js';
 
 const HEARTBEAT_MS = 500;
 const EVERY = 10;
 
-interface Shard {
-  shard: number;
-  replicas: string[];
-  role: string;
-  leader?: string;
-  applied_seq: number;
-}
 
 describe.skipIf(!natsServerInstalled())('shard snapshots and truncation', () => {
   const dir = tempDir('ctx-cluster3b-snap-');
