@@ -203,7 +203,9 @@ export class ClusterNode implements ClusterStatusSource {
           node.background.losing(shard);
         },
       }, log);
-      await membership.start();
+      // Both open a KV watch (a JetStream consumer): while JetStream re-elects after a nats-server
+      // died, such a call can time out once; a node (re)starting then must retry, not exit.
+      await retryWhileJetStreamSettles('membership watch', () => membership.start(), log);
       node.replace();
       // Placement follows the live set, which changes by time (expiry) as well as by events.
       node.placer = setInterval(() => {
@@ -213,7 +215,7 @@ export class ClusterNode implements ClusterStatusSource {
       }, Math.max(100, k.heartbeatMs));
       node.placer.unref();
       kv.setReplicator(replicator);
-      await node.leases.start();
+      await retryWhileJetStreamSettles('lease watch', () => node.leases.start(), log);
       log.info('cluster mode', { node: id, url, nats: k.nats, shards: k.shards, replicas: k.replicas });
       return node;
     } catch (err) {
@@ -375,6 +377,24 @@ async function connectBounded(servers: string[], deadline: number, timeoutMs: nu
 }
 
 /** JetStream needs a meta leader before a bucket can be created: retried until the deadline. */
+/** How long a start-up JetStream call is retried on a timeout (a re-election takes seconds). */
+const JETSTREAM_SETTLE_MS = 60_000;
+
+async function retryWhileJetStreamSettles<T>(what: string, fn: () => Promise<T>, log: Logger): Promise<T> {
+  const end = Date.now() + JETSTREAM_SETTLE_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const e = err as { name?: string; message?: string; code?: string };
+      const timedOut = e?.name === 'TimeoutError' || e?.code === 'TIMEOUT' || /timeout/i.test(e?.message ?? '');
+      if (!timedOut || Date.now() >= end) throw err;
+      log.warn('cluster start-up: a JetStream call timed out; retrying', { what, attempt, error: err });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 async function openBucket(nc: NatsConnection, k: CtxConfig['cluster'], deadline: number, name: string, ttl: number) {
   const { Kvm } = await import('@nats-io/kv');
   const kvm = new Kvm(nc);
