@@ -18,7 +18,8 @@
  * throughput at saturation is its inverse, and other load disturbs it far less than wall time.
  *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on]
  *     [--stat-burst 300] [--find-burst 40] [--seed 300] [--a-tree DIR] [--b-tree DIR]
- * (--a/--b: off, on, on-unscraped, on-noeld, on-nogc, metrics, tracing: to find where a cost comes from;
+ * (--a/--b: off, on, on-unscraped, on-noeld, on-nogc, on-nodefaults, on-no:<prom-client collectors>, metrics,
+ * tracing: to find where a cost comes from;
  * --a-tree/--b-tree: run that side's servers from another checkout, e.g. a worktree of main's HEAD
  * with this copy's node_modules and native core linked in: a before/after of two builds, same run)
  */
@@ -52,12 +53,31 @@ const CONFIGS = {
   tracing: { ops: 'tracing', scraped: false },
   'on-noeld': { ops: 'on', scraped: true, env: { BENCH_NO_ELD: '1' } },
   'on-nogc': { ops: 'on', scraped: true, env: { BENCH_NO_GC: '1' } },
+  // prom-client's default collectors all off (scraped: the app's own families and ours are served).
+  'on-nodefaults': { ops: 'on', scraped: true, env: { BENCH_NO_COLLECTORS: 'all' } },
+  // Scraped once, at the first round: what stays after a scrape (collectors started, code paths
+  // taken) without the work of each scrape (its CPU, its garbage) recurring during the rounds.
+  'on-scraped-once': { ops: 'on', scraped: 'once' },
+  // Scraped, but /metrics renders only a constant line (bench/servers/ctx-server.ts BENCH_SCRAPE)
+  // or only the process metrics.
+  'on-scrape-none': { ops: 'on', scraped: true, env: { BENCH_SCRAPE: 'none' } },
+  'on-scrape-process': { ops: 'on', scraped: true, env: { BENCH_SCRAPE: 'process' } },
 } as const;
-type Config = keyof typeof CONFIGS;
+type Config = keyof typeof CONFIGS | `on-no:${string}`;
+interface ConfigDef {
+  ops: string;
+  scraped: boolean | 'once';
+  env?: Record<string, string>;
+}
+const configDef = (c: Config): ConfigDef =>
+  c.startsWith('on-no:')
+    ? // `on-no:gc,eventLoopLag`: scraped, with those of prom-client's default collectors off (lib/metrics/<name>.js).
+      { ops: 'on', scraped: true, env: { BENCH_NO_COLLECTORS: c.slice('on-no:'.length) } }
+    : CONFIGS[c as keyof typeof CONFIGS];
 const pick = (flag: string, dflt: Config): Config => {
   const i = process.argv.indexOf(`--${flag}`);
   const v = i > 0 ? process.argv[i + 1]! : dflt;
-  if (!(v in CONFIGS)) throw new Error(`--${flag}: one of ${Object.keys(CONFIGS).join(', ')}`);
+  if (!(v in CONFIGS) && !v.startsWith('on-no:')) throw new Error(`--${flag}: one of ${Object.keys(CONFIGS).join(', ')}, on-no:<collector,...>`);
   return v as Config;
 };
 /** The baseline (a) and the configuration measured against it (b), two servers each. */
@@ -70,7 +90,7 @@ const treeArg = (flag: string) => {
 const TREES = { a: treeArg('a-tree'), b: treeArg('b-tree') };
 type Name = 'a1' | 'a2' | 'b1' | 'b2';
 const NAMES: Name[] = ['a1', 'a2', 'b1', 'b2'];
-const configOf = (name: Name) => CONFIGS[name.startsWith('a') ? A : B];
+const configOf = (name: Name): ConfigDef => configDef(name.startsWith('a') ? A : B);
 interface Server {
   child: ChildProcess;
   port: number;
@@ -140,9 +160,10 @@ const results = new Map<Target, Array<Array<Record<Name, Turn>>>>(Object.keys(TA
 async function epoch(): Promise<void> {
   const servers = new Map<Name, Server>();
   try {
-    const started = await Promise.all(NAMES.map((name) => start(configOf(name).ops, 'env' in configOf(name) ? (configOf(name) as { env: Record<string, string> }).env : {}, TREES[name[0] as 'a' | 'b'])));
+    const started = await Promise.all(NAMES.map((name) => start(configOf(name).ops, configOf(name).env ?? {}, TREES[name[0] as 'a' | 'b'])));
     NAMES.forEach((name, i) => servers.set(name, started[i]!));
     let lastScrape = 0;
+    let scrapes = 0;
     // Every few seconds: Prometheus scrapes the servers that serve /metrics, and every server
     // answers a few other routes, as a real one does between the measured requests. Without that
     // mix, a server only ever running fs/stat keeps its pipeline's code specialised to one route,
@@ -153,9 +174,11 @@ async function epoch(): Promise<void> {
       for (const name of NAMES) {
         const s = servers.get(name)!;
         const get = (p: string) => fetch(`http://127.0.0.1:${s.port}${p}`, { headers: { 'x-api-key': s.key } }).then((r) => r.text().then(() => r.status));
-        if (configOf(name).scraped && (await get('/metrics')) !== 200) throw new Error('/metrics failed');
+        const scraped = configOf(name).scraped;
+        if ((scraped === true || (scraped === 'once' && scrapes === 0)) && (await get('/metrics')) !== 200) throw new Error('/metrics failed');
         for (const p of ['/health', '/api/v1/system/status', '/api/v1/fs/ls?uri=ctx://resources/docs', '/api/v1/fs/read?uri=ctx://resources/docs/readme.md', '/api/v1/fs/stat?uri=ctx://resources/nowhere.md', '/api/v1/no-such-route']) await get(p);
       }
+      scrapes++;
     };
     for (const [target, t] of Object.entries(TARGETS) as Array<[Target, (typeof TARGETS)[Target]]>) {
       const clients = new Map<Name, BurstClient>();

@@ -4,7 +4,11 @@
  * --cpu-prof samples wall time, which on a shared machine charges the time a thread waits to be
  * scheduled back to whatever JS frame made the syscall (a loopback send() wakes the client); perf
  * counts only time on a CPU. Prints the command to read the result.
- *   npx tsx bench/perf-record.ts [--target stat|status|health|bare] [--ops off|on] [--requests 60000]
+ *   npx tsx bench/perf-record.ts [--target stat|find|status|health|bare] [--ops off|on] [--requests 60000]
+ *     [--scrape] [--no-collectors gc,eventLoopLag|all]
+ * (--scrape: GET /metrics before the warm-up and every 5 s, as Prometheus would: a server with
+ * metrics on is in that state in production, and prom-client's process collectors start then;
+ * --no-collectors: bench/servers/ctx-server.ts's BENCH_NO_COLLECTORS)
  *   perf report -i /tmp/ctx-perf.data --no-children --sort dso -g none     (kernel / node / JIT shares)
  *   perf report -i /tmp/ctx-perf.data --children --sort sym -g none        (inclusive, by function)
  */
@@ -20,22 +24,43 @@ const arg = (name: string, dflt: string) => {
 const target = arg('target', 'stat');
 const requests = Number(arg('requests', '60000'));
 const out = arg('out', '/tmp/ctx-perf.data');
-const PATHS: Record<string, string> = { stat: '/api/v1/fs/stat?uri=ctx://resources/docs/readme.md', status: '/api/v1/system/status', health: '/health', bare: '/' };
+const PATHS: Record<string, string> = { stat: '/api/v1/fs/stat?uri=ctx://resources/docs/readme.md', find: '/api/v1/search/find', status: '/api/v1/system/status', health: '/health', bare: '/' };
+const flag = (name: string) => process.argv.includes(`--${name}`);
 
 const child = spawn(process.execPath, ['--perf-basic-prof', '--import', 'tsx', target === 'bare' ? 'bench/servers/bare-uws.ts' : 'bench/servers/ctx-server.ts'], {
-  env: { ...process.env, BENCH_OPS: arg('ops', 'off') },
+  env: {
+    ...process.env,
+    BENCH_OPS: arg('ops', 'off'),
+    // find needs a corpus (the same as bench/metrics.bench.ts's).
+    ...(target === 'find' ? { BENCH_SEED: '300' } : {}),
+    ...(flag('no-collectors') ? { BENCH_NO_COLLECTORS: arg('no-collectors', 'all') } : {}),
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const info = JSON.parse(await new Promise<string>((r) => readline.createInterface({ input: child.stdout as Readable }).once('line', r))) as { port: number; key?: string };
-const opts = { url: `http://127.0.0.1:${info.port}${PATHS[target]}`, connections: 16, headers: { 'x-api-key': info.key ?? '' } };
+const opts =
+  target === 'find'
+    ? { url: `http://127.0.0.1:${info.port}${PATHS[target]}`, connections: 8, method: 'POST' as const, headers: { 'x-api-key': info.key ?? '', 'content-type': 'application/json' }, body: JSON.stringify({ query: 'notes about ledgers and audits', limit: 10 }) }
+    : { url: `http://127.0.0.1:${info.port}${PATHS[target]}`, connections: 16, headers: { 'x-api-key': info.key ?? '' } };
+const scrape = async () => {
+  const r = await fetch(`http://127.0.0.1:${info.port}/metrics`);
+  await r.text();
+  if (r.status !== 200) throw new Error(`/metrics answered ${r.status}`);
+};
+let scraper: NodeJS.Timeout | undefined;
+if (flag('scrape')) {
+  await scrape();
+  scraper = setInterval(() => void scrape(), 5000);
+}
 try {
-  await autocannon({ ...opts, amount: 20000 }); // warm-up: JIT
+  await autocannon({ ...opts, amount: target === 'find' ? 4000 : 20000 }); // warm-up: JIT
   const perf = spawn('perf', ['record', '-F', '4999', '-g', '-o', out, '-p', String(child.pid)], { stdio: 'inherit' });
   await new Promise((r) => setTimeout(r, 500));
-  const r = await autocannon({ ...opts, amount: requests });
+  const r = await autocannon({ ...opts, amount: target === 'find' ? Math.round(requests / 8) : requests });
   perf.kill('SIGINT');
   await new Promise((r) => perf.once('exit', r));
   console.log(`${r.requests.total} requests (${r.non2xx} non-2xx) recorded in ${out}: samples / 4999 / requests = CPU s per request`);
 } finally {
+  clearInterval(scraper);
   child.kill('SIGTERM');
 }

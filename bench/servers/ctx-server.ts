@@ -5,6 +5,7 @@
  * their real cost (point stdout at a file or a pipe that is read); otherwise logging is off.
  */
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,24 @@ if (process.env.BENCH_NO_GC === '1') {
     observe(): void {}
     disconnect(): void {}
   };
+}
+
+// BENCH_NO_COLLECTORS=gc,eventLoopLag,...: those of prom-client's default collectors (its
+// lib/metrics/<name>.js; `all` for every one) register nothing, so bench/metrics.bench.ts can turn
+// them off one by one (`--a on-nodefaults --b on`, `--b on-no:gc`). A bench switch, not a product
+// setting: the module is put in require's cache before prom-client (imported at the first scrape)
+// loads it.
+if (process.env.BENCH_NO_COLLECTORS) {
+  const require = createRequire(import.meta.url);
+  const dir = path.join(path.dirname(require.resolve('prom-client')), 'lib', 'metrics');
+  const names = process.env.BENCH_NO_COLLECTORS.split(',');
+  for (const file of fs.readdirSync(dir)) {
+    const name = file.replace(/\.js$/, '');
+    if (!file.endsWith('.js') || !(names.includes('all') || names.includes(name))) continue;
+    const full = path.join(dir, file);
+    const stub = Object.assign(() => {}, { metricNames: [] });
+    require.cache[full] = { id: full, filename: full, loaded: true, exports: stub, children: [], paths: [] } as unknown as NodeJS.Module;
+  }
 }
 
 // BENCH_DATA_DIR: serve a data dir bench/find-profile.ts ingested (kept at exit; its key is in
@@ -63,6 +82,27 @@ else {
     await app.vfs.writeFile('bench', `resources/corpus/d${i}.md`, Buffer.from(`# Document ${i}\n\nNote ${i} about ${['rivers', 'engines', 'ledgers', 'gardens', 'compilers'][i % 5]} and ${['tides', 'pistons', 'audits', 'seeds', 'parsers'][(i * 7) % 5]} number ${i % 37}.\n`));
   if (seed) await app.queues.waitIdle(600_000);
 }
+// BENCH_SCRAPE=none|process: what GET /metrics renders (a bench switch, to find which part of a
+// scrape costs the requests after it): `none` a constant line (prom-client never loaded), `process`
+// only the process metrics (prom-client's default collectors and ours; not the app's families:
+// HTTP, queues, tasks, RocksDB, plugins). Unset: everything, as in production.
+const scrapeOnly = process.env.BENCH_SCRAPE;
+if (scrapeOnly === 'none') (app.metrics as { text: () => Promise<string> }).text = async () => '# scrape switched off (BENCH_SCRAPE=none)\n';
+// `elu`: only reads performance.eventLoopUtilization(); `prom`: only loads prom-client and renders an empty registry.
+if (scrapeOnly === 'elu') (app.metrics as { text: () => Promise<string> }).text = async () => `# elu ${performance.eventLoopUtilization().utilization}\n`;
+if (scrapeOnly === 'prom') {
+  const { promClient } = await import('../../runtime/metrics/process-metrics.js');
+  (app.metrics as { text: () => Promise<string> }).text = async () => new (await promClient()).Registry().metrics();
+}
+if (scrapeOnly === 'process') {
+  const { processRegistry } = await import('../../runtime/metrics/process-metrics.js');
+  (app.metrics as { text: () => Promise<string> }).text = () => processRegistry().then((r) => r.metrics());
+}
+// BENCH_PRELOAD=1: prom-client and the process registry loaded before the port is announced
+// (production loads them at the first scrape).
+if (process.env.BENCH_PRELOAD === '1') await (await import('../../runtime/metrics/process-metrics.js')).processRegistry();
+// BENCH_PRELOAD=render: the whole exposition rendered once before the port is announced.
+if (process.env.BENCH_PRELOAD === 'render') await app.metrics.text();
 const server = await app.listen(0, '127.0.0.1');
 const info = JSON.stringify({ port: server.port, key }) + '\n';
 if (process.env.BENCH_INFO_FD) fs.writeSync(Number(process.env.BENCH_INFO_FD), info);
