@@ -141,6 +141,7 @@ export class ClusterNode implements ClusterStatusSource {
       tokenWaitMs: 2000,
       leaderWaitMs: membership.ttlMs + 2000,
       connected: () => this.connected && !nc.isClosed(),
+      trace: config.cluster.trace ? (fields) => log.info('cluster write trace', fields) : undefined,
     });
     // The client reconnects by itself; this records the state for status, the gate and the logs.
     void (async () => {
@@ -172,7 +173,7 @@ export class ClusterNode implements ClusterStatusSource {
       const jsm = await jetstreamManager(nc);
       const membership = new Membership(members, self, k.heartbeatMs, log);
       let node: ClusterNode | undefined;
-      const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => (node ? node.connected && !nc.isClosed() : true), log.child({ component: 'replication' }));
+      const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => (node ? node.connected && !nc.isClosed() : true), log.child({ component: 'replication' }), k.trace ? (fields) => log.info('cluster record trace', fields) : undefined);
       await replicator.load();
       node = new ClusterNode(config, nc, membership, replicator, self, log);
       const systemWrites = new SystemWrites(nc, replicator, id, membership.ttlMs + 5000, log.child({ component: 'system-writes' }));

@@ -14,7 +14,8 @@ import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { KvBackend, KvOp } from '../storage/backend.js';
 import type { Logger } from '../logger.js';
 import { shardOf } from './placement.js';
-import { APPLIED_PREFIX, ShardLog, type StreamIo } from './shard-log.js';
+import { APPLIED_PREFIX, ShardLog, type RecordTrace, type StreamIo } from './shard-log.js';
+import type { BatchTrace, WriteTrace } from './write-trace.js';
 
 export const SYS_SHARD = 'sys';
 
@@ -22,6 +23,8 @@ export const SYS_SHARD = 'sys';
 export interface WriteTicket {
   shard: string;
   seq?: number;
+  /** `CTX_CLUSTER_TRACE`: the request's timings. */
+  trace?: WriteTrace;
 }
 
 export const writeContext = new AsyncLocalStorage<WriteTicket>();
@@ -65,6 +68,8 @@ export class Replicator {
     private readonly streamReplicas: number,
     private readonly connected: () => boolean,
     private readonly log: Logger,
+    /** `CTX_CLUSTER_TRACE`: every appended record's timing is logged. */
+    private readonly traceRecord?: RecordTrace,
   ) {
     const self = this;
     this.io = {
@@ -102,7 +107,7 @@ export class Replicator {
   /** Loads every shard's persisted `applied_seq` (exact: it is written with each applied record). */
   async load(): Promise<void> {
     for (const shard of this.allShards()) {
-      const log = new ShardLog(shard, this.node, this.backend, this.io, (ops) => this.onApplied(shard, ops));
+      const log = new ShardLog(shard, this.node, this.backend, this.io, (ops) => this.onApplied(shard, ops), this.traceRecord);
       const v = await this.backend.get(APPLIED_PREFIX + shard);
       log.applied = log.seen = log.streamLast = v ? Number(v.toString()) : 0;
       this.shards.set(shard, log);
@@ -175,8 +180,10 @@ export class Replicator {
       if (!log.leading) return this.backend.write(ops, true);
       return log.submit(ops).then(() => {});
     }
+    let trace: BatchTrace | undefined;
+    if (ticket?.trace) ticket.trace.batches.push((trace = { submitted: performance.now() }));
     return this.shard(shard)
-      .submit(ops)
+      .submit(ops, trace)
       .then((seq) => {
         if (ticket && (ticket.seq === undefined || seq > ticket.seq)) ticket.seq = seq;
       });

@@ -8,6 +8,7 @@
 import type { KvBackend, KvOp } from '../storage/backend.js';
 import { CtxError } from '../errors.js';
 import { decodeRecord, encodeRecord } from './mutation-record.js';
+import type { BatchTrace } from './write-trace.js';
 
 export const APPLIED_PREFIX = 'ctx-cluster\x00applied\x00';
 
@@ -24,7 +25,12 @@ interface Pending {
   ops: KvOp[];
   resolve: (seq: number) => void;
   reject: (err: unknown) => void;
+  /** Set when `CTX_CLUSTER_TRACE` is on and a request submitted the batch. */
+  trace?: BatchTrace;
 }
+
+/** One appended record's timing (`CTX_CLUSTER_TRACE`): what it carried and where its time went. */
+export type RecordTrace = (fields: { shard: string; seq: number; batches: number; from_requests: number; ops: number; queued_ms: number; quorum_ms: number; apply_wait_ms: number; apply_ms: number }) => void;
 
 export type Role = 'leader' | 'follower' | 'unassigned';
 
@@ -54,6 +60,8 @@ export class ShardLog {
     private readonly io: StreamIo,
     /** Told of records applied from the stream (not the leader's own): caches to drop. */
     private readonly onApplied: (ops: KvOp[]) => void | Promise<void>,
+    /** Set when `CTX_CLUSTER_TRACE` is on: told of every record this node appends. */
+    private readonly traceRecord?: RecordTrace,
   ) {}
 
   get role(): Role {
@@ -61,11 +69,11 @@ export class ShardLog {
   }
 
   /** Leader path: coalesces the batches submitted while an append is in flight into one record. */
-  submit(ops: KvOp[]): Promise<number> {
+  submit(ops: KvOp[], trace?: BatchTrace): Promise<number> {
     if (!this.leading || !this.ready) return Promise.reject(unavailable(`this node does not lead shard ${this.shard} (yet); retry`, { shard: this.shard }));
     if (!this.io.connected) return Promise.reject(unavailable('the replicated log (NATS) is unreachable; writes are refused until it is back, reads are served', { shard: this.shard }));
     return new Promise((resolve, reject) => {
-      this.queue.push({ ops, resolve, reject });
+      this.queue.push({ ops, resolve, reject, trace });
       if (!this.inFlight) void this.flush();
     });
   }
@@ -76,6 +84,13 @@ export class ShardLog {
     this.queue = [];
     this.inFlight = true;
     const ops = group.length === 1 ? group[0]!.ops : group.flatMap((p) => p.ops);
+    const t0 = this.traceRecord ? performance.now() : 0;
+    if (this.traceRecord)
+      for (const p of group)
+        if (p.trace) {
+          p.trace.flushed = t0;
+          p.trace.coalesced = group.length;
+        }
     let seq: number;
     try {
       seq = await this.append(ops);
@@ -88,9 +103,17 @@ export class ShardLog {
     // The next record's quorum round trip overlaps this one's local apply (applies stay in stream
     // order through the chain); each writer is answered only once its own record is applied.
     this.inFlight = false;
+    const acked = this.traceRecord ? performance.now() : 0;
     void this.flush();
-    this.apply(seq, ops, false).then(
+    const timing = this.traceRecord ? { start: 0, end: 0 } : undefined;
+    this.apply(seq, ops, false, timing).then(
       () => {
+        if (timing) {
+          for (const p of group)
+            if (p.trace) Object.assign(p.trace, { acked, applying: timing.start, applied: timing.end });
+          const r = (x: number) => Math.round(x * 1000) / 1000;
+          this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start) });
+        }
         for (const p of group) p.resolve(seq);
       },
       (err: unknown) => {
@@ -140,15 +163,20 @@ export class ShardLog {
     return this.apply(seq, all, true);
   }
 
-  private apply(seq: number, ops: KvOp[], fromStream: boolean): Promise<void> {
+  private apply(seq: number, ops: KvOp[], fromStream: boolean, timing?: { start: number; end: number }): Promise<void> {
     const run = async () => {
-      if (seq <= this.applied) return;
+      if (timing) timing.start = performance.now();
+      if (seq <= this.applied) {
+        if (timing) timing.end = timing.start;
+        return;
+      }
       // applied_seq in the same atomic write: a restart replays from exactly here.
       await this.backend.write([...ops, { type: 'put', key: APPLIED_PREFIX + this.shard, value: Buffer.from(String(seq)) }], true);
       // Derived in-memory state (the vector index) follows before the sequence counts as applied,
       // so a read waiting on a token sees it.
       if (fromStream) await this.onApplied(ops);
       this.applied = seq;
+      if (timing) timing.end = performance.now();
       this.wake();
     };
     const next = this.chain.then(run);
