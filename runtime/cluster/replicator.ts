@@ -25,11 +25,15 @@ export interface WriteTicket {
   seq?: number;
   /** `CTX_CLUSTER_TRACE`: the request's timings. */
   trace?: WriteTrace;
+  /** A request's ticket (the gate's); background work's tickets have none. */
+  request?: boolean;
 }
 
 export const writeContext = new AsyncLocalStorage<WriteTicket>();
 
 const IDENTITY_KEY = 'identity\x00';
+/** A queue message (`queues\0m\0<queue>\0<seq>`): deleting it is its ack. */
+const QUEUE_MESSAGE_KEY = 'queues\x00m\x00';
 const VFS_ACCOUNT_KEY = /^vfs\x00[mci]\x00([^\x00]+)\x00/;
 /** An account-keyed plugin record (`p:<plugin>\0<kind letter>\0<account>\0…`: retrieval records and vectors, semantic state). */
 const PLUGIN_ACCOUNT_KEY = /^p:[^\x00]+\x00[a-z]\x00([^\x00]+)\x00/;
@@ -179,6 +183,12 @@ export class Replicator {
       const log = this.shard(shard);
       if (!log.leading) return this.backend.write(ops, true);
       return log.submit(ops).then(() => {});
+    }
+    // Background work's acks ride in the shard's next record (ShardLog.submitLazy): answered now,
+    // the message is at-least-once either way.
+    if (!ticket?.request && ops.every((o) => o.type === 'del' && o.key.startsWith(QUEUE_MESSAGE_KEY)) && this.shard(shard).leading) {
+      this.shard(shard).submitLazy(ops);
+      return Promise.resolve();
     }
     let trace: BatchTrace | undefined;
     if (ticket?.trace) ticket.trace.batches.push((trace = { submitted: performance.now() }));

@@ -57,7 +57,7 @@ class Admission implements GateAdmission {
     private readonly log: { applied: number },
     private readonly traced?: { trace: WriteTrace; path: string; forwarded: boolean; emit: (fields: Record<string, unknown>) => void },
   ) {
-    this.ticket = { shard };
+    this.ticket = { shard, request: true };
     if (traced) {
       traced.trace.admitted = performance.now();
       this.ticket.trace = traced.trace;
