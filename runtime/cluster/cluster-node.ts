@@ -97,6 +97,8 @@ export class ClusterNode implements ClusterStatusSource {
   private readonly leadingListeners: Array<(shard: string) => void> = [];
   private systemWrites!: SystemWrites;
   private snapshots!: Snapshots;
+  /** Since when each followed shard has been placed elsewhere (local clock): dropped after two TTLs. */
+  private readonly placedAway = new Map<string, number>();
   /** When this node first saw each live peer (local clock): a returning node settles before leading. */
   private readonly liveSince = new Map<string, number>();
   private closed = false;
@@ -212,6 +214,7 @@ export class ClusterNode implements ClusterStatusSource {
       node.placer = setInterval(() => {
         node.replace();
         node.handBack();
+        node.dropMoved();
         for (const shard of node.leases.heldShards()) node.snapshots.maybeTake(shard);
       }, Math.max(100, k.heartbeatMs));
       node.placer.unref();
@@ -281,6 +284,27 @@ export class ClusterNode implements ClusterStatusSource {
       if (!preferred || preferred === this.self.id) continue;
       if (now - (this.liveSince.get(preferred) ?? now) < 2 * this.membership.ttlMs) continue;
       void this.leases.release(shard, `handed back to its preferred replica ${preferred}`);
+    }
+  }
+
+  /**
+   * Unfollows the shards placed elsewhere once they have been for two membership TTLs (a peer
+   * flapping in and out does not make this node drop and replay a shard each time) and this node
+   * does not lead them (a leader keeps its copy until it hands the lease back).
+   */
+  private dropMoved(): void {
+    const now = Date.now();
+    for (const shard of this.replicator.following()) {
+      if (shard === SYS_SHARD || this.placement[Number(shard)]?.includes(this.self.id)) {
+        this.placedAway.delete(shard);
+        continue;
+      }
+      const since = this.placedAway.get(shard);
+      if (since === undefined) this.placedAway.set(shard, now);
+      else if (now - since >= 2 * this.membership.ttlMs && this.replicator.unfollow(shard)) {
+        this.placedAway.delete(shard);
+        this.log.info('shard placed elsewhere: no longer applied here; its reads are forwarded', { shard, applied_seq: this.replicator.shard(shard).applied });
+      }
     }
   }
 

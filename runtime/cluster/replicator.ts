@@ -224,14 +224,14 @@ export class Replicator {
     const log = this.shard(shard);
     // A replica serves reads once it holds what the stream held when it started following: a node
     // that joins (or returns) replays the shard first, and its reads are forwarded until then.
-    void this.lastSeq(shard)
-      .then((last) => log.waitApplied(last, 3_600_000))
-      .then(
-        () => (log.following = true),
-        () => (log.following = true),
-      );
     let current: { stop(): void } | undefined;
     let done = false;
+    const caughtUp = () => {
+      if (!done) log.following = true;
+    };
+    void this.lastSeq(shard)
+      .then((last) => log.waitApplied(last, 3_600_000))
+      .then(caughtUp, caughtUp);
     this.consumers.set(shard, {
       stop: () => {
         done = true;
@@ -271,6 +271,22 @@ export class Replicator {
         if (!done && !this.stopped) await new Promise((r) => setTimeout(r, 500));
       }
     })();
+  }
+
+  /**
+   * Stops applying a shard placed elsewhere (docs/scale-out.md, "Membership changes"): its role
+   * becomes `unassigned`, so its reads are forwarded and never served from this copy, which stops
+   * at `applied_seq`. The data stays: should the shard come back here, the copy replays from there
+   * (or installs the snapshot when the stream was truncated past it), as a returning node does.
+   */
+  unfollow(shard: string): boolean {
+    const log = this.shard(shard);
+    const consumer = this.consumers.get(shard);
+    if (!consumer || log.leading) return false;
+    consumer.stop();
+    this.consumers.delete(shard);
+    log.following = false;
+    return true;
   }
 
   following(): string[] {

@@ -47,10 +47,13 @@ describe.skipIf(!natsServerInstalled())('a node joins, leaves and returns', () =
   let shard: number;
   let key: string;
   let fourth: ClusterFile['nodes'][number];
+  /** Every shard's replica set over the first three nodes. */
+  let placedOnThree: string[][];
 
   it('npm run cluster -- add: the 4th node takes shards, replays them, serves them and leads its preferred ones', async () => {
     // Written before it exists: the new node has to replay it from the stream.
     const before = await accepted(file.nodes[0]!.url, file.root_api_key, 'ctx://resources/before-join.md', 'written by three');
+    placedOnThree = (await cluster(file.nodes[0]!.url)).shards.map((s) => s.replicas);
     file = await add({ dir, heartbeatMs: HEARTBEAT_MS });
     fourth = file.nodes[3]!;
     expect(fourth.id).toBe('ctx-4');
@@ -90,6 +93,27 @@ describe.skipIf(!natsServerInstalled())('a node joins, leaves and returns', () =
     if (caught.shards[oldShard]!.replicas.includes(fourth.id)) expect(caught.shards[oldShard]!.applied_seq).toBeGreaterThanOrEqual(Number(before.token!.split(':')[1]));
     expect((await read(fourth.url, file.root_api_key, 'ctx://resources/before-join.md', before.token!)).body.result).toBe('written by three');
   }, 240_000);
+
+  it('a node drops the shards that moved away from it: unassigned there, no longer applied, its reads forwarded', async () => {
+    const now = (await cluster(fourth.url)).shards;
+    // The old node the 4th node replaced in the replica set of its preferred shard.
+    const leftId = placedOnThree[shard]!.find((id) => !now[shard]!.replicas.includes(id))!;
+    expect(leftId).toBeDefined();
+    const left = file.nodes.find((n) => n.id === leftId)!;
+    await pollUntil(async () => (await cluster(left.url)).shards[shard]!.role === 'unassigned', { what: `${leftId} dropping shard ${shard}`, timeoutMs: 30_000, intervalMs: 200 });
+    const stopped = (await cluster(left.url)).shards[shard]!.applied_seq;
+    // A write after the drop: the old copy does not apply it, and a read through that node is
+    // forwarded to a replica that did — never answered from the stale copy.
+    const w = await accepted(fourth.url, key, 'ctx://resources/after-drop.md', 'not in the dropped copy');
+    expect(Number(w.token!.split(':')[1])).toBeGreaterThan(stopped);
+    const r = await read(left.url, key, 'ctx://resources/after-drop.md', w.token!);
+    expect(r.status).toBe(200);
+    expect(r.body.result).toBe('not in the dropped copy');
+    // Without a token too (a stale replica would answer 404 here).
+    const plain = await fetch(`${left.url}/api/v1/content/read?uri=${encodeURIComponent('ctx://resources/after-drop.md')}`, { headers: { 'x-api-key': key } });
+    expect(plain.status).toBe(200);
+    expect((await cluster(left.url)).shards[shard]!.applied_seq).toBe(stopped);
+  }, 120_000);
 
   it('stopped, its shards are led by others; restarted, it catches up and leads them again', async () => {
     process.kill(fourth.pid, 'SIGTERM');
