@@ -4,6 +4,7 @@
  * request gate that forwards what another node must serve. Started by `createApp` only when `CTX_CLUSTER_NATS` is set; nothing here is
  * loaded in single-node mode.
  */
+import path from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { CtxConfig } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -178,6 +179,8 @@ export class ClusterNode implements ClusterStatusSource {
       const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => (node ? node.connected && !nc.isClosed() : true), log.child({ component: 'replication' }), k.trace ? (fields) => log.info('cluster record trace', fields) : undefined);
       await replicator.load();
       node = new ClusterNode(config, nc, membership, replicator, self, log);
+      // The replay window of signed peer identities outlives a restart (peer-auth.ts).
+      node.peerAuth?.persist(path.join(dataDir, 'cluster-peer-signatures'));
       const systemWrites = new SystemWrites(nc, replicator, id, membership.ttlMs + 5000, log.child({ component: 'system-writes' }));
       node.systemWrites = systemWrites;
       replicator.remoteSystem = (ops) => systemWrites.submit(ops);
@@ -380,6 +383,7 @@ export class ClusterNode implements ClusterStatusSource {
     clearInterval(this.placer);
     await this.leases.stop().catch(() => {});
     this.replicator.close();
+    this.peerAuth?.close();
     await this.membership.stop();
     await this.nc.drain().catch(() => this.nc.close());
   }
