@@ -182,7 +182,7 @@ export class Replicator {
       shard = m ? this.shardOfAccount(m[1]!) : SYS_SHARD;
       const log = this.shard(shard);
       if (!log.leading) return this.backend.write(ops, true);
-      return log.submit(ops).then(() => {});
+      return log.submit(ops, undefined, true).then(() => {});
     }
     // Background work's acks ride in the shard's next record (ShardLog.submitLazy): answered now,
     // the message is at-least-once either way.
@@ -193,7 +193,7 @@ export class Replicator {
     let trace: BatchTrace | undefined;
     if (ticket?.trace) ticket.trace.batches.push((trace = { submitted: performance.now() }));
     return this.shard(shard)
-      .submit(ops, trace)
+      .submit(ops, trace, !ticket?.request)
       .then((seq) => {
         if (ticket && (ticket.seq === undefined || seq > ticket.seq)) ticket.seq = seq;
       });
