@@ -135,6 +135,7 @@ export class ClusterGate implements RequestGate {
     // credentials to pass on, and the serving node need not resolve them again.
     if (this.opts.peerAuth) Object.assign(headers, this.opts.peerAuth.sign(identity, req.method, pathQuery, req.body));
     const target = `${url}${pathQuery}`;
+    const t0 = this.opts.trace ? performance.now() : 0;
     let res: Response;
     try {
       res = await fetch(target, {
@@ -151,6 +152,9 @@ export class ClusterGate implements RequestGate {
     res.headers.forEach((v, k) => {
       if (!HOP_BY_HOP.has(k)) out[k] = v;
     });
-    return { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) };
+    const t1 = this.opts.trace ? performance.now() : 0;
+    const body = Buffer.from(await res.arrayBuffer());
+    if (this.opts.trace) this.opts.trace({ forward: true, shard, path: req.path, to: url, headers_ms: Math.round((t1 - t0) * 1000) / 1000, body_ms: Math.round((performance.now() - t1) * 1000) / 1000 });
+    return { status: res.status, headers: out, body };
   }
 }
