@@ -60,6 +60,8 @@ export async function hierarchicalFind(
   const provenance: Provenance = { global_hits: 0, navigation_hits: 0, expanded: [], rounds: 0, stop_reason: 'no_hits', params: PARAMS };
   if (!scope.filters.length) return { hits: [], provenance };
   const { filters, navs } = withoutListings(scope);
+  // Right after start the index may still be loading (store.open): wait, never answer from it half-loaded.
+  if (!store.loaded) await store.whenLoaded();
   const r = await store.index.hierarchicalSearchAsync(vec, text, limit, filters, navs, {
     propagation: PARAMS.ALPHA,
     maxExpansions: PARAMS.MAX_EXPANSIONS,
