@@ -8,7 +8,7 @@
  * the same mix of other routes every few seconds (as bench/metrics.bench.ts does), only b gets
  * `GET <--scrape-path>` (default /metrics; `--scrape-path /health` is the null comparison).
  *   npx tsx bench/scrape-effect.bench.ts [--epochs 6] [--rounds 40] [--target stat|find]
- *     [--b-env BENCH_SCRAPE=none] [--scrape-path /metrics]
+ *     [--b-env BENCH_SCRAPE=none] [--scrape-path /metrics] [--pre-scrape]
  * (--b-env KEY=VALUE,...: b's environment for bench/servers/ctx-server.ts: BENCH_SCRAPE,
  * BENCH_NO_COLLECTORS to render only part of a scrape.)
  */
@@ -103,6 +103,9 @@ for (let e = 0; e < epochs; e++) {
       for (const s of [a!, b!]) for (const p of MIX) await get(s, p);
     };
     await mix();
+    // --pre-scrape: b is scraped once before the warm-up too, so the halfway scrape is its second
+    // (does every scrape cost, or only the first?).
+    if (process.argv.includes('--pre-scrape') && (await get(b!, scrapePath)) !== 200) throw new Error(`${scrapePath} failed`);
     for (let w = 0; w < 10; w++) for (const n of ['a', 'b'] as const) await clients[n].burst(burst * 5);
     const phase = async () => {
       const ratios: number[] = [];
@@ -138,3 +141,6 @@ console.log(
   `\n${target === 'find' ? 'POST /api/v1/search/find' : 'GET /api/v1/fs/stat'}: ${epochs} epochs × ${rounds} + ${rounds} rounds (bursts of ${burst}), b scraped once (${scrapePath}${Object.keys(bEnv).length ? `, b env ${JSON.stringify(bEnv)}` : ''}); ${Math.round((Date.now() - t0) / 1000)} s; load ${loadStart} → ${loadAt()}`,
 );
 console.log(`b's CPU per request against a's, after the scrape vs before: **${pct(median(moved.flat()))}** [${pct(lo)}, ${pct(hi)}]; per epoch ${moved.map((m) => pct(median(m))).join(', ')}`);
+// Whether it fades (V8 re-optimising after the scrape's deoptimisations) or stays.
+const third = Math.max(1, Math.floor(rounds / 3));
+console.log(`first third of the rounds after the scrape ${pct(median(moved.flatMap((m) => m.slice(0, third))))}, last third ${pct(median(moved.flatMap((m) => m.slice(-third))))}`);
