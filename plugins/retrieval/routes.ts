@@ -6,7 +6,7 @@ import type { PluginHost } from 'ctx/plugin';
 import { s, TAG_PATTERN } from 'ctx/plugin';
 import { splitHeader } from 'ctx/plugin';
 import { QueryEmbeddingCache } from './query-embedding-cache.js';
-import { hierarchicalFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
+import { hierarchicalFind, prepareFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
 import { legacyIdentity } from './legacy.js';
@@ -178,15 +178,19 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
 
   const limitOf = (b: FindBody) => Math.max(0, b.node_limit ?? b.limit ?? 10);
 
-  async function runFind(identity: Identity, body: FindBody, queries: string[]) {
+  async function runFind(identity: Identity, body: FindBody, queries: string[], mark: (label: string) => void = () => {}) {
     // Asked first: a remote embedder's round trip runs while the scope is resolved.
     const vecsP = queryVectors.embed(store.embedder, queries);
     vecsP.catch(() => {}); // awaited below; a scope error must not leave it unhandled
     const scope = buildScope(body as ScopeInput, identity);
     const limit = limitOf(body);
-    const vecs = await vecsP;
     // A zero limit still searches (scope and provenance stay real); `present` then keeps nothing.
-    const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit))));
+    // The vector-free half of each search runs in the core while the embedding is in flight.
+    const prepared = queries.map((q) => prepareFind(store, q, scope, Math.max(1, limit)));
+    mark('scope');
+    const vecs = await vecsP;
+    mark('embedding');
+    const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit), prepared[i])));
     const merged = new Map<string, Hit>();
     runs.forEach((r, i) => {
       for (const h of r.hits) {
@@ -195,6 +199,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       }
     });
     let candidates: Array<Hit | Candidate> = [...merged.values()].sort((a, b) => b.score - a.score);
+    mark('search');
     let reranked = false;
     if (reranker && candidates.length > 1) {
       // The reranker reads each candidate's content (L1 overview for directories, the embedded
@@ -231,8 +236,9 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       const identity = legacyIdentity(ctx.identity, body);
       requireQuery(body.query, body.image_url, store.embedder.supportsImages, describeEmbedder());
       const query = body.query!.trim();
-      const r = await runFind(identity, body, [query]);
+      const r = await runFind(identity, body, [query], (l) => ctx.mark(l));
       const result: Record<string, unknown> = await present(identity, r.candidates, body, query, r.limit);
+      ctx.mark('present');
       if (body.include_provenance) result.provenance = { ...provenanceOut(r.provenance[0]!, r.scope.targets), reranked: r.reranked };
       ops.find.record(performance.now() - t0, result.total as number, r.provenance[0]!.rounds);
       return result;
