@@ -62,17 +62,17 @@ if (FILES) {
   for (let i = 0; i < 300; i++) await call(`http://127.0.0.1:${port}/api/v1/content/write`, JSON.stringify({ uri: `ctx://resources/n/${i}.md`, content: `${words[i % 20]} ${words[(i * 7) % 20]} note ${i} ${words[(i * 3) % 20]}` }));
   await new Promise((r) => setTimeout(r, 5000));
 }
-const F: number[] = [], E: number[] = [], H: number[] = [];
+const F: number[] = [], E: number[] = [], H: number[] = [], G: number[] = [];
 const marks: Record<string, number[]> = {};
 for (let i = 0; i < FINDS; i++) {
   const f = await call(`http://127.0.0.1:${port}/api/v1/search/find?profile=true`, JSON.stringify({ query: queryOf(i), limit: 10 }));
   const e = await call(`${url}/embeddings`, JSON.stringify({ model: 'bench-embed', input: [`kalo zipe ${i}`] }));
   const env = JSON.parse(f.text);
-  F.push(f.ms); E.push(e.ms); if (env.time !== undefined) H.push(env.time * 1000); // seconds in the envelope
+  F.push(f.ms); E.push(e.ms); G.push(f.ms - e.ms); if (env.time !== undefined) H.push(env.time * 1000); // seconds in the envelope
   for (const m of env.profile ?? []) { const [k, v] = String(m).split(": "); (marks[k!] ??= []).push(parseFloat(v!)); }
 }
 const p50 = (xs: number[]) => Math.round(xs.slice().sort((a, b) => a - b)[xs.length >> 1]! * 100) / 100;
-console.log(JSON.stringify({ main: MAIN, load: os.loadavg().map((x) => Math.round(x * 100) / 100), find_client_p50: p50(F), embedder_rtt_p50: p50(E), server_time_p50: p50(H), marks: Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, p50(v)])) }));
+console.log(JSON.stringify({ main: MAIN, load: os.loadavg().map((x) => Math.round(x * 100) / 100), find_client_p50: p50(F), embedder_rtt_p50: p50(E), per_pair_gap_p50: p50(G), server_time_p50: p50(H), marks: Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, p50(v)])) }));
 srv.kill('SIGTERM'); emb.kill('SIGTERM'); agent.destroy();
 await new Promise((r) => srv.once('exit', r));
 fs.rmSync(dir, { recursive: true, force: true });

@@ -128,7 +128,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
    * ranking as it takes to fill `limit`: one entry per node (a directory's L0 and L1 records
    * collapse into its best match, the first met in score order), unreadable ones skipped.
    */
-  async function present(identity: Identity, ranked: Array<Hit | Candidate>, body: FindBody, query: string, limit: number) {
+  async function present(identity: Identity, ranked: Array<Hit | Candidate>, body: FindBody, query: string, limit: number, mark: (label: string) => void = () => {}) {
     const threshold = body.score_threshold ?? 0;
     const out = { memories: [] as unknown[], resources: [] as unknown[], skills: [] as unknown[], total: 0 };
     const chosen: Candidate[] = [];
@@ -138,9 +138,11 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       const slice = ranked.slice(i, i + window).filter((h) => h.score >= threshold);
       if (!slice.length) break; // ranked by score: nothing further passes the threshold
       const fresh = (await loadCandidates(store, identity.accountId, slice)).filter((c) => !seen.has(c.doc.attrs.uri) && seen.add(c.doc.attrs.uri));
-      const ok = await Promise.all(fresh.map((c) => readable(identity, c.doc.attrs.uri)));
+      // One access check for the window (the rules walk each path's ancestors once, together).
+      const ok = fresh.length ? await host.access.readablePaths(identity, fresh.map((c) => c.doc.attrs.uri.slice('ctx://'.length))) : [];
       fresh.forEach((c, j) => ok[j] && chosen.length < limit && chosen.push(c));
     }
+    mark('records');
     const otherIds = chosen.map((c) => (c.doc.kind === 'dir' ? store.id(identity.accountId, c.doc.path, c.doc.level === 0 ? 1 : 0) : ''));
     const others = await store.getMany(identity.accountId, otherIds.filter(Boolean));
     let oi = 0;
@@ -237,7 +239,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       requireQuery(body.query, body.image_url, store.embedder.supportsImages, describeEmbedder());
       const query = body.query!.trim();
       const r = await runFind(identity, body, [query], (l) => ctx.mark(l));
-      const result: Record<string, unknown> = await present(identity, r.candidates, body, query, r.limit);
+      const result: Record<string, unknown> = await present(identity, r.candidates, body, query, r.limit, (l) => ctx.mark(l));
       ctx.mark('present');
       if (body.include_provenance) result.provenance = { ...provenanceOut(r.provenance[0]!, r.scope.targets), reranked: r.reranked };
       ops.find.record(performance.now() - t0, result.total as number, r.provenance[0]!.rounds);
