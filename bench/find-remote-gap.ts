@@ -34,7 +34,7 @@ const port = await new Promise<number>((resolve) => {
     s.close(() => resolve(p));
   });
 });
-const srv = spawn(process.execPath, ['--max-semi-space-size=4', MAIN], { env: { ...process.env, CTX_DATA_DIR: dir, CTX_PORT: String(port), CTX_HOST: '127.0.0.1', CTX_GRPC_PORT: '0', CTX_LOG_LEVEL: 'warn', CTX_PROFILING: 'true', CTX_ACCESS_LOG: 'false', CTX_EMBEDDING_PROVIDER: 'openai', CTX_EMBEDDING_BASE_URL: url, CTX_EMBEDDING_MODEL: 'bench-embed', CTX_EMBEDDING_DIM: '256' }, stdio: ['ignore', 'ignore', 'inherit'] });
+const srv = spawn(process.execPath, ['--max-semi-space-size=4', MAIN], { env: { ...process.env, CTX_DATA_DIR: dir, CTX_PORT: String(port), CTX_HOST: '127.0.0.1', CTX_GRPC_PORT: '0', CTX_LOG_LEVEL: 'warn', CTX_PROFILING: 'true', CTX_ACCESS_LOG: 'false', ...(process.argv.includes('--local') ? { CTX_EMBEDDING_PROVIDER: 'local' } : { CTX_EMBEDDING_PROVIDER: 'openai', CTX_EMBEDDING_BASE_URL: url, CTX_EMBEDDING_MODEL: 'bench-embed', CTX_EMBEDDING_DIM: '256' }) }, stdio: ['ignore', 'ignore', 'inherit'] });
 const agent = new http.Agent({ keepAlive: true });
 const call = (u: string, body: string) => new Promise<{ ms: number; text: string }>((resolve, reject) => {
   const t0 = performance.now();

@@ -180,7 +180,18 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
 
   const limitOf = (b: FindBody) => Math.max(0, b.node_limit ?? b.limit ?? 10);
 
+  /** Finds and searches between their start and their ranking (find.ts: where a search is finished). */
+  let running = 0;
   async function runFind(identity: Identity, body: FindBody, queries: string[], mark: (label: string) => void = () => {}) {
+    running++;
+    try {
+      return await rankFind(identity, body, queries, mark);
+    } finally {
+      running--;
+    }
+  }
+
+  async function rankFind(identity: Identity, body: FindBody, queries: string[], mark: (label: string) => void) {
     // Asked first: a remote embedder's round trip runs while the scope is resolved.
     const vecsP = queryVectors.embed(store.embedder, queries);
     vecsP.catch(() => {}); // awaited below; a scope error must not leave it unhandled
@@ -192,7 +203,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     mark('scope');
     const vecs = await vecsP;
     mark('embedding');
-    const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit), prepared[i])));
+    const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit), prepared[i], running === 1 && queries.length === 1)));
     const merged = new Map<string, Hit>();
     runs.forEach((r, i) => {
       for (const h of r.hits) {
