@@ -89,14 +89,16 @@ try {
     { name: 'cluster, through the leader', base: leader.url, k: ckey, lat: [] as number[] },
     { name: 'cluster, through a non-leader (forwarded)', base: other.url, k: ckey, lat: [] as number[] },
   ];
-  for (const t of targets) for (let i = 0; i < 30; i++) await post(t.base, t.k, '/api/v1/content/write', { uri: `ctx://resources/warm/${i}.md`, content });
+  for (const [ti, t] of targets.entries()) for (let i = 0; i < 30; i++) await post(t.base, t.k, '/api/v1/content/write', { uri: `ctx://resources/warm/t${ti}-${i}.md`, content });
   for (let r = 0; r < ROUNDS; r++)
-    for (const t of targets) {
+    for (const [ti, t] of targets.entries()) {
       // The previous block's background indexing (semantic and embedding queues) settles first.
       await sleep(1500);
       for (let i = 0; i < WRITES / ROUNDS; i++) {
         const t0 = performance.now();
-        await post(t.base, t.k, '/api/v1/content/write', { uri: `ctx://resources/single/r${r}-${i}.md`, content });
+        // A path of its own per target: the leader and the forwarding node share one store, and a
+        // write of the same content to the same file changes nothing (no record is appended).
+        await post(t.base, t.k, '/api/v1/content/write', { uri: `ctx://resources/single/t${ti}-r${r}-${i}.md`, content });
         t.lat.push(performance.now() - t0);
       }
     }

@@ -2,7 +2,8 @@
  * `find` through MCP and over HTTP in process (the app's `inject`: the real pipeline, no socket,
  * no client library), on the synthetic corpus, alternating: what the MCP layer adds to a find on
  * the server, and the size of each answer.
- *   npx tsx bench/mcp-find-inproc.ts [--files 2000] [--finds 2000]
+ *   npx tsx bench/mcp-find-inproc.ts [--files 2000] [--finds 2000] [--only http|mcp]
+ * `--only` runs one way, to compare two CPU profiles (`node --cpu-prof --import tsx ...`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,7 @@ const arg = (name: string, dflt: string) => {
 };
 const FILES = Number(arg('files', '2000'));
 const FINDS = Number(arg('finds', '2000'));
+const ONLY = arg('only', '');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-find-'));
 const app = await createApp({ env: {}, plugins: builtinPlugins, config: { dataDir: dir, rootApiKey: 'bench-root-key-0123456789', authMode: 'api_key', logLevel: 'silent', accessLog: false, grpcPort: 0 } });
 try {
@@ -45,12 +47,13 @@ try {
   for (let i = 0; i < FINDS; i++) {
     const q = query(1000 + i);
     for (const way of i % 2 ? (['http', 'mcp'] as const) : (['mcp', 'http'] as const)) {
+      if (ONLY && way !== ONLY) continue;
       const t0 = performance.now();
       await (way === 'http' ? viaHttp(q) : viaMcp(q));
       t[way].push(performance.now() - t0);
     }
   }
-  const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
   console.log(`find over ${FILES} files in process, ${FINDS} each way alternating: HTTP p50 ${p50(t.http).toFixed(3)} ms, MCP p50 ${p50(t.mcp).toFixed(3)} ms, MCP adds ${(p50(t.mcp) - p50(t.http)).toFixed(3)} ms (${(p50(t.mcp) / p50(t.http)).toFixed(2)}×)`);
   console.log(`answer size, mean of 200: HTTP ${Math.round(size.http / 200)} B, MCP ${Math.round(size.mcp / 200)} B`);
 } finally {

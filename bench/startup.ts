@@ -4,8 +4,10 @@
  * 200 from `GET /health` and from `GET /ready`, with the process's RSS at that moment. Each round
  * also times a bare `node -e` start (the floor every Node server pays), so the figures carry their
  * own baseline on a loaded machine.
- *   npx tsx bench/startup.ts [--rounds 5] [--data-dir DIR] [--base TREE]
+ *   npx tsx bench/startup.ts [--rounds 5] [--data-dir DIR | --files N] [--base TREE]
  * --data-dir serves an existing data dir (copied per round, so every start finds it as it was);
+ * --files N serves the synthetic corpus of N files, indexed (bench/corpus-dir.ts makes it once
+ * under bench/.cache; ~4 minutes at 100k);
  * --base alternates each round with TREE's `npm start` entry (another checkout, built), so a
  * before/after pair is measured in the same minutes; --entry NAME=FILE (repeatable) adds another
  * entry script to the rotation (a bundle, a variant with node flags: NAME=FILE@--flag,--flag).
@@ -17,13 +19,15 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { corpusDir } from './corpus-dir.js';
 
 const arg = (name: string, dflt?: string) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : dflt;
 };
 const ROUNDS = Number(arg('--rounds', '5'));
-const KEPT = arg('--data-dir');
+const FILES = arg('--files');
+const KEPT = arg('--data-dir') ?? (FILES ? await corpusDir(Number(FILES)) : undefined);
 /** What `npm start` runs in a tree: the bundle, or tsc's output in a tree from before it. */
 const entryOf = (tree: string) => [path.join(tree, 'dist/server/main.js'), path.join(tree, 'dist/runtime/main.js')].find((f) => fs.existsSync(f))!;
 /** The node flags a tree's `npm start` passes (package.json), so each tree starts as `npm start` does. */
@@ -114,7 +118,7 @@ for (const [name, xs] of rows)
   console.log(
     JSON.stringify({
       tree: name,
-      data_dir: KEPT ?? 'empty',
+      data_dir: FILES ? `corpus of ${FILES} files` : (KEPT ?? 'empty'),
       rounds: ROUNDS,
       healthy_ms_p50: r(med(xs.map((x) => x.health))),
       cpu_to_healthy_ms_p50: med(xs.map((x) => x.cpu)),

@@ -120,6 +120,8 @@ export interface ClusterConfig {
   secret?: string;
   /** A shard's leader snapshots it (and truncates its stream) every this many records; 0 = never. */
   snapshotRecords: number;
+  /** Logs every write's and appended record's per-phase timing (docs/scale-out.md, "What a write costs"). */
+  trace?: boolean;
 }
 
 export const DEFAULTS: CtxConfig = {
@@ -232,6 +234,7 @@ function fromEnv(env: Env): Partial<CtxConfig> & Record<string, unknown> {
       connectTimeoutMs: int('CTX_CLUSTER_CONNECT_TIMEOUT_MS', env.CTX_CLUSTER_CONNECT_TIMEOUT_MS),
       secret: env.CTX_CLUSTER_SECRET,
       snapshotRecords: int('CTX_CLUSTER_SNAPSHOT_RECORDS', env.CTX_CLUSTER_SNAPSHOT_RECORDS),
+      trace: bool(env.CTX_CLUSTER_TRACE),
     },
   };
   for (const [k, v] of Object.entries(nested)) out[k] = v;

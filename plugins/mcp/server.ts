@@ -17,7 +17,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { HOST_VERSION, isCtxError, type Identity, type PluginHost } from 'ctx/plugin';
+import { HOST_VERSION, isCtxError, type AbortLike, type Identity, type PluginHost } from 'ctx/plugin';
 import { getPrompt, PROMPTS } from './prompts.js';
 import { listResources, readResource, RESOURCE_TEMPLATES, subscriptionTarget } from './resources.js';
 import { runTool, type CallToolResult, type ToolContext } from './tool.js';
@@ -60,7 +60,7 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
  * calls directly for a lone `tools/call` (see `HttpSessionTransport.callTool`). Params are checked
  * by hand with the SDK's error code and wording, so both paths answer alike.
  */
-export type ToolCaller = (params: unknown, identity: Identity, signal: AbortSignal) => Promise<CallToolResult>;
+export type ToolCaller = (params: unknown, identity: Identity, signal: AbortLike) => Promise<CallToolResult>;
 
 export function toolCaller(host: PluginHost): ToolCaller {
   const byName = new Map(TOOLS.map((t) => [t.name, t]));

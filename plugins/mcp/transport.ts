@@ -16,6 +16,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { Reply, type Identity, type RouteContext, type SseWriter } from 'ctx/plugin';
 import { jsonRpcError, messageKind } from './messages.js';
+import { Cancellation } from './cancellation.js';
 import type { ToolCaller } from './server.js';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -47,7 +48,7 @@ export class HttpSessionTransport implements Transport {
 
   private readonly pending = new Map<RequestId, PendingPost>();
   /** `tools/call` requests running on the direct path, to cancel on `notifications/cancelled`. */
-  private readonly direct = new Map<RequestId, AbortController>();
+  private readonly direct = new Map<RequestId, Cancellation>();
   private stream: EventStream | undefined;
   private closed = false;
 
@@ -129,11 +130,11 @@ export class HttpSessionTransport implements Transport {
 
   /** One `tools/call` answered without the SDK's protocol layer (see the constructor). */
   private async callDirect(identity: Identity, request: JSONRPCRequest, batch: boolean): Promise<Reply> {
-    const control = new AbortController();
+    const control = new Cancellation();
     this.direct.set(request.id, control);
     let response: JSONRPCMessage;
     try {
-      response = { jsonrpc: '2.0', id: request.id, result: await this.callTool!(request.params, identity, control.signal) };
+      response = { jsonrpc: '2.0', id: request.id, result: await this.callTool!(request.params, identity, control) };
     } catch (err) {
       // As the SDK's protocol layer answers a handler's error.
       const e = err as { code?: unknown; message?: string; data?: unknown };
@@ -143,7 +144,7 @@ export class HttpSessionTransport implements Transport {
       if (this.direct.get(request.id) === control) this.direct.delete(request.id);
     }
     // A cancelled request gets no response (the protocol's rule); its POST ends empty.
-    if (control.signal.aborted) return Reply.raw('', { status: 202, contentType: 'application/json', headers: this.sessionHeaders() });
+    if (control.aborted) return Reply.raw('', { status: 202, contentType: 'application/json', headers: this.sessionHeaders() });
     return Reply.raw(JSON.stringify(batch ? [response] : response), { status: 200, contentType: 'application/json', headers: this.sessionHeaders() });
   }
 
@@ -152,7 +153,7 @@ export class HttpSessionTransport implements Transport {
     const n = m as { method?: string; params?: { requestId?: RequestId } };
     if (n.method !== 'notifications/cancelled' || n.params?.requestId === undefined) return;
     const id = n.params.requestId;
-    this.direct.get(id)?.abort(new Error('cancelled by the client'));
+    this.direct.get(id)?.abort();
     // The SDK answers nothing for a request it cancelled: its POST stops waiting for it.
     const post = this.pending.get(id);
     if (post) {
@@ -211,7 +212,7 @@ export class HttpSessionTransport implements Transport {
     }
     for (const post of new Set(this.pending.values())) post.done();
     this.pending.clear();
-    for (const control of this.direct.values()) control.abort(new Error('the session ended'));
+    for (const control of this.direct.values()) control.abort();
     if (this.sessionId !== undefined) this.hooks.onClosed(this.sessionId);
     this.onclose?.();
   }

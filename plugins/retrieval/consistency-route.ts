@@ -35,6 +35,7 @@ export function registerConsistencyRoute(host: PluginHost, store: RecordStore): 
       consider(u.path, node.kind);
       if (node.kind === 'dir')
         for await (const e of ctx.vfs.walk(u.uri, { descend: (d) => canReadPath(d.path, ctx.identity) })) if (!SIDECARS.has(e.name)) consider(e.path, e.kind);
+      if (!store.loaded) await store.whenLoaded();
       const inIndex = new Set(store.index.ids({ account, uriPrefixes: [u.uri] }));
       const missing: Array<{ uri: string; path: string; level: number; key: string }> = [];
       for (let i = 0; i < expected.length; i += 512) {

@@ -91,7 +91,8 @@ export function prepareFind(store: RecordStore, text: string, scope: { navs: Vec
   const out: PreparedFind = { text, scope: withoutListings(scope), limit };
   // The lexical embedder answers in microseconds: nothing to overlap, and the preparation's own
   // hop to the pool would be one more per find (8 clients: 1,496 -> ~550 req/s with it).
-  if (scope.filters.length && store.embedder.info.provider !== 'local') {
+  // While the index is still loading (store.open) there is nothing to prepare on: one call later.
+  if (scope.filters.length && store.embedder.info.provider !== 'local' && store.loaded) {
     out.prep = store.index.prepareHierarchicalAsync(text, out.scope.filters, out.scope.navs, searchParams(store, text, limit));
     out.prep.catch(() => {}); // awaited in hierarchicalFind; a failed embedding must not leave it unhandled
   }
@@ -116,6 +117,8 @@ export async function hierarchicalFind(
 ): Promise<{ hits: Hit[]; provenance: Provenance }> {
   const provenance: Provenance = { global_hits: 0, navigation_hits: 0, expanded: [], rounds: 0, stop_reason: 'no_hits', params: PARAMS };
   if (!scope.filters.length) return { hits: [], provenance };
+  // Right after start the index may still be loading (store.open): wait, never answer from it half-loaded.
+  if (!store.loaded) await store.whenLoaded();
   let r: SearchResult;
   if (prepared?.prep) {
     const prep = await prepared.prep;

@@ -85,7 +85,7 @@ export default definePlugin({
     const store = new RecordStore(host.kv, backends, host.dataDir, host.log);
     const { embedderChanged } = await store.open();
     const llm = host.models.llm();
-    host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, records: store.index.stats().size });
+    host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, index: store.loaded ? 'loaded' : 'loading in the background' });
     // Cluster mode (docs/scale-out.md, phase 3): records another node's leader wrote reach RocksDB
     // below this store; they are fed into the index as they are applied (the replica's token wait
     // covers this too), so any replica serves find/search with the leader's results.
@@ -125,7 +125,11 @@ export default definePlugin({
     } satisfies VectorStoreService);
     host.provide('vector-records', vectorRecords(host, store));
     host.on('account-deleted', ({ account }) => store.dropAccount(account));
+    // Not ready while the index loads in the background (store.open): find and search wait for it
+    // meanwhile, so a load balancer holding traffic back until 200 is what keeps them fast.
     const vectordbReady = () => {
+      if (store.loadError) throw new Error(`index load failed: ${store.loadError.message}`);
+      if (!store.loaded) throw new Error('loading the vector index');
       store.index.stats();
       return 'ok';
     };

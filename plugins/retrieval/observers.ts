@@ -29,6 +29,7 @@ function vectordbStatus(host: PluginHost, store: RecordStore): ComponentStatus {
   const q = host.optional('indexing')?.stats().embedding;
   const rows = [
     ['backend', `${store.backendKind} (${st.kind})`],
+    ['index', store.loadError ? `load failed: ${store.loadError.message}` : store.loaded ? 'loaded' : 'loading'],
     ['records', st.size],
     ['dimension', st.dim],
     ['vector_bytes', st.vectorBytes],
@@ -41,5 +42,5 @@ function vectordbStatus(host: PluginHost, store: RecordStore): ComponentStatus {
     ['reembed_queued', store.reembedQueued],
     ['last_rebuild', store.rebuildInfo ? `${new Date(store.rebuildInfo.at).toISOString()} ${store.rebuildInfo.records} records in ${store.rebuildInfo.ms} ms (${store.rebuildInfo.reason})` : 'none (loaded from disk)'],
   ];
-  return { name: 'vectordb', is_healthy: true, has_errors: (q?.error_count ?? 0) > 0, status: table(['metric', 'value'], rows) };
+  return { name: 'vectordb', is_healthy: !store.loadError, has_errors: !!store.loadError || (q?.error_count ?? 0) > 0, status: table(['metric', 'value'], rows) };
 }

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Logger } from 'ctx/plugin';
 import type { KvOp } from 'ctx/plugin';
 import type { Kv } from 'ctx/plugin';
-import { recordId } from 'ctx/plugin';
+import { recordId, unavailable } from 'ctx/plugin';
 import type { Backends, EmbedderLike, Hit, RecordAttrs, VectorFilter } from './backends.js';
 import type { VectorIndex } from 'ctx/plugin';
 
@@ -202,9 +202,13 @@ export class RecordStore {
   }
 
   /**
-   * Loads the persisted index when it matches RocksDB (same change counter, same embedder), else
-   * rebuilds from RocksDB. Returns true when the stored vectors must be re-embedded (the caller
-   * queues it, then calls `reembedQueuedDone()`).
+   * Reads the store's metadata and starts loading the index: the persisted file when it matches
+   * RocksDB (same change counter, same embedder), else a rebuild from RocksDB. The load runs in the
+   * background (100k records: ~280 MB read off the JS thread, 1-2 s; a rebuild much longer), so the
+   * server answers `/health` meanwhile; until it is done `loaded` is false, `/ready` reports it, every
+   * index read waits for it (`whenLoaded`) and every index change queues behind it. Returns true when
+   * the stored vectors must be re-embedded (the caller queues it, then calls `reembedQueuedDone()`):
+   * that path drops the vectors before returning, with an empty index, loaded.
    */
   async open(): Promise<{ embedderChanged: boolean }> {
     await fs.mkdir(this.dir, { recursive: true });
@@ -225,34 +229,92 @@ export class RecordStore {
       ]);
     }
     if (changed || pending) {
+      // In the foreground: the re-embed that follows writes new vectors, which the drop must not race.
       this.log.warn('embedder changed: dropping vectors computed with the old one and re-embedding', { old: stored, current: info, resumed: !changed });
       this.index = this.backends.createIndex(info.dim);
       await this.dropVectors();
       this.reembedPending = true;
+      this.loadState = { loaded: true, error: null, done: Promise.resolve() };
       return { embedderChanged: true };
     }
+    // Until the load is done the index is an empty one, so synchronous readers (stats for metrics
+    // and observers) see "0 records" rather than fail; readers that answer requests wait.
+    this.index = this.backends.createIndex(info.dim);
+    if (this.seq === 0) {
+      // Nothing was ever stored (every change moves the counter): the empty index is the whole one.
+      this.loadState = { loaded: true, error: null, done: Promise.resolve() };
+      return { embedderChanged: false };
+    }
+    const done = this.load().then(
+      () => {
+        this.loadState.loaded = true;
+      },
+      (err: Error) => {
+        this.loadState.error = err;
+        this.log.error('loading the vector index failed: find and search answer UNAVAILABLE until a restart', { error: err });
+      },
+    );
+    this.loadState = { loaded: false, error: null, done };
+    this.indexChain = done;
+    return { embedderChanged: false };
+  }
+
+  /** Where the index load stands (`open`). */
+  private loadState: { loaded: boolean; error: Error | null; done: Promise<void> } = { loaded: false, error: null, done: Promise.resolve() };
+
+  /** The index holds every stored record (loaded or rebuilt since start). */
+  get loaded(): boolean {
+    return this.loadState.loaded;
+  }
+
+  /** Why the index could not be loaded, or null. */
+  get loadError(): Error | null {
+    return this.loadState.error;
+  }
+
+  /**
+   * Resolves once the index holds every stored record; rejects with UNAVAILABLE (503) when it could
+   * not be loaded, rather than answer from a partial index.
+   */
+  async whenLoaded(): Promise<void> {
+    if (!this.loadState.loaded) await this.loadState.done;
+    if (this.loadState.error) throw unavailable(`the vector index could not be loaded: ${this.loadState.error.message}`);
+  }
+
+  /** Tests hold the background load here (after the counter is read) to see a server mid-load. */
+  static loadGate: Promise<void> | null = null;
+
+  private async load(): Promise<void> {
+    const info = this.embedder.info;
+    // The counter the file must match: changes committed while it loads queue behind the load.
+    const seq = this.seq;
+    if (RecordStore.loadGate) await RecordStore.loadGate;
     let reason = 'no index file';
     try {
       const meta = JSON.parse(await fs.readFile(this.metaFile, 'utf8')) as { seq: number; backend: string; dim: number };
-      if (meta.seq !== this.seq) reason = `index file is stale (saved at change ${meta.seq}, store at ${this.seq})`;
+      if (meta.seq !== seq) reason = `index file is stale (saved at change ${meta.seq}, store at ${seq})`;
       else if (meta.backend !== this.backends.kind || meta.dim !== info.dim) reason = 'index file was written by another backend';
       else {
-        this.index = await this.backends.loadIndex(this.file);
-        this.indexKind = this.index.stats().kind;
-        this.savedSeq = this.seq;
-        this.log.info('vector index loaded', { records: this.index.stats().size, file: this.file });
-        return { embedderChanged: false };
+        const started = performance.now();
+        const index = await this.backends.loadIndex(this.file);
+        this.index = index;
+        this.indexKind = index.stats().kind;
+        this.savedSeq = seq;
+        this.log.info('vector index loaded', { records: index.stats().size, file: this.file, ms: Math.round(performance.now() - started) });
+        return;
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') reason = `index file unreadable: ${(err as Error).message}`;
     }
     await this.rebuild(reason);
-    return { embedderChanged: false };
   }
 
   /** Rebuilds the in-memory index from the records in RocksDB, logging progress. */
   async rebuild(reason: string): Promise<void> {
     const started = Date.now();
+    // What the scan reflects at least: a change committed while it runs may be missing from it (it
+    // is applied after, from the index chain), so the file is saved as of here.
+    const seq = this.seq;
     const dim = this.embedder.info.dim;
     this.index = this.backends.createIndex(dim);
     this.log.info('rebuilding the vector index from RocksDB', { reason });
@@ -284,6 +346,8 @@ export class RecordStore {
     for await (const [, value] of this.kv.scanPrefix(`r${S}`)) {
       batch.push(JSON.parse(value.toString('utf8')) as RecordDoc);
       if (batch.length >= 1000) await flush();
+      // Shutdown during a start-up rebuild: stop reading a store that is about to close.
+      if (this.closed) throw new Error('closed while rebuilding the vector index');
     }
     await flush();
     this.rebuildInfo = { at: Date.now(), records: n, reason, ms: Date.now() - started };
@@ -291,7 +355,7 @@ export class RecordStore {
     this.log.info('vector index rebuilt', { records: n, ms: Date.now() - started });
     this.indexKind = this.index.stats().kind;
     this.savedSeq = -1;
-    await this.save();
+    await this.save(seq);
     // Rebuilt through sync upserts, a large collection is still flat: its graph is built next.
     this.maybeCompact();
   }
@@ -624,12 +688,13 @@ export class RecordStore {
   }
 
   /** Hybrid (dense + BM25, fused in the core) when there is query text, else dense. */
-  search(query: Float32Array, text: string, k: number, filter: VectorFilter): Promise<Hit[]> {
+  async search(query: Float32Array, text: string, k: number, filter: VectorFilter): Promise<Hit[]> {
+    if (!this.loaded) await this.whenLoaded();
     if (text) {
       const done = this.searchTimer?.('hybrid');
       const hits = this.index.hybridSearch(query, text, k, filter, denseWeight(this.embedder.info.provider));
       done?.();
-      return Promise.resolve(hits);
+      return hits;
     }
     const done = this.searchTimer?.('dense');
     const p = this.index.searchAsync(query, k, filter);
@@ -684,6 +749,7 @@ export class RecordStore {
    * `ownerSpaces` limits the count to those spaces (a USER counts shared resources and their own).
    */
   async countUnder(account: string, p: string, ownerSpaces?: string[]): Promise<number> {
+    if (!this.loaded) await this.whenLoaded();
     const n = this.index.count({ account, uriPrefixes: ['ctx://' + p], levels: [0, 2], ...(ownerSpaces ? { ownerSpaces } : {}) });
     const own = p === '' ? undefined : await this.get(account, p, 0);
     return n - (own ? 1 : 0);
@@ -714,11 +780,14 @@ export class RecordStore {
     this.saveTimer.unref();
   }
 
-  /** Persists the index when it changed since the last save (temp file + rename, then the meta). */
-  async save(): Promise<void> {
+  /**
+   * Persists the index when it changed since the last save (temp file + rename, then the meta).
+   * `asOf`: the change counter the index is known to reflect, when it may lag the store's.
+   */
+  async save(asOf?: number): Promise<void> {
     if (this.saving) await this.saving;
-    if (this.savedSeq === this.seq || !this.index) return;
-    const seq = this.seq;
+    const seq = asOf ?? this.seq;
+    if (this.savedSeq === seq || !this.index) return;
     this.saving = (async () => {
       const started = performance.now();
       await fs.mkdir(this.dir, { recursive: true });
@@ -740,6 +809,10 @@ export class RecordStore {
     this.closed = true;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
+    // A rebuild stops at its next batch; an index that never finished loading is not saved over
+    // the file it was loading from.
+    await this.loadState.done;
+    if (!this.loaded) return;
     await this.save();
   }
 }

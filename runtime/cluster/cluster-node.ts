@@ -4,6 +4,7 @@
  * request gate that forwards what another node must serve. Started by `createApp` only when `CTX_CLUSTER_NATS` is set; nothing here is
  * loaded in single-node mode.
  */
+import path from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { CtxConfig } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -97,6 +98,8 @@ export class ClusterNode implements ClusterStatusSource {
   private readonly leadingListeners: Array<(shard: string) => void> = [];
   private systemWrites!: SystemWrites;
   private snapshots!: Snapshots;
+  /** Since when each followed shard has been placed elsewhere (local clock): dropped after two TTLs. */
+  private readonly placedAway = new Map<string, number>();
   /** When this node first saw each live peer (local clock): a returning node settles before leading. */
   private readonly liveSince = new Map<string, number>();
   private closed = false;
@@ -141,6 +144,7 @@ export class ClusterNode implements ClusterStatusSource {
       tokenWaitMs: 2000,
       leaderWaitMs: membership.ttlMs + 2000,
       connected: () => this.connected && !nc.isClosed(),
+      trace: config.cluster.trace ? (fields) => log.info('cluster write trace', fields) : undefined,
     });
     // The client reconnects by itself; this records the state for status, the gate and the logs.
     void (async () => {
@@ -172,9 +176,11 @@ export class ClusterNode implements ClusterStatusSource {
       const jsm = await jetstreamManager(nc);
       const membership = new Membership(members, self, k.heartbeatMs, log);
       let node: ClusterNode | undefined;
-      const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => (node ? node.connected && !nc.isClosed() : true), log.child({ component: 'replication' }));
+      const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => (node ? node.connected && !nc.isClosed() : true), log.child({ component: 'replication' }), k.trace ? (fields) => log.info('cluster record trace', fields) : undefined);
       await replicator.load();
       node = new ClusterNode(config, nc, membership, replicator, self, log);
+      // The replay window of signed peer identities outlives a restart (peer-auth.ts).
+      node.peerAuth?.persist(path.join(dataDir, 'cluster-peer-signatures'));
       const systemWrites = new SystemWrites(nc, replicator, id, membership.ttlMs + 5000, log.child({ component: 'system-writes' }));
       node.systemWrites = systemWrites;
       replicator.remoteSystem = (ops) => systemWrites.submit(ops);
@@ -211,6 +217,7 @@ export class ClusterNode implements ClusterStatusSource {
       node.placer = setInterval(() => {
         node.replace();
         node.handBack();
+        node.dropMoved();
         for (const shard of node.leases.heldShards()) node.snapshots.maybeTake(shard);
       }, Math.max(100, k.heartbeatMs));
       node.placer.unref();
@@ -280,6 +287,27 @@ export class ClusterNode implements ClusterStatusSource {
       if (!preferred || preferred === this.self.id) continue;
       if (now - (this.liveSince.get(preferred) ?? now) < 2 * this.membership.ttlMs) continue;
       void this.leases.release(shard, `handed back to its preferred replica ${preferred}`);
+    }
+  }
+
+  /**
+   * Unfollows the shards placed elsewhere once they have been for two membership TTLs (a peer
+   * flapping in and out does not make this node drop and replay a shard each time) and this node
+   * does not lead them (a leader keeps its copy until it hands the lease back).
+   */
+  private dropMoved(): void {
+    const now = Date.now();
+    for (const shard of this.replicator.following()) {
+      if (shard === SYS_SHARD || this.placement[Number(shard)]?.includes(this.self.id)) {
+        this.placedAway.delete(shard);
+        continue;
+      }
+      const since = this.placedAway.get(shard);
+      if (since === undefined) this.placedAway.set(shard, now);
+      else if (now - since >= 2 * this.membership.ttlMs && this.replicator.unfollow(shard)) {
+        this.placedAway.delete(shard);
+        this.log.info('shard placed elsewhere: no longer applied here; its reads are forwarded', { shard, applied_seq: this.replicator.shard(shard).applied });
+      }
     }
   }
 
@@ -355,6 +383,7 @@ export class ClusterNode implements ClusterStatusSource {
     clearInterval(this.placer);
     await this.leases.stop().catch(() => {});
     this.replicator.close();
+    this.peerAuth?.close();
     await this.membership.stop();
     await this.nc.drain().catch(() => this.nc.close());
   }

@@ -72,13 +72,19 @@ export function encodeRecord(node: string, txn: string, ops: KvOp[], maxBytes: n
   return groups.map((g, i) => encodeOne({ node, txn, chunk: i + 1, chunks: groups.length }, g.ops, g.size));
 }
 
-export function decodeRecord(buf: Uint8Array): DecodedRecord {
+/** The header alone (a leader's own records come back through its consumer: their ops it has). */
+export function decodeHeader(buf: Uint8Array): RecordHeader {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   if (b.length < 5 || b.readUInt8(0) !== RECORD_VERSION) throw new Error(`not a version-${RECORD_VERSION} mutation record`);
-  const hlen = b.readUInt32BE(1);
-  let o = 5 + hlen;
+  const o = 5 + b.readUInt32BE(1);
   if (o > b.length) throw new Error('truncated mutation record header');
-  const header = JSON.parse(b.subarray(5, o).toString('utf8')) as RecordHeader;
+  return JSON.parse(b.subarray(5, o).toString('utf8')) as RecordHeader;
+}
+
+export function decodeRecord(buf: Uint8Array): DecodedRecord {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const header = decodeHeader(b);
+  let o = 5 + b.readUInt32BE(1);
   const ops: KvOp[] = [];
   while (o < b.length) {
     const t = b.readUInt8(o);

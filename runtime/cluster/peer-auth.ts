@@ -10,6 +10,7 @@
  * The secret is `CTX_CLUSTER_SECRET`, else derived from the root key every node shares.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
 import { CtxError } from '../errors.js';
 import type { HttpRequestData } from '../http/types.js';
 import { ID_PATTERN, type Identity } from '../identity/types.js';
@@ -28,15 +29,53 @@ export function clusterSecret(secret: string | undefined, rootApiKey: string | u
 
 const unauthenticated = (why: string) => new CtxError('UNAUTHENTICATED', `cluster peer identity refused: ${why}`);
 
+/** Appended lines past which the replay file is rewritten with the live entries only. */
+const COMPACT_AFTER = 10_000;
+
 export class PeerAuth {
   /** Signatures accepted within the skew window, by expiry: a replay inside it is refused. */
   private readonly seen = new Map<string, number>();
+  /** `persist`: the file the accepted signatures are appended to, and its line count. */
+  private file?: { path: string; fd: number; lines: number };
 
   constructor(
     private readonly secret: Buffer,
     private readonly node: string,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * Keeps the replay window across a restart: the signatures accepted here are appended to `path`
+   * (one `<mac> <expiry>` line each, one unbuffered write, no fsync: a process crash keeps it, and
+   * after a machine crash the window is 30 s of downtime anyway), and those still in their window
+   * are loaded now. Without it a restarted node would accept, within 30 s, a signature it had
+   * already accepted before the restart.
+   */
+  persist(path: string): void {
+    const now = this.now();
+    try {
+      for (const line of fs.readFileSync(path, 'utf8').split('\n')) {
+        const [mac, exp] = line.split(' ');
+        if (mac && /^[0-9a-f]{64}$/.test(mac) && Number(exp) >= now) this.seen.set(mac, Number(exp));
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    this.rewrite(path);
+  }
+
+  private rewrite(path: string): void {
+    if (this.file) fs.closeSync(this.file.fd);
+    const tmp = `${path}.tmp`;
+    fs.writeFileSync(tmp, [...this.seen].map(([m, e]) => `${m} ${e}\n`).join(''));
+    fs.renameSync(tmp, path);
+    this.file = { path, fd: fs.openSync(path, 'a'), lines: this.seen.size };
+  }
+
+  close(): void {
+    if (this.file) fs.closeSync(this.file.fd);
+    this.file = undefined;
+  }
 
   private mac(ts: string, node: string, method: string, target: string, body: Uint8Array, id: string): string {
     const bodySha = createHash('sha256').update(body).digest('hex');
@@ -74,6 +113,10 @@ export class PeerAuth {
     }
     if (this.seen.has(mac)) throw unauthenticated('replayed signature');
     this.seen.set(mac, Number(ts) + MAX_SKEW_MS);
+    if (this.file) {
+      fs.writeSync(this.file.fd, `${mac} ${Number(ts) + MAX_SKEW_MS}\n`);
+      if (++this.file.lines > COMPACT_AFTER + this.seen.size) this.rewrite(this.file.path);
+    }
     let identity: Identity;
     try {
       identity = JSON.parse(Buffer.from(id, 'base64url').toString('utf8')) as Identity;

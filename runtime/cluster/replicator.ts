@@ -14,7 +14,8 @@ import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { KvBackend, KvOp } from '../storage/backend.js';
 import type { Logger } from '../logger.js';
 import { shardOf } from './placement.js';
-import { APPLIED_PREFIX, ShardLog, type StreamIo } from './shard-log.js';
+import { APPLIED_PREFIX, ShardLog, type RecordTrace, type StreamIo } from './shard-log.js';
+import type { BatchTrace, WriteTrace } from './write-trace.js';
 
 export const SYS_SHARD = 'sys';
 
@@ -22,11 +23,17 @@ export const SYS_SHARD = 'sys';
 export interface WriteTicket {
   shard: string;
   seq?: number;
+  /** `CTX_CLUSTER_TRACE`: the request's timings. */
+  trace?: WriteTrace;
+  /** A request's ticket (the gate's); background work's tickets have none. */
+  request?: boolean;
 }
 
 export const writeContext = new AsyncLocalStorage<WriteTicket>();
 
 const IDENTITY_KEY = 'identity\x00';
+/** A queue message (`queues\0m\0<queue>\0<seq>`): deleting it is its ack. */
+const QUEUE_MESSAGE_KEY = 'queues\x00m\x00';
 const VFS_ACCOUNT_KEY = /^vfs\x00[mci]\x00([^\x00]+)\x00/;
 /** An account-keyed plugin record (`p:<plugin>\0<kind letter>\0<account>\0…`: retrieval records and vectors, semantic state). */
 const PLUGIN_ACCOUNT_KEY = /^p:[^\x00]+\x00[a-z]\x00([^\x00]+)\x00/;
@@ -65,6 +72,8 @@ export class Replicator {
     private readonly streamReplicas: number,
     private readonly connected: () => boolean,
     private readonly log: Logger,
+    /** `CTX_CLUSTER_TRACE`: every appended record's timing is logged. */
+    private readonly traceRecord?: RecordTrace,
   ) {
     const self = this;
     this.io = {
@@ -102,7 +111,7 @@ export class Replicator {
   /** Loads every shard's persisted `applied_seq` (exact: it is written with each applied record). */
   async load(): Promise<void> {
     for (const shard of this.allShards()) {
-      const log = new ShardLog(shard, this.node, this.backend, this.io, (ops) => this.onApplied(shard, ops));
+      const log = new ShardLog(shard, this.node, this.backend, this.io, (ops) => this.onApplied(shard, ops), this.traceRecord);
       const v = await this.backend.get(APPLIED_PREFIX + shard);
       log.applied = log.seen = log.streamLast = v ? Number(v.toString()) : 0;
       this.shards.set(shard, log);
@@ -173,10 +182,18 @@ export class Replicator {
       shard = m ? this.shardOfAccount(m[1]!) : SYS_SHARD;
       const log = this.shard(shard);
       if (!log.leading) return this.backend.write(ops, true);
-      return log.submit(ops).then(() => {});
+      return log.submit(ops, undefined, true).then(() => {});
     }
+    // Background work's acks ride in the shard's next record (ShardLog.submitLazy): answered now,
+    // the message is at-least-once either way.
+    if (!ticket?.request && ops.every((o) => o.type === 'del' && o.key.startsWith(QUEUE_MESSAGE_KEY)) && this.shard(shard).leading) {
+      this.shard(shard).submitLazy(ops);
+      return Promise.resolve();
+    }
+    let trace: BatchTrace | undefined;
+    if (ticket?.trace) ticket.trace.batches.push((trace = { submitted: performance.now() }));
     return this.shard(shard)
-      .submit(ops)
+      .submit(ops, trace, !ticket?.request)
       .then((seq) => {
         if (ticket && (ticket.seq === undefined || seq > ticket.seq)) ticket.seq = seq;
       });
@@ -207,14 +224,14 @@ export class Replicator {
     const log = this.shard(shard);
     // A replica serves reads once it holds what the stream held when it started following: a node
     // that joins (or returns) replays the shard first, and its reads are forwarded until then.
-    void this.lastSeq(shard)
-      .then((last) => log.waitApplied(last, 3_600_000))
-      .then(
-        () => (log.following = true),
-        () => (log.following = true),
-      );
     let current: { stop(): void } | undefined;
     let done = false;
+    const caughtUp = () => {
+      if (!done) log.following = true;
+    };
+    void this.lastSeq(shard)
+      .then((last) => log.waitApplied(last, 3_600_000))
+      .then(caughtUp, caughtUp);
     this.consumers.set(shard, {
       stop: () => {
         done = true;
@@ -254,6 +271,22 @@ export class Replicator {
         if (!done && !this.stopped) await new Promise((r) => setTimeout(r, 500));
       }
     })();
+  }
+
+  /**
+   * Stops applying a shard placed elsewhere (docs/scale-out.md, "Membership changes"): its role
+   * becomes `unassigned`, so its reads are forwarded and never served from this copy, which stops
+   * at `applied_seq`. The data stays: should the shard come back here, the copy replays from there
+   * (or installs the snapshot when the stream was truncated past it), as a returning node does.
+   */
+  unfollow(shard: string): boolean {
+    const log = this.shard(shard);
+    const consumer = this.consumers.get(shard);
+    if (!consumer || log.leading) return false;
+    consumer.stop();
+    this.consumers.delete(shard);
+    log.following = false;
+    return true;
   }
 
   following(): string[] {

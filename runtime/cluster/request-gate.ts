@@ -19,6 +19,7 @@ import type { LeaseValue } from './leases.js';
 import { SYS_SHARD, writeContext, type Replicator, type WriteTicket } from './replicator.js';
 import { unavailable } from './shard-log.js';
 import { PEER_IDENTITY_HEADER, PEER_SIGNATURE_HEADER, type PeerAuth } from './peer-auth.js';
+import { requestPhases, type WriteTrace } from './write-trace.js';
 
 export const TOKEN_HEADER = 'x-ctx-consistency-token';
 export const FORWARDED_HEADER = 'x-ctx-forwarded-by';
@@ -40,6 +41,8 @@ export interface GateOptions {
   leaderOf: (shard: string) => Promise<LeaseValue | undefined>;
   /** Signs the caller's identity onto forwarded requests; absent = the caller's own headers only. */
   peerAuth?: PeerAuth;
+  /** `CTX_CLUSTER_TRACE`: told of every admitted write's phases once its handler is done. */
+  trace?: (fields: Record<string, unknown>) => void;
 }
 
 export function parseToken(v: string | undefined): { shard: string; seq: number } | undefined {
@@ -52,11 +55,20 @@ class Admission implements GateAdmission {
   constructor(
     shard: string,
     private readonly log: { applied: number },
+    private readonly traced?: { trace: WriteTrace; path: string; forwarded: boolean; emit: (fields: Record<string, unknown>) => void },
   ) {
-    this.ticket = { shard };
+    this.ticket = { shard, request: true };
+    if (traced) {
+      traced.trace.admitted = performance.now();
+      this.ticket.trace = traced.trace;
+    }
   }
   run<T>(fn: () => Promise<T>): Promise<T> {
-    return writeContext.run(this.ticket, fn);
+    const ran = writeContext.run(this.ticket, fn);
+    const t = this.traced;
+    if (!t) return ran;
+    const done = () => t.emit({ shard: this.ticket.shard, path: t.path, forwarded: t.forwarded, ...requestPhases(t.trace, performance.now()) });
+    return ran.finally(done);
   }
   headers(): Record<string, string> | undefined {
     // Everything the leader has applied when it answers, not only the request's own records: a
@@ -100,9 +112,10 @@ export class ClusterGate implements RequestGate {
       return this.forward(req, leader.url, shard, identity);
     }
     if (!this.opts.connected()) throw unavailable('the replicated log (NATS) is unreachable: writes are refused until it is back; reads are served', { shard });
+    const trace: WriteTrace | undefined = this.opts.trace ? { gate: performance.now(), batches: [] } : undefined;
     const end = Date.now() + this.opts.leaderWaitMs;
     for (;;) {
-      if (log.leading && log.ready) return new Admission(shard, log);
+      if (log.leading && log.ready) return new Admission(shard, log, trace && { trace, path: req.path, forwarded: hop !== undefined, emit: this.opts.trace! });
       const leader = log.leading ? undefined : await this.opts.leaderOf(shard);
       if (leader && leader.node !== this.opts.node) {
         if (hop) throw unavailable(`shard ${shard} is changing leader; retry`, { shard });
@@ -122,6 +135,7 @@ export class ClusterGate implements RequestGate {
     // credentials to pass on, and the serving node need not resolve them again.
     if (this.opts.peerAuth) Object.assign(headers, this.opts.peerAuth.sign(identity, req.method, pathQuery, req.body));
     const target = `${url}${pathQuery}`;
+    const t0 = this.opts.trace ? performance.now() : 0;
     let res: Response;
     try {
       res = await fetch(target, {
@@ -138,6 +152,9 @@ export class ClusterGate implements RequestGate {
     res.headers.forEach((v, k) => {
       if (!HOP_BY_HOP.has(k)) out[k] = v;
     });
-    return { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) };
+    const t1 = this.opts.trace ? performance.now() : 0;
+    const body = Buffer.from(await res.arrayBuffer());
+    if (this.opts.trace) this.opts.trace({ forward: true, shard, path: req.path, to: url, headers_ms: Math.round((t1 - t0) * 1000) / 1000, body_ms: Math.round((performance.now() - t1) * 1000) / 1000 });
+    return { status: res.status, headers: out, body };
   }
 }

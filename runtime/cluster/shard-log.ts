@@ -7,7 +7,8 @@
  */
 import type { KvBackend, KvOp } from '../storage/backend.js';
 import { CtxError } from '../errors.js';
-import { decodeRecord, encodeRecord } from './mutation-record.js';
+import { decodeHeader, decodeRecord, encodeRecord } from './mutation-record.js';
+import type { BatchTrace } from './write-trace.js';
 
 export const APPLIED_PREFIX = 'ctx-cluster\x00applied\x00';
 
@@ -24,9 +25,25 @@ interface Pending {
   ops: KvOp[];
   resolve: (seq: number) => void;
   reject: (err: unknown) => void;
+  /** Set when `CTX_CLUSTER_TRACE` is on and a request submitted the batch. */
+  trace?: BatchTrace;
+  /** Background work's (no request waits on it): may wait `BACKGROUND_WINDOW_MS` for company. */
+  background?: boolean;
 }
 
+/** One appended record's timing (`CTX_CLUSTER_TRACE`): what it carried and where its time went. */
+export type RecordTrace = (fields: { shard: string; seq: number; batches: number; from_requests: number; ops: number; keyspaces: string[]; queued_ms: number; quorum_ms: number; apply_wait_ms: number; apply_ms: number }) => void;
+
 export type Role = 'leader' | 'follower' | 'unassigned';
+
+/** What a record touches, for its trace line: the distinct `<keyspace>\0<kind>` prefixes of its keys. */
+const keyspaces = (ops: KvOp[]) => [...new Set(ops.map((o) => o.key.split('\x00', 2).join('/')))];
+
+/**
+ * How long background batches (and lazy ops) found idle wait for others before they get a record:
+ * measured, a content write's background work came as ~5 records within ~10 ms of it.
+ */
+const BACKGROUND_WINDOW_MS = 5;
 
 export const unavailable = (message: string, details?: Record<string, unknown>) => new CtxError('UNAVAILABLE', message, { retry_after_s: 1, ...details });
 
@@ -45,7 +62,17 @@ export class ShardLog {
   private waiters: { seq: number; resolve: () => void }[] = [];
   private queue: Pending[] = [];
   private inFlight = false;
+  /** Ops nobody waits for (queue acks), riding in the next record (`submitLazy`). */
+  private lazy: KvOp[] = [];
+  private window: NodeJS.Timeout | undefined;
   private txnCounter = 0;
+  /**
+   * This node's appends not yet applied by the path that appended them, by transaction: the
+   * consumer delivers them too, often before the publish's ack. `echoed` once the consumer applied
+   * one (with the ops kept here: no decode, and no apply listener — the leader's caches and index
+   * already hold what its own handler wrote; dropping them each time cost every next request).
+   */
+  private readonly own = new Map<string, { ops: KvOp[]; echoed: boolean }>();
 
   constructor(
     readonly shard: string,
@@ -54,43 +81,97 @@ export class ShardLog {
     private readonly io: StreamIo,
     /** Told of records applied from the stream (not the leader's own): caches to drop. */
     private readonly onApplied: (ops: KvOp[]) => void | Promise<void>,
+    /** Set when `CTX_CLUSTER_TRACE` is on: told of every record this node appends. */
+    private readonly traceRecord?: RecordTrace,
   ) {}
 
   get role(): Role {
     return this.leading ? 'leader' : this.following ? 'follower' : 'unassigned';
   }
 
-  /** Leader path: coalesces the batches submitted while an append is in flight into one record. */
-  submit(ops: KvOp[]): Promise<number> {
+  /**
+   * Leader path: coalesces the batches submitted while an append is in flight into one record. A
+   * request's batch goes at once; background work's (`background`) found with nothing in flight
+   * waits up to `BACKGROUND_WINDOW_MS` for the rest of what the same write set off (its summaries,
+   * vectors and queue progress come from separate deliveries a few milliseconds apart), so they
+   * share a record — and a request arriving meanwhile takes them along in its own.
+   */
+  submit(ops: KvOp[], trace?: BatchTrace, background = false): Promise<number> {
     if (!this.leading || !this.ready) return Promise.reject(unavailable(`this node does not lead shard ${this.shard} (yet); retry`, { shard: this.shard }));
     if (!this.io.connected) return Promise.reject(unavailable('the replicated log (NATS) is unreachable; writes are refused until it is back, reads are served', { shard: this.shard }));
     return new Promise((resolve, reject) => {
-      this.queue.push({ ops, resolve, reject });
-      if (!this.inFlight) void this.flush();
+      this.queue.push({ ops, resolve, reject, trace, background });
+      if (this.inFlight) return;
+      if (background) this.arm();
+      else void this.flush();
     });
+  }
+
+  private arm(): void {
+    this.window ??= setTimeout(() => {
+      this.window = undefined;
+      if (!this.inFlight) void this.flush();
+    }, BACKGROUND_WINDOW_MS);
+  }
+
+  /**
+   * Appends ops whose durability no caller waits for — a queue message's ack: at-least-once, so an
+   * ack lost with its leader means the message runs again on the next one — in the next record
+   * this shard appends, or after `BACKGROUND_WINDOW_MS`. A content write queues three or four deliveries
+   * (summaries, embedding), each acked by one delete: as records of their own they were about half
+   * of the records a write cost its leader (each a quorum round trip, an encode, an echo, an apply).
+   */
+  submitLazy(ops: KvOp[]): void {
+    if (!this.leading || !this.ready) return;
+    for (const op of ops) this.lazy.push(op);
+    if (!this.inFlight) this.arm();
   }
 
   private async flush(): Promise<void> {
     const group = this.queue;
-    if (group.length === 0) return;
+    if (group.length === 0 && this.lazy.length === 0) return;
+    if (this.window) clearTimeout(this.window);
+    this.window = undefined;
     this.queue = [];
     this.inFlight = true;
-    const ops = group.length === 1 ? group[0]!.ops : group.flatMap((p) => p.ops);
+    let ops = group.length === 1 ? group[0]!.ops : group.flatMap((p) => p.ops);
+    if (this.lazy.length) {
+      // Submitted before this group: first, in submission order.
+      ops = this.lazy.concat(ops);
+      this.lazy = [];
+    }
+    const t0 = this.traceRecord ? performance.now() : 0;
+    if (this.traceRecord)
+      for (const p of group)
+        if (p.trace) {
+          p.trace.flushed = t0;
+          p.trace.coalesced = group.length;
+        }
     let seq: number;
+    const txn = `${this.node}.${Date.now().toString(36)}.${++this.txnCounter}`;
     try {
-      seq = await this.append(ops);
+      seq = await this.append(txn, ops);
     } catch (err) {
       for (const p of group) p.reject(err);
       this.inFlight = false;
-      void this.flush();
+      this.next();
       return;
     }
     // The next record's quorum round trip overlaps this one's local apply (applies stay in stream
     // order through the chain); each writer is answered only once its own record is applied.
     this.inFlight = false;
-    void this.flush();
-    this.apply(seq, ops, false).then(
+    const acked = this.traceRecord ? performance.now() : 0;
+    this.next();
+    const timing = this.traceRecord ? { start: 0, end: 0 } : undefined;
+    const applied = this.apply(seq, ops, false, timing).finally(() => this.own.delete(txn));
+    applied.then(
       () => {
+        if (timing) {
+          for (const p of group)
+            if (p.trace) Object.assign(p.trace, { acked, applying: timing.start, applied: timing.end });
+          const r = (x: number) => Math.round(x * 1000) / 1000;
+          this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, keyspaces: keyspaces(ops), queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start) });
+        }
         for (const p of group) p.resolve(seq);
       },
       (err: unknown) => {
@@ -101,10 +182,17 @@ export class ShardLog {
     );
   }
 
+  /** After a record: what waited during its round trip goes now; lazy ops alone wait for company. */
+  private next(): void {
+    if (this.queue.length) void this.flush();
+    else if (this.lazy.length) this.arm();
+  }
+
   /** Appends one batch (one or more chunks) under the fence; resolves with the last chunk's sequence. */
-  private async append(ops: KvOp[]): Promise<number> {
+  private async append(txn: string, ops: KvOp[]): Promise<number> {
     if (!this.leading || !this.ready) throw unavailable(`this node no longer leads shard ${this.shard}; retry`, { shard: this.shard });
-    const chunks = encodeRecord(this.node, `${this.node}.${Date.now().toString(36)}.${++this.txnCounter}`, ops, this.io.maxPayload);
+    const chunks = encodeRecord(this.node, txn, ops, this.io.maxPayload);
+    this.own.set(txn, { ops, echoed: false });
     let seq = this.seen;
     try {
       for (const chunk of chunks) {
@@ -115,7 +203,12 @@ export class ShardLog {
     } catch (err) {
       // Fenced (someone else appended: this node was deposed) or unknown outcome (timeout, NATS
       // gone): either way this node's idea of the stream is no longer exact. Nothing was applied
-      // locally; re-synchronize from the stream before appending again.
+      // locally; re-synchronize from the stream before appending again. A record that did land is
+      // applied from the stream like another leader's — with the listeners, since the handler that
+      // wrote it failed: when the consumer already applied it as this node's own, they run now.
+      const own = this.own.get(txn);
+      this.own.delete(txn);
+      if (own?.echoed) void this.afterApplies(() => this.onApplied(ops));
       this.ready = false;
       void this.resync();
       const fenced = /wrong last sequence|10071/i.test(String((err as Error)?.message ?? err));
@@ -129,6 +222,16 @@ export class ShardLog {
     this.seen = Math.max(this.seen, seq);
     this.streamLast = Math.max(this.streamLast, seq + pending);
     if (seq <= this.applied) return this.chain;
+    const head = this.own.size ? decodeHeader(data) : undefined;
+    const own = head && this.own.get(head.txn);
+    if (own) {
+      // This node's own append, delivered before (or instead of) its ack: applied once, as the
+      // appending path would; that path's apply is then a no-op.
+      if (head.chunk < head.chunks) return this.chain;
+      own.echoed = true;
+      this.partial = undefined;
+      return this.apply(seq, own.ops, false);
+    }
     const { header, ops } = decodeRecord(data);
     if (header.chunks === 1) return this.apply(seq, ops, true);
     // A new transaction's first chunk discards the leftovers of one whose leader died mid-way.
@@ -140,15 +243,24 @@ export class ShardLog {
     return this.apply(seq, all, true);
   }
 
-  private apply(seq: number, ops: KvOp[], fromStream: boolean): Promise<void> {
+  private apply(seq: number, ops: KvOp[], fromStream: boolean, timing?: { start: number; end: number }): Promise<void> {
     const run = async () => {
-      if (seq <= this.applied) return;
-      // applied_seq in the same atomic write: a restart replays from exactly here.
-      await this.backend.write([...ops, { type: 'put', key: APPLIED_PREFIX + this.shard, value: Buffer.from(String(seq)) }], true);
+      if (timing) timing.start = performance.now();
+      if (seq <= this.applied) {
+        if (timing) timing.end = timing.start;
+        return;
+      }
+      // applied_seq in the same atomic write: a restart replays from exactly here. Not fsynced: the
+      // quorum log is the durable record (the write was acknowledged by it); a machine crash loses
+      // at most the last applies together with their applied_seq, and the restart replays them.
+      // A synced write cost 0.3-4 ms p50 (7-11 ms p90) on this machine's disk, on every record —
+      // the request's and each background record queued before it (docs/scale-out.md, "Costs").
+      await this.backend.write([...ops, { type: 'put', key: APPLIED_PREFIX + this.shard, value: Buffer.from(String(seq)) }], false);
       // Derived in-memory state (the vector index) follows before the sequence counts as applied,
       // so a read waiting on a token sees it.
       if (fromStream) await this.onApplied(ops);
       this.applied = seq;
+      if (timing) timing.end = performance.now();
       this.wake();
     };
     const next = this.chain.then(run);
@@ -235,6 +347,13 @@ export class ShardLog {
     return this.apply(seq, ops, true);
   }
 
+  /** Runs `fn` after every apply queued so far, before the next. */
+  private afterApplies(fn: () => void | Promise<void>): Promise<void> {
+    const next = this.chain.then(fn);
+    this.chain = next.catch(() => {});
+    return this.chain;
+  }
+
   /** Resolves when every apply queued so far is done. */
   settled(): Promise<void> {
     return this.chain;
@@ -243,6 +362,10 @@ export class ShardLog {
   stepDown(): void {
     this.leading = false;
     this.ready = false;
+    // Lazy ops (acks) are dropped: their messages stay persisted, and the next leader runs them again.
+    this.lazy = [];
+    if (this.window) clearTimeout(this.window);
+    this.window = undefined;
     for (const p of this.queue.splice(0)) p.reject(unavailable(`this node no longer leads shard ${this.shard}; retry`, { shard: this.shard }));
   }
 }

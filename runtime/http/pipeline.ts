@@ -15,7 +15,7 @@ import type { Logger } from '../logger.js';
 import type { RequestInfo, RouteContext, RouteDef } from '../plugin.js';
 import { dropUnknownQueryParams, parseQueryString } from '../schema.js';
 import { Router } from './router.js';
-import { JsonResult, Reply, formatSse, type SseWriter } from './reply.js';
+import { JsonResult, JsonText, Reply, formatSse, type SseWriter } from './reply.js';
 import type { HttpRequestData, ResponseSink } from './types.js';
 import type { HttpMetrics, RouteMetrics } from '../metrics/http-metrics.js';
 import { runWithTrace, type ActiveTrace, type Tracing } from '../tracing/tracing.js';
@@ -437,7 +437,7 @@ export class Pipeline {
       const httpStatus = x.httpStatus;
       const profile = x.profile;
       if (result instanceof Reply) return await this.sendReply(sink, result, x.headers(), isHead, profile, x);
-      if (result instanceof JsonResult) {
+      if (result instanceof JsonResult && (telemetry || profile || !(result instanceof JsonText))) {
         // Same envelope, with the pre-encoded result spliced in between its other fields.
         const rest: Record<string, unknown> = { time: x.time() };
         if (telemetry) rest.telemetry = telemetryOf(x.id, telemetry, x.started);
@@ -450,7 +450,7 @@ export class Pipeline {
       }
       if (!telemetry && !profile) {
         // The common envelope as text: JSON.stringify({status, result, time}) without the object.
-        const json = result === undefined ? 'null' : JSON.stringify(result);
+        const json = result === undefined ? 'null' : result instanceof JsonText ? result.text : JSON.stringify(result);
         if (json !== undefined) {
           sink.writeHead(httpStatus, x.jsonHeaders());
           const text = '{"status":"ok","result":' + json + ',"time":' + x.time() + '}';

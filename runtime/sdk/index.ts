@@ -66,8 +66,8 @@ export type { AccountRecord, UserRecord } from '../identity/registry.js';
 export { CtxError, conflict, failedPrecondition, invalidArgument, isCtxError, notFound, permissionDenied, unavailable, type ErrorCode } from '../errors.js';
 export { s, Schema, TAG_PATTERN, URI_PATTERN, SCOPED_URI_PATTERN, NODE_URI_PATTERN, SHARED_RESOURCE_URI_PATTERN, spaceUriPattern, fieldError, type Infer } from '../schema.js';
 export { componentStatusSchema, resultObject, taskRecordSchema, taskStartedSchema } from '../result-schemas.js';
-export { JsonResult, Reply, contentDisposition, formatSse, type SseWriter, type StreamSource } from '../http/reply.js';
-export type { InvokeReply, InvokeRequest } from '../http/invoke.js';
+export { JsonResult, JsonText, Reply, contentDisposition, formatSse, type SseWriter, type StreamSource } from '../http/reply.js';
+export type { AbortLike, InvokeReply, InvokeRequest } from '../http/invoke.js';
 export { parseMultipart, type MultipartField } from '../adapters/uws/index.js';
 
 // ctx:// URIs and shared helpers.

@@ -83,13 +83,16 @@ export function parseUri(input: unknown, identity: Identity, opts?: ParseOptions
     throw invalidUriFor(field, input, `longer than ${MAX_URI_BYTES} bytes after NFC normalization`);
   }
 
+  // Already canonical (ASCII, no trailing slash): the input is the URI, a flat string where
+  // SCHEME + path would be a concatenation flattened again by every hash or JSON.stringify of it.
+  const uri = !nonAscii && to === input.length ? input : undefined;
   switch (segs[0]) {
     case 'resources':
-      return make(segs, rest, { scope: 'resources', contextType: 'resource', readOnly: false });
+      return make(segs, rest, { scope: 'resources', contextType: 'resource', readOnly: false }, uri);
     case 'user':
-      return make(segs, rest, userShape(segs, field, input));
+      return make(segs, rest, userShape(segs, field, input), uri);
     case 'agent':
-      return make(segs, rest, agentShape(segs, field, input));
+      return make(segs, rest, agentShape(segs, field, input), uri);
     case '~': {
       segs.splice(0, 1, 'user', identity.userId);
       const shape = userShape(segs, field, input);
@@ -120,11 +123,12 @@ function expanded(segs: string[], shape: Shape, field: string, input: string, no
   return make(segs, path, shape);
 }
 
-function make(segments: string[], path: string, s: Shape): CtxUri {
+/** `uri`: the canonical URI when the caller has it as one string (SCHEME + path). */
+function make(segments: string[], path: string, s: Shape, uri?: string): CtxUri {
   const n = segments.length;
   // One literal with every key keeps the object shape monomorphic for callers on the hot path.
   return {
-    uri: SCHEME + path,
+    uri: uri ?? SCHEME + path,
     path,
     segments,
     scope: s.scope,

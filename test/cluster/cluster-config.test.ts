@@ -17,8 +17,9 @@ describe('cluster configuration', () => {
       CTX_CLUSTER_REPLICAS: '3',
       CTX_CLUSTER_ADVERTISE_URL: 'http://10.0.0.5:1933',
       CTX_CLUSTER_HEARTBEAT_MS: '250',
+      CTX_CLUSTER_TRACE: 'true',
     }).cluster;
-    expect(c).toEqual({ nats: ['nats://127.0.0.1:4222', 'nats://127.0.0.1:4223'], nodeId: 'node-a', shards: 16, replicas: 3, advertiseUrl: 'http://10.0.0.5:1933', heartbeatMs: 250, connectTimeoutMs: 10_000, snapshotRecords: 10_000 });
+    expect(c).toEqual({ nats: ['nats://127.0.0.1:4222', 'nats://127.0.0.1:4223'], nodeId: 'node-a', shards: 16, replicas: 3, advertiseUrl: 'http://10.0.0.5:1933', heartbeatMs: 250, connectTimeoutMs: 10_000, snapshotRecords: 10_000, trace: true });
   });
 
   it.each([

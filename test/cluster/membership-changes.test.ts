@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { localClusterForFile } from './one-at-a-time.js';
 import { add, alive, natsServerInstalled, restartNode, type ClusterFile } from '../../runtime/cluster/launcher.js';
 import { shardOf } from '../../runtime/cluster/placement.js';
+import { clusterSecret, PeerAuth } from '../../runtime/cluster/peer-auth.js';
 import { tempDir } from '../helpers/app.js';
 import { pollUntil } from '../helpers/poll.js';
 import type { Shard } from './shard-status.js';
@@ -46,11 +47,15 @@ describe.skipIf(!natsServerInstalled())('a node joins, leaves and returns', () =
   /** A shard the 4th node is the preferred replica of, and an account living in it. */
   let shard: number;
   let key: string;
+  let account: string;
   let fourth: ClusterFile['nodes'][number];
+  /** Every shard's replica set over the first three nodes. */
+  let placedOnThree: string[][];
 
   it('npm run cluster -- add: the 4th node takes shards, replays them, serves them and leads its preferred ones', async () => {
     // Written before it exists: the new node has to replay it from the stream.
     const before = await accepted(file.nodes[0]!.url, file.root_api_key, 'ctx://resources/before-join.md', 'written by three');
+    placedOnThree = (await cluster(file.nodes[0]!.url)).shards.map((s) => s.replicas);
     file = await add({ dir, heartbeatMs: HEARTBEAT_MS });
     fourth = file.nodes[3]!;
     expect(fourth.id).toBe('ctx-4');
@@ -64,7 +69,7 @@ describe.skipIf(!natsServerInstalled())('a node joins, leaves and returns', () =
     expect(held.length).toBeGreaterThan(0);
     expect(preferred.length).toBeGreaterThan(0);
     shard = preferred[0]!.shard;
-    let account = '';
+    account = '';
     for (let i = 0; !account; i++) if (shardOf(`joiner${i}`, view.shard_count) === shard) account = `joiner${i}`;
     const made = await fetch(`${file.nodes[0]!.url}/api/v1/admin/accounts`, { method: 'POST', headers: root(), body: JSON.stringify({ account_id: account, admin_user_id: 'ann' }) });
     expect(made.status).toBe(201);
@@ -91,7 +96,35 @@ describe.skipIf(!natsServerInstalled())('a node joins, leaves and returns', () =
     expect((await read(fourth.url, file.root_api_key, 'ctx://resources/before-join.md', before.token!)).body.result).toBe('written by three');
   }, 240_000);
 
-  it('stopped, its shards are led by others; restarted, it catches up and leads them again', async () => {
+  it('a node drops the shards that moved away from it: unassigned there, no longer applied, its reads forwarded', async () => {
+    const now = (await cluster(fourth.url)).shards;
+    // The old node the 4th node replaced in the replica set of its preferred shard.
+    const leftId = placedOnThree[shard]!.find((id) => !now[shard]!.replicas.includes(id))!;
+    expect(leftId).toBeDefined();
+    const left = file.nodes.find((n) => n.id === leftId)!;
+    await pollUntil(async () => (await cluster(left.url)).shards[shard]!.role === 'unassigned', { what: `${leftId} dropping shard ${shard}`, timeoutMs: 30_000, intervalMs: 200 });
+    const stopped = (await cluster(left.url)).shards[shard]!.applied_seq;
+    // A write after the drop: the old copy does not apply it, and a read through that node is
+    // forwarded to a replica that did — never answered from the stale copy.
+    const w = await accepted(fourth.url, key, 'ctx://resources/after-drop.md', 'not in the dropped copy');
+    expect(Number(w.token!.split(':')[1])).toBeGreaterThan(stopped);
+    const r = await read(left.url, key, 'ctx://resources/after-drop.md', w.token!);
+    expect(r.status).toBe(200);
+    expect(r.body.result).toBe('not in the dropped copy');
+    // Without a token too (a stale replica would answer 404 here).
+    const plain = await fetch(`${left.url}/api/v1/content/read?uri=${encodeURIComponent('ctx://resources/after-drop.md')}`, { headers: { 'x-api-key': key } });
+    expect(plain.status).toBe(200);
+    expect((await cluster(left.url)).shards[shard]!.applied_seq).toBe(stopped);
+  }, 120_000);
+
+  it('stopped, its shards are led by others; restarted, it catches up and leads them again, and refuses a peer signature it accepted before', async () => {
+    // A request signed as a peer would sign it (the secret derived from the shared root key).
+    const target = `/api/v1/content/read?uri=${encodeURIComponent('ctx://resources/joined.md')}`;
+    const signed = new PeerAuth(clusterSecret(undefined, file.root_api_key)!, 'ctx-1').sign({ accountId: account, userId: 'ann', role: 'ADMIN' }, 'GET', target);
+    const signedAt = Date.now();
+    const first = await fetch(`${fourth.url}${target}`, { headers: signed });
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { result: string }).result).toBe('read me on ctx-4');
     process.kill(fourth.pid, 'SIGTERM');
     await pollUntil(() => !alive(fourth.pid), { what: 'ctx-4 stopped', timeoutMs: 30_000, intervalMs: 100 });
     const other = file.nodes[0]!;
@@ -106,6 +139,11 @@ describe.skipIf(!natsServerInstalled())('a node joins, leaves and returns', () =
       return s.leader === fourth.id && s.role === 'leader';
     }, { what: 'ctx-4 leading its preferred shard again', timeoutMs: 30_000, intervalMs: 200 });
     expect((await read(fourth.url, key, 'ctx://resources/while-ctx4-away.md', away.token!)).body.result).toBe('missed by ctx-4');
+    // The replay window outlived the restart (its list of accepted signatures is kept on disk).
+    const replayed = await fetch(`${fourth.url}${target}`, { headers: signed });
+    expect(replayed.status).toBe(401);
+    const why = ((await replayed.json()) as { error: { message: string } }).error.message;
+    if (Date.now() - signedAt < 30_000) expect(why).toMatch(/replayed signature/);
     // Writes through any node land on it as the leader.
     const again = await accepted(other.url, key, 'ctx://resources/after-return.md', 'back');
     expect(Number(again.token!.split(':')[1])).toBeGreaterThan(Number(away.token!.split(':')[1]));

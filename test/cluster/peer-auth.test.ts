@@ -1,4 +1,7 @@
 /** The identity signed between nodes (runtime/cluster/peer-auth.ts), and the consistency route on a single node. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterSecret, MAX_SKEW_MS, PeerAuth, PEER_IDENTITY_HEADER, PEER_SIGNATURE_HEADER } from '../../runtime/cluster/peer-auth.js';
 import type { HttpRequestData } from '../../runtime/http/types.js';
@@ -20,6 +23,34 @@ describe('peer identity signatures', () => {
     expect(() => b.verify(req(h2, { path: '/api/v1/fs/mkdir' }))).toThrow(/bad signature/);
     expect(() => b.verify(req(h2, { method: 'DELETE' }))).toThrow(/bad signature/);
     expect(() => b.verify(req(h2, { query: 'x=1' }))).toThrow(/bad signature/);
+  });
+
+  it('the replay window survives a restart when persisted: a new instance on the same file refuses what the old one accepted', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-peer-replay-'));
+    try {
+      const file = path.join(dir, 'cluster-peer-signatures');
+      const a = new PeerAuth(secret, 'ctx-1');
+      const before = new PeerAuth(secret, 'ctx-2');
+      before.persist(file);
+      const h = a.sign(identity, 'POST', '/api/v1/content/write', Buffer.from('{"a":1}'));
+      expect(before.verify(req(h))).toEqual(identity);
+      before.close();
+      const after = new PeerAuth(secret, 'ctx-2');
+      after.persist(file);
+      expect(() => after.verify(req(h))).toThrow(/replayed/);
+      // A fresh signature still passes; expired entries are not carried into the next start.
+      expect(after.verify(req(a.sign(identity, 'POST', '/api/v1/content/write', Buffer.from('{"a":1}'))))).toEqual(identity);
+      after.close();
+      const later = new PeerAuth(secret, 'ctx-2', () => Date.now() + MAX_SKEW_MS + 1000);
+      later.persist(file);
+      later.close();
+      expect(fs.readFileSync(file, 'utf8')).toBe('');
+      // Not persisted (the default): the window is this process's only.
+      const volatile = new PeerAuth(secret, 'ctx-2');
+      expect(volatile.verify(req(h))).toEqual(identity);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a forged identity, another secret, a stale or malformed signature are refused with 401', () => {

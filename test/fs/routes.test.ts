@@ -221,6 +221,15 @@ describe('GET /api/v1/fs/stat', () => {
     expect(dir).toEqual({ name: 'lib', size: 0, mode: 0o40755, modTime: expect.any(String), isDir: true, isLocked: false, uri: 'ctx://resources/lib', count: 42 });
   });
 
+  it('the answer is the envelope around JSON.stringify of the result, byte for byte (names with quotes and non-ASCII)', async () => {
+    await put(t, 'acme', 'resources/lib/q "é" 文.md', 'héllo');
+    const res = await get('stat', { uri: 'ctx://resources/lib/q "é" 文.md' });
+    expect(res.status).toBe(200);
+    const body = res.json();
+    expect(body.result).toMatchObject({ name: 'q "é" 文.md', size: 6, uri: 'ctx://resources/lib/q "é" 文.md' });
+    expect(res.text).toBe(`{"status":"ok","result":${JSON.stringify(body.result)},"time":${body.time}}`);
+  });
+
   it('by 32-hex record id; unknown ids are 404', async () => {
     const id = recordId('acme', 'ctx://resources/lib/c.txt', 2);
     const res = await get('stat', { uri: id });

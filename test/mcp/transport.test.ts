@@ -33,6 +33,32 @@ describe('oneLine', () => {
     expect(more).toBeGreaterThan(text.length - 40);
     expect(more).toBeLessThanOrEqual(text.length - 20);
   });
+  it('gives the same line for text that is already one line as for text whose whitespace it collapses', () => {
+    // The reference: the words joined by single spaces, cut at max with what was left out counted.
+    const reference = (text: string, max: number) => {
+      const words = text.split(/[\s\u00a0\u2028\u2029\ufeff\u3000]+/).filter(Boolean);
+      const line = words.join(' ');
+      return line.length <= max ? line : line.slice(0, max);
+    };
+    let seed = 7;
+    const rand = (k: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % k);
+    for (let round = 0; round < 2000; round++) {
+      const pieces: string[] = [];
+      const words = rand(60);
+      for (let w = 0; w < words; w++) pieces.push('abcdefghijkl'.slice(0, 1 + rand(12)).repeat(1 + rand(3)));
+      const messy = rand(3) === 0;
+      const text = messy ? pieces.map((p) => p + [' ', '  ', '\n', ' \t '][rand(4)]).join('') : pieces.join(' ');
+      const max = [20, 50, 200][rand(3)]!;
+      const line = oneLine(text, max);
+      const head = line.replace(/… \(\d+ more characters\)$/, '');
+      expect(head).toBe(reference(text, max));
+      // Cut exactly when the collapsed line is longer than max, and never counting more than is there.
+      expect(line !== head).toBe(reference(text, Infinity).length > max);
+      if (line !== head) expect(Number(/\((\d+) more/.exec(line)![1])).toBeLessThanOrEqual(text.length - max);
+      // Already one line: the same answer as collapsing it would give.
+      if (!messy) expect(line).toBe(oneLine(` ${text}`, max));
+    }
+  });
   it('keeps a line of exactly max characters whole', () => {
     expect(oneLine('x'.repeat(200))).toBe('x'.repeat(200));
     expect(oneLine('x'.repeat(201))).toBe(`${'x'.repeat(200)}… (1 more characters)`);
@@ -137,14 +163,14 @@ describe('MCP Streamable HTTP framing over a real socket', () => {
 });
 
 import { HttpSessionTransport } from '../../plugins/mcp/transport.js';
-import type { Identity, RouteContext } from 'ctx/plugin';
+import type { AbortLike, Identity, RouteContext } from 'ctx/plugin';
 
 describe('MCP transport: cancelling a tools/call', () => {
   const identity = { accountId: 'a', userId: 'u', role: 'user' } as unknown as Identity;
   const ctxFor = (headers: Record<string, string>) => ({ req: { headers: { accept: 'application/json, text/event-stream', ...headers } }, signal: new AbortController().signal }) as unknown as RouteContext;
 
   it('aborts the running call on notifications/cancelled; its POST ends with 202 and no body', async () => {
-    let seen: AbortSignal | undefined;
+    let seen: AbortLike | undefined;
     const transport = new HttpSessionTransport({ onInitialized() {}, onClosed() {} }, (_params, _who, signal) => {
       seen = signal;
       return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));

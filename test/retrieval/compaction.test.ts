@@ -4,7 +4,7 @@
  * meanwhile, and loads the graph again after a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { post, setup, uris, wait, type Ctx } from './helpers.js';
+import { post, setup, untilReady, uris, wait, type Ctx } from './helpers.js';
 import { pollUntil } from '../helpers/poll.js';
 
 const TOPICS = ['volcano eruption lava basalt', 'sourdough starter flour hydration', 'kubernetes pod eviction memory', 'violin bow rosin horsehair', 'glacier moraine ice sheet'];
@@ -54,6 +54,7 @@ describe('vector index compaction in the plugin', () => {
 
   it('loads the graph after a restart and keeps isolation', async () => {
     await c.t.restart();
+    await untilReady(c.t);
     expect(await vectordb(c)).toMatch(/native \(hnsw\)/);
     const f = await post(c.t, c.admin, '/api/v1/search/find', { query: 'sourdough flour hydration m21x', limit: 5 });
     expect(uris(f.body.result)).toContain('ctx://resources/c/t1/note-21.md');

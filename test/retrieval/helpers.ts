@@ -25,6 +25,19 @@ export async function wait(t: TestApp) {
   return r.json().result;
 }
 
+/**
+ * After a (re)start the vector index loads in the background: `/ready` answers 200 once it is
+ * loaded. For tests that read the index's own state (observer, metrics) right after a restart.
+ */
+export async function untilReady(t: TestApp): Promise<void> {
+  for (let i = 0; ; i++) {
+    const r = await t.req({ method: 'GET', url: '/ready' });
+    if (r.status === 200) return;
+    if (i >= 1000) throw new Error(`not ready after 10 s: ${r.text}`);
+    await new Promise((res) => setTimeout(res, 10));
+  }
+}
+
 export async function post(t: TestApp, headers: Record<string, string>, url: string, body: unknown) {
   const r = await t.req({ method: 'POST', url, headers, body });
   return { status: r.status, body: r.json() as { status: string; result: any; error?: { code: string; message: string; details?: any } } };

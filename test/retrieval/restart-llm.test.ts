@@ -7,7 +7,7 @@ import { REEMBED_OWNER } from '../../plugins/semantic/index.js';
 import { createEmbedder } from '../../runtime/models/embedder.js';
 import { createLlm } from '../../runtime/models/llm.js';
 import { startFakeOpenAi, type FakeServer } from '../models/fake-openai.js';
-import { post, setup, uris, wait, write, type Ctx } from './helpers.js';
+import { post, setup, untilReady, uris, wait, write, type Ctx } from './helpers.js';
 
 const opened: Ctx[] = [];
 const servers: http.Server[] = [];
@@ -44,6 +44,7 @@ describe('restart', () => {
     const m = JSON.parse(fs.readFileSync(meta, 'utf8'));
     fs.writeFileSync(meta, JSON.stringify({ ...m, seq: m.seq - 1 }));
     await c.t.restart();
+    await untilReady(c.t);
     obs = (await c.t.req({ method: 'GET', url: '/api/v1/observer/vectordb', headers: c.t.root })).json().result.status as string;
     expect(obs).toContain('stale');
     r = await post(c.t, c.admin, '/api/v1/search/find', { query: 'quokka island' });
@@ -55,6 +56,7 @@ describe('restart', () => {
     bytes.fill(0x5a, 8, Math.min(bytes.length, 200));
     fs.writeFileSync(bin, bytes);
     await c.t.restart().catch(() => undefined);
+    await untilReady(c.t);
     obs = (await c.t.req({ method: 'GET', url: '/api/v1/observer/vectordb', headers: c.t.root })).json().result.status as string;
     expect(obs).toMatch(/unreadable|stale/);
     r = await post(c.t, c.admin, '/api/v1/search/find', { query: 'quokka island' });

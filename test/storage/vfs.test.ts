@@ -524,6 +524,37 @@ describe('Vfs on RocksDB', () => {
       expect(again.tags).toEqual(first.tags!.slice(0, -1));
     });
 
+    it('peekStat/statShared: one frozen entry per cache fill, equal to stat, never stale, undefined when not in memory', async () => {
+      await vfs.writeFile(A, 'resources/s/a.md', b('one'), { tags: ['a=1'] });
+      expect(vfs.peekStat(A, 'resources/s/a.md')).toBeUndefined(); // the write dropped the key
+      const shared = (await vfs.statShared(A, 'resources/s/a.md'))!;
+      expect(shared).toEqual(await vfs.stat(A, 'resources/s/a.md'));
+      expect(vfs.peekStat(A, 'resources/s/a.md')).toBe(shared); // parsed once, then shared
+      expect(Object.isFrozen(shared) && Object.isFrozen(shared.tags)).toBe(true);
+      expect(() => ((shared as { size: number }).size = 9)).toThrow(TypeError);
+      // stat still hands out private copies, not the shared entry.
+      const copy = (await vfs.stat(A, 'resources/s/a.md'))!;
+      expect(copy).not.toBe(shared);
+      copy.tags!.push('b=2');
+      expect(vfs.peekStat(A, 'resources/s/a.md')!.tags).toEqual(['a=1']);
+      // A change is seen by the next peek (no entry in memory, then the new one).
+      await vfs.writeFile(A, 'resources/s/a.md', b('three'));
+      expect(vfs.peekStat(A, 'resources/s/a.md')).toBeUndefined();
+      expect((await vfs.statShared(A, 'resources/s/a.md'))!.size).toBe(5);
+      await vfs.rm(A, 'resources/s', { recursive: true });
+      expect(await vfs.statShared(A, 'resources/s/a.md')).toBeNull();
+      expect(vfs.peekStat(A, 'resources/s/a.md')).toBeNull(); // a cached miss
+      // Directories, the implicit roots and the account root.
+      expect((await vfs.statShared(A, 'resources'))!).toMatchObject({ kind: 'dir', path: 'resources', name: 'resources' });
+      expect(vfs.peekStat(A, '')).toMatchObject({ kind: 'dir', path: '', name: '' });
+      await vfs.mkdir(A, 'resources/dir');
+      expect((await vfs.statShared(A, 'resources/dir'))!).toEqual(await vfs.stat(A, 'resources/dir'));
+      // With the cache off nothing is kept: each call reads and parses.
+      const uncached = new Vfs(kv.sub('vfs'), { metaCacheEntries: 0 });
+      expect((await uncached.statShared(A, 'resources/dir'))!.kind).toBe('dir');
+      expect(uncached.peekStat(A, 'resources/dir')).toBeUndefined();
+    });
+
     it('stats racing with writes never keep an old value once the write is acknowledged', async () => {
       await vfs.writeFile(A, 'resources/race.md', b('0'));
       for (let i = 1; i <= 60; i++) {

@@ -157,6 +157,16 @@ describe('envelope, telemetry, profile, request ids', () => {
     expect(body.profile.join('\n')).toMatch(/auth: [\d.]+ ms/);
   });
 
+  it('profile=1 on a route answering pre-written JSON (fs/stat): the same result, with the profile', async () => {
+    const plain = await t.req({ url: '/api/v1/fs/stat?uri=ctx://resources', headers: alice });
+    const res = await t.req({ url: '/api/v1/fs/stat?uri=ctx://resources&profile=1', headers: alice });
+    expect(res.status).toBe(200);
+    const body = res.json();
+    expect(body.result).toEqual(plain.json().result);
+    expect(body.result).toMatchObject({ name: 'resources', isDir: true });
+    expect(body.profile.join('\n')).toMatch(/handler: [\d.]+ ms/);
+  });
+
   it('profile=1 is ignored when profiling is disabled', async () => {
     const t2 = await startTestApp();
     try {
