@@ -5,7 +5,10 @@
  * finds alternating one by one with a direct call to the embedder: the client's wall time, the
  * server's own time (envelope `time`) and its marks (auth, parse, handler), and the embedder's round
  * trip, p50 each, all in the same seconds.
- *   npx tsx bench/find-remote-gap.ts
+ * With `--files N`, bench/vs-reference.ts's corpus and queries instead (N synthetic ~1 KB notes,
+ * four words of a note per query), waited for until the last note is findable.
+ * `--main` serves another build (a copy of dist/server made before a change, for a before/after).
+ *   npx tsx bench/find-remote-gap.ts [--files 2000] [--finds 400] [--main dist/server/main.js]
  */
 import net from 'node:net';
 import { spawn } from 'node:child_process';
@@ -14,6 +17,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { doc, writeCorpus } from './synthetic-corpus.js';
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const FILES = Number(arg('files') ?? 0);
+const FINDS = Number(arg('finds') ?? 400);
+const MAIN = arg('main') ?? 'dist/server/main.js';
 const emb = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/fake-embedder.ts', '--dim', '256', '--delay-ms', '5'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url: string = await new Promise((r) => readline.createInterface({ input: emb.stdout! }).once('line', (l) => r(JSON.parse(l).url)));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-gap-'));
@@ -23,7 +34,7 @@ const port = await new Promise<number>((resolve) => {
     s.close(() => resolve(p));
   });
 });
-const srv = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/server/main.js'], { env: { ...process.env, CTX_DATA_DIR: dir, CTX_PORT: String(port), CTX_HOST: '127.0.0.1', CTX_GRPC_PORT: '0', CTX_LOG_LEVEL: 'warn', CTX_PROFILING: 'true', CTX_ACCESS_LOG: 'false', CTX_EMBEDDING_PROVIDER: 'openai', CTX_EMBEDDING_BASE_URL: url, CTX_EMBEDDING_MODEL: 'bench-embed', CTX_EMBEDDING_DIM: '256' }, stdio: ['ignore', 'ignore', 'inherit'] });
+const srv = spawn(process.execPath, ['--max-semi-space-size=4', MAIN], { env: { ...process.env, CTX_DATA_DIR: dir, CTX_PORT: String(port), CTX_HOST: '127.0.0.1', CTX_GRPC_PORT: '0', CTX_LOG_LEVEL: 'warn', CTX_PROFILING: 'true', CTX_ACCESS_LOG: 'false', ...(process.argv.includes('--local') ? { CTX_EMBEDDING_PROVIDER: 'local' } : { CTX_EMBEDDING_PROVIDER: 'openai', CTX_EMBEDDING_BASE_URL: url, CTX_EMBEDDING_MODEL: 'bench-embed', CTX_EMBEDDING_DIM: '256' }) }, stdio: ['ignore', 'ignore', 'inherit'] });
 const agent = new http.Agent({ keepAlive: true });
 const call = (u: string, body: string) => new Promise<{ ms: number; text: string }>((resolve, reject) => {
   const t0 = performance.now();
@@ -32,19 +43,36 @@ const call = (u: string, body: string) => new Promise<{ ms: number; text: string
 });
 for (;;) { try { await call(`http://127.0.0.1:${port}/health`, ''); break; } catch { await new Promise((r) => setTimeout(r, 50)); } }
 const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon'.split(' ');
-for (let i = 0; i < 300; i++) await call(`http://127.0.0.1:${port}/api/v1/content/write`, JSON.stringify({ uri: `ctx://resources/n/${i}.md`, content: `${words[i % 20]} ${words[(i * 7) % 20]} note ${i} ${words[(i * 3) % 20]}` }));
-await new Promise((r) => setTimeout(r, 5000));
-const F: number[] = [], E: number[] = [], H: number[] = [];
+let queryOf = (i: number) => `${words[i % 20]} ${words[(i * 11) % 20]} q${i}`;
+if (FILES) {
+  const corpus = await writeCorpus(FILES, (p, b) => call(`http://127.0.0.1:${port}${p}`, JSON.stringify(b)));
+  queryOf = (i: number) => {
+    const w = corpus[((i + 1) * 7919) % FILES]!;
+    const o = ((i + 1) * 13) % Math.max(1, w.length - 4);
+    return `${w.slice(o, o + 4).join(' ')} q${i}`;
+  };
+  const last = doc(FILES - 1).uri;
+  for (let t = 0; ; t++) {
+    const r = JSON.parse((await call(`http://127.0.0.1:${port}/api/v1/search/find`, JSON.stringify({ query: corpus[FILES - 1]!.slice(0, 6).join(' '), target_uri: last, limit: 1 }))).text);
+    if (r.result?.total > 0 || t > 1200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 3000));
+} else {
+  for (let i = 0; i < 300; i++) await call(`http://127.0.0.1:${port}/api/v1/content/write`, JSON.stringify({ uri: `ctx://resources/n/${i}.md`, content: `${words[i % 20]} ${words[(i * 7) % 20]} note ${i} ${words[(i * 3) % 20]}` }));
+  await new Promise((r) => setTimeout(r, 5000));
+}
+const F: number[] = [], E: number[] = [], H: number[] = [], G: number[] = [];
 const marks: Record<string, number[]> = {};
-for (let i = 0; i < 400; i++) {
-  const f = await call(`http://127.0.0.1:${port}/api/v1/search/find?profile=true`, JSON.stringify({ query: `${words[i % 20]} ${words[(i * 11) % 20]} q${i}`, limit: 10 }));
+for (let i = 0; i < FINDS; i++) {
+  const f = await call(`http://127.0.0.1:${port}/api/v1/search/find?profile=true`, JSON.stringify({ query: queryOf(i), limit: 10 }));
   const e = await call(`${url}/embeddings`, JSON.stringify({ model: 'bench-embed', input: [`kalo zipe ${i}`] }));
   const env = JSON.parse(f.text);
-  F.push(f.ms); E.push(e.ms); if (env.time !== undefined) H.push(env.time * 1000); // seconds in the envelope
+  F.push(f.ms); E.push(e.ms); G.push(f.ms - e.ms); if (env.time !== undefined) H.push(env.time * 1000); // seconds in the envelope
   for (const m of env.profile ?? []) { const [k, v] = String(m).split(": "); (marks[k!] ??= []).push(parseFloat(v!)); }
 }
 const p50 = (xs: number[]) => Math.round(xs.slice().sort((a, b) => a - b)[xs.length >> 1]! * 100) / 100;
-console.log(JSON.stringify({ load: os.loadavg().map((x) => Math.round(x * 100) / 100), find_client_p50: p50(F), embedder_rtt_p50: p50(E), server_time_p50: p50(H), marks: Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, p50(v)])) }));
+console.log(JSON.stringify({ main: MAIN, load: os.loadavg().map((x) => Math.round(x * 100) / 100), find_client_p50: p50(F), embedder_rtt_p50: p50(E), per_pair_gap_p50: p50(G), server_time_p50: p50(H), marks: Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, p50(v)])) }));
 srv.kill('SIGTERM'); emb.kill('SIGTERM'); agent.destroy();
 await new Promise((r) => srv.once('exit', r));
 fs.rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@
  *   the last note is found), RSS after ingest, find p50 at 1 client and p50/throughput at 8,
  *   the same at 1 client over 20 repeated texts (the query-embedding cache), fs/ls at 8 clients. RSS needs the process id (`--reference-pid` for the reference).
  *   npx tsx bench/vs-reference.ts [--files 2000] [--duration 5] [--embedder remote|local] [--delay-ms 0]
- *       [--server-flags '--max-semi-space-size=2' (default: the node flags of `npm start`)] [--reference URL --reference-key KEY [--reference-pid PID] [--reference-dir DIR]]
+ *       [--main dist/server/main.js] [--server-flags '--max-semi-space-size=2' (default: the node flags of `npm start`)] [--reference URL --reference-key KEY [--reference-pid PID] [--reference-dir DIR]]
  * ctx's configuration can be varied through the environment (CTX_* variables pass through).
  * --reference-dir: a directory both servers may read (the reference reads the corpus from there);
  * ctx gets it as CTX_IMPORT_ROOTS.
@@ -34,7 +34,8 @@ const EMBEDDER = arg('embedder', 'remote')!;
 const DELAY = arg('delay-ms', '0')!;
 const REFERENCE = arg('reference');
 const ROOT = 'vs-reference-root-key-0123456789';
-const MAIN = path.resolve(import.meta.dirname, '../dist/server/main.js'); // what npm start runs
+// What npm start runs; `--main` another build (a copy of dist/server from before a change).
+const MAIN = path.resolve(import.meta.dirname, '..', arg('main', 'dist/server/main.js')!);
 /** The node flags `npm start` passes (package.json), so the bench serves as `npm start` does. */
 const START_FLAGS = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').filter((a) => a.startsWith('--')).join(' ');
 

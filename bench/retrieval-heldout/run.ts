@@ -291,14 +291,18 @@ const SWEEP = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
 type Weight = { alphaMin: number; alphaMax: number } | { alpha: number };
 let rangeOverride: Weight | null = null;
 function overridableFindRange() {
-  const proto = VectorIndex.prototype as unknown as { hierarchicalSearchAsync: (...a: unknown[]) => unknown };
-  const shipped = proto.hierarchicalSearchAsync;
-  proto.hierarchicalSearchAsync = function (this: VectorIndex, ...a: unknown[]) {
-    const params = a[5] as Record<string, unknown> | undefined;
-    // A find without query text weighs dense alone (alpha 1): nothing to swap.
-    if (rangeOverride && params && params.alpha === undefined) a[5] = { ...params, ...rangeOverride };
-    return shipped.apply(this, a);
-  };
+  // find hands its parameters to the core when it prepares the search (argument 3), or in one call
+  // (argument 5) when it searches without preparing.
+  const proto = VectorIndex.prototype as unknown as Record<'hierarchicalSearchAsync' | 'prepareHierarchicalAsync', (...a: unknown[]) => unknown>;
+  for (const [method, at] of [['hierarchicalSearchAsync', 5], ['prepareHierarchicalAsync', 3]] as const) {
+    const shipped = proto[method];
+    proto[method] = function (this: VectorIndex, ...a: unknown[]) {
+      const params = a[at] as Record<string, unknown> | undefined;
+      // A find without query text weighs dense alone (alpha 1): nothing to swap.
+      if (rangeOverride && params && params.alpha === undefined) a[at] = { ...params, ...rangeOverride };
+      return shipped.apply(this, a);
+    };
+  }
 }
 const INPUTS: Array<{ name: string; weight: Weight }> = [
   { name: 'find: bm25 only', weight: { alpha: 0 } },

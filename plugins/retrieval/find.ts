@@ -45,24 +45,29 @@ export interface Provenance {
   params: typeof PARAMS;
 }
 
+type Index = RecordStore['index'];
+type Prep = Awaited<ReturnType<Index['prepareHierarchicalAsync']>>;
+type SearchResult = Awaited<ReturnType<Index['hierarchicalSearchAsync']>>;
+
 /**
- * The whole search runs in the core, in one call off the JS thread (a loop here cost ~8 N-API round
- * trips per find). The scope's filters are OR'ed into one candidate set before scoring, so BM25 is
- * normalized once over the whole scope. Without query text the score is the dense one alone.
+ * A prepared search over at most this many records (scope and navigation points) is finished on
+ * the JS thread when it is the only find running: ~0.25 ms at 2,000 records, less than the libuv
+ * pool's hop and wake-up costs a find on a loaded machine. Larger ones, and any while other finds
+ * run (the JS thread is then their bottleneck, the pool's threads are not), go to the pool.
  */
-export async function hierarchicalFind(
-  store: RecordStore,
-  vec: Float32Array,
-  text: string,
-  scope: { navs: VectorFilter[]; filters: VectorFilter[] },
-  limit: number,
-): Promise<{ hits: Hit[]; provenance: Provenance }> {
-  const provenance: Provenance = { global_hits: 0, navigation_hits: 0, expanded: [], rounds: 0, stop_reason: 'no_hits', params: PARAMS };
-  if (!scope.filters.length) return { hits: [], provenance };
-  const { filters, navs } = withoutListings(scope);
-  // Right after start the index may still be loading (store.open): wait, never answer from it half-loaded.
-  if (!store.loaded) await store.whenLoaded();
-  const r = await store.index.hierarchicalSearchAsync(vec, text, limit, filters, navs, {
+const FINISH_ON_THREAD_MAX = 5_000;
+
+/** The vector-free half of a find, started while its query embedding is in flight. */
+export interface PreparedFind {
+  text: string;
+  scope: { navs: VectorFilter[]; filters: VectorFilter[] };
+  limit: number;
+  /** Undefined when the scope is empty (nothing to search). */
+  prep?: Promise<Prep>;
+}
+
+function searchParams(store: RecordStore, text: string, limit: number) {
+  return {
     propagation: PARAMS.ALPHA,
     maxExpansions: PARAMS.MAX_EXPANSIONS,
     stableRounds: PARAMS.STABLE_ROUNDS,
@@ -73,7 +78,56 @@ export async function hierarchicalFind(
     // rest would cost an object each on this thread.
     maxHits: Math.max(4 * limit, 40),
     ...(text ? denseWeight(store.embedder.info.provider) : { alpha: 1 }),
-  });
+  };
+}
+
+/**
+ * Starts the part of a find that needs no query vector — the scope's bitmaps, BM25 over them and
+ * the dense weight — in the core, off the JS thread, so it overlaps a remote embedder's round trip
+ * (bench/RESULTS.md, issue 27 "find"). `hierarchicalFind` finishes it; the ranking is the one
+ * call's (the core runs the whole search again if the index was written to in between).
+ */
+export function prepareFind(store: RecordStore, text: string, scope: { navs: VectorFilter[]; filters: VectorFilter[] }, limit: number): PreparedFind {
+  const out: PreparedFind = { text, scope: withoutListings(scope), limit };
+  // The lexical embedder answers in microseconds: nothing to overlap, and the preparation's own
+  // hop to the pool would be one more per find (8 clients: 1,496 -> ~550 req/s with it).
+  // While the index is still loading (store.open) there is nothing to prepare on: one call later.
+  if (scope.filters.length && store.embedder.info.provider !== 'local' && store.loaded) {
+    out.prep = store.index.prepareHierarchicalAsync(text, out.scope.filters, out.scope.navs, searchParams(store, text, limit));
+    out.prep.catch(() => {}); // awaited in hierarchicalFind; a failed embedding must not leave it unhandled
+  }
+  return out;
+}
+
+/**
+ * The whole search runs in the core (a loop here cost ~8 N-API round trips per find), in two calls
+ * when prepared: the vector-free half while the embedding is in flight, the rest with the vector.
+ * The scope's filters are OR'ed into one candidate set before scoring, so BM25 is normalized once
+ * over the whole scope. Without query text the score is the dense one alone.
+ */
+export async function hierarchicalFind(
+  store: RecordStore,
+  vec: Float32Array,
+  text: string,
+  scope: { navs: VectorFilter[]; filters: VectorFilter[] },
+  limit: number,
+  prepared?: PreparedFind,
+  /** No other find is running (FINISH_ON_THREAD_MAX). */
+  alone = false,
+): Promise<{ hits: Hit[]; provenance: Provenance }> {
+  const provenance: Provenance = { global_hits: 0, navigation_hits: 0, expanded: [], rounds: 0, stop_reason: 'no_hits', params: PARAMS };
+  if (!scope.filters.length) return { hits: [], provenance };
+  // Right after start the index may still be loading (store.open): wait, never answer from it half-loaded.
+  if (!store.loaded) await store.whenLoaded();
+  let r: SearchResult;
+  if (prepared?.prep) {
+    const prep = await prepared.prep;
+    const index = store.index;
+    r = alone && prep.size <= FINISH_ON_THREAD_MAX ? index.hierarchicalSearchPrepared(prep, vec, limit) : await index.hierarchicalSearchPreparedAsync(prep, vec, limit);
+  } else {
+    const { filters, navs } = prepared?.scope ?? withoutListings(scope);
+    r = await store.index.hierarchicalSearchAsync(vec, text, limit, filters, navs, searchParams(store, text, limit));
+  }
   const hits: Hit[] = r.hits.map((h) => ({ id: h.id, score: h.score, raw: h.raw, via: h.viaUri ? { uri: h.viaUri, score: h.viaScore ?? 0 } : undefined }));
   provenance.global_hits = r.globalHits;
   provenance.navigation_hits = r.navigationHits;

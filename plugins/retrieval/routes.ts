@@ -6,7 +6,7 @@ import type { PluginHost } from 'ctx/plugin';
 import { s, TAG_PATTERN } from 'ctx/plugin';
 import { splitHeader } from 'ctx/plugin';
 import { QueryEmbeddingCache } from './query-embedding-cache.js';
-import { hierarchicalFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
+import { hierarchicalFind, prepareFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
 import { legacyIdentity } from './legacy.js';
@@ -128,7 +128,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
    * ranking as it takes to fill `limit`: one entry per node (a directory's L0 and L1 records
    * collapse into its best match, the first met in score order), unreadable ones skipped.
    */
-  async function present(identity: Identity, ranked: Array<Hit | Candidate>, body: FindBody, query: string, limit: number) {
+  async function present(identity: Identity, ranked: Array<Hit | Candidate>, body: FindBody, query: string, limit: number, mark: (label: string) => void = () => {}) {
     const threshold = body.score_threshold ?? 0;
     const out = { memories: [] as unknown[], resources: [] as unknown[], skills: [] as unknown[], total: 0 };
     const chosen: Candidate[] = [];
@@ -138,9 +138,11 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       const slice = ranked.slice(i, i + window).filter((h) => h.score >= threshold);
       if (!slice.length) break; // ranked by score: nothing further passes the threshold
       const fresh = (await loadCandidates(store, identity.accountId, slice)).filter((c) => !seen.has(c.doc.attrs.uri) && seen.add(c.doc.attrs.uri));
-      const ok = await Promise.all(fresh.map((c) => readable(identity, c.doc.attrs.uri)));
+      // One access check for the window (the rules walk each path's ancestors once, together).
+      const ok = fresh.length ? await host.access.readablePaths(identity, fresh.map((c) => c.doc.attrs.uri.slice('ctx://'.length))) : [];
       fresh.forEach((c, j) => ok[j] && chosen.length < limit && chosen.push(c));
     }
+    mark('records');
     const otherIds = chosen.map((c) => (c.doc.kind === 'dir' ? store.id(identity.accountId, c.doc.path, c.doc.level === 0 ? 1 : 0) : ''));
     const others = await store.getMany(identity.accountId, otherIds.filter(Boolean));
     let oi = 0;
@@ -178,15 +180,30 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
 
   const limitOf = (b: FindBody) => Math.max(0, b.node_limit ?? b.limit ?? 10);
 
-  async function runFind(identity: Identity, body: FindBody, queries: string[]) {
+  /** Finds and searches between their start and their ranking (find.ts: where a search is finished). */
+  let running = 0;
+  async function runFind(identity: Identity, body: FindBody, queries: string[], mark: (label: string) => void = () => {}) {
+    running++;
+    try {
+      return await rankFind(identity, body, queries, mark);
+    } finally {
+      running--;
+    }
+  }
+
+  async function rankFind(identity: Identity, body: FindBody, queries: string[], mark: (label: string) => void) {
     // Asked first: a remote embedder's round trip runs while the scope is resolved.
     const vecsP = queryVectors.embed(store.embedder, queries);
     vecsP.catch(() => {}); // awaited below; a scope error must not leave it unhandled
     const scope = buildScope(body as ScopeInput, identity);
     const limit = limitOf(body);
-    const vecs = await vecsP;
     // A zero limit still searches (scope and provenance stay real); `present` then keeps nothing.
-    const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit))));
+    // The vector-free half of each search runs in the core while the embedding is in flight.
+    const prepared = queries.map((q) => prepareFind(store, q, scope, Math.max(1, limit)));
+    mark('scope');
+    const vecs = await vecsP;
+    mark('embedding');
+    const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit), prepared[i], running === 1 && queries.length === 1)));
     const merged = new Map<string, Hit>();
     runs.forEach((r, i) => {
       for (const h of r.hits) {
@@ -195,6 +212,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       }
     });
     let candidates: Array<Hit | Candidate> = [...merged.values()].sort((a, b) => b.score - a.score);
+    mark('search');
     let reranked = false;
     if (reranker && candidates.length > 1) {
       // The reranker reads each candidate's content (L1 overview for directories, the embedded
@@ -231,8 +249,9 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       const identity = legacyIdentity(ctx.identity, body);
       requireQuery(body.query, body.image_url, store.embedder.supportsImages, describeEmbedder());
       const query = body.query!.trim();
-      const r = await runFind(identity, body, [query]);
-      const result: Record<string, unknown> = await present(identity, r.candidates, body, query, r.limit);
+      const r = await runFind(identity, body, [query], (l) => ctx.mark(l));
+      const result: Record<string, unknown> = await present(identity, r.candidates, body, query, r.limit, (l) => ctx.mark(l));
+      ctx.mark('present');
       if (body.include_provenance) result.provenance = { ...provenanceOut(r.provenance[0]!, r.scope.targets), reranked: r.reranked };
       ops.find.record(performance.now() - t0, result.total as number, r.provenance[0]!.rounds);
       return result;

@@ -460,9 +460,14 @@ export class RecordStore {
     return out;
   }
 
-  /** `loadMany` with the id → location step answered from `locs` where it can be. */
+  /**
+   * `loadMany` with the id → location step answered from `locs`, else from the index: an id is a
+   * hash of account, URI and level, so the index's URI and level for it are its location. A find's
+   * hits are in the index; reading their locations there (a few µs each, on this thread) saves the
+   * RocksDB round trip before the records' own (~0.2-0.3 ms of a find on a loaded machine).
+   */
   private async loadByLocation(account: string, ids: string[]): Promise<(RecordDoc | undefined)[]> {
-    const locs = ids.map((id) => this.locs.get(`${account}${S}${id}`));
+    const locs = ids.map((id) => this.locs.get(`${account}${S}${id}`) ?? this.indexedLocation(account, id));
     const unknown = ids.filter((_, i) => locs[i] === undefined);
     if (unknown.length) {
       const got = await this.kv.getMany(unknown.map((id) => this.idKey(account, id)));
@@ -477,6 +482,17 @@ export class RecordStore {
       });
     }
     return this.loadAt(account, locs);
+  }
+
+  private indexedLocation(account: string, id: string): string | undefined {
+    let r: ReturnType<VectorIndex['get']> | undefined;
+    try {
+      r = this.index?.get(id, false);
+    } catch {
+      return undefined; // not an id the index can hold: RocksDB answers
+    }
+    if (!r || r.account !== account || !r.uri.startsWith('ctx://')) return undefined;
+    return `${r.uri.slice('ctx://'.length)}${S}${r.level}`;
   }
 
   private async loadAt(account: string, locs: (string | undefined)[]): Promise<(RecordDoc | undefined)[]> {

@@ -244,15 +244,13 @@ export class ResilientEndpoint {
     // W3C trace context of the request, task or queue message this call serves.
     const outbound = startOutbound(`POST ${path}`, { 'server.address': this.name });
     if (outbound) headers.traceparent = outbound.traceparent;
-    const timeout = AbortSignal.timeout(this.o.timeoutMs);
-    const sig = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let res: PostAnswer;
     try {
-      res = await this.poster.post(`${this.baseUrl}${path}`, headers, payload, sig);
+      res = await this.poster.post(`${this.baseUrl}${path}`, headers, payload, signal, this.o.timeoutMs);
     } catch (err) {
       outbound?.end(true);
-      const why = timeout.aborted ? `timed out after ${this.o.timeoutMs} ms` : (err as Error).message;
-      throw new RemoteModelError(`request failed: ${why}`, undefined, { cause: err });
+      // A timeout's message says so (PostTimeout: `timed out after N ms`).
+      throw new RemoteModelError(`request failed: ${(err as Error).message}`, undefined, { cause: err });
     }
     const ok = res.status >= 200 && res.status < 300;
     outbound?.end(!ok);

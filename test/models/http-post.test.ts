@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HttpPoster } from '../../runtime/models/http-post.js';
+import { HttpPoster, PostTimeout } from '../../runtime/models/http-post.js';
 import { ResilientEndpoint } from '../../runtime/models/resilient-http.js';
 
 describe('HttpPoster and ResilientEndpoint over node:http', () => {
@@ -49,6 +49,17 @@ describe('HttpPoster and ResilientEndpoint over node:http', () => {
     await p.post(`${base}/v1/embeddings`, {}, '{}');
     await p.post(`${base}/v1/embeddings`, {}, '{}');
     expect(sockets.size).toBe(1);
+    p.close();
+  });
+
+  it('bounds an attempt by timeoutMs (PostTimeout) and then answers the next call', async () => {
+    const p = new HttpPoster();
+    hang = true;
+    const err = await p.post(`${base}/v1/embeddings`, {}, '{}', undefined, 100).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PostTimeout);
+    expect((err as Error).message).toBe('timed out after 100 ms');
+    hang = false;
+    expect((await p.post(`${base}/v1/embeddings`, {}, '{"a":1}', undefined, 5000)).status).toBe(200);
     p.close();
   });
 

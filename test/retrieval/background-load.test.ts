@@ -66,7 +66,10 @@ describe('vector index loading in the background', () => {
     expect(uris(r.body.result)[0]).toBe('ctx://resources/zoo/quokka.md');
     const st = await stat;
     expect(st.status).toBe(200);
-    expect(st.json().result).toMatchObject({ isDir: true, count: 2 }); // the two indexed before the restart, not 0
+    // The two indexed before the restart, not 0; the bilby, queued behind the load, may be counted
+    // too when its index change is applied before this count runs (as under the wasm core).
+    expect(st.json().result).toMatchObject({ isDir: true });
+    expect([2, 3]).toContain(st.json().result.count);
     const ready = await c.t.req({ method: 'GET', url: '/ready' });
     expect(ready.status).toBe(200);
     expect(ready.json().checks.vectordb).toBe('ok');

@@ -1,6 +1,7 @@
 //! `VectorIndex`: the ctx-vector index as a JS class. Sync methods run on the JS thread (they take
 //! microseconds to a few milliseconds); the `*Async` variants run on the libuv pool and share the
 //! index through a read/write lock, so searches proceed in parallel and writers wait for them.
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use ctx_vector as cv;
@@ -167,14 +168,24 @@ fn hits(v: Vec<(String, f32)>) -> Vec<Hit> {
     v.into_iter().map(|(id, s)| Hit { id, score: s as f64 }).collect()
 }
 
-type Shared = Arc<RwLock<cv::VectorIndex>>;
+/// The index and how many times it was taken for writing: a prepared search (`HierarchicalPrep`)
+/// made at one count is valid while the count is the same.
+struct Locked {
+    index: RwLock<cv::VectorIndex>,
+    writes: AtomicU64,
+}
+
+type Shared = Arc<Locked>;
 
 fn read(s: &Shared) -> RwLockReadGuard<'_, cv::VectorIndex> {
-    s.read().unwrap_or_else(|e| e.into_inner())
+    s.index.read().unwrap_or_else(|e| e.into_inner())
 }
 
 fn write(s: &Shared) -> RwLockWriteGuard<'_, cv::VectorIndex> {
-    s.write().unwrap_or_else(|e| e.into_inner())
+    let g = s.index.write().unwrap_or_else(|e| e.into_inner());
+    // Counted while held: a reader holding the read lock sees every write that came before it.
+    s.writes.fetch_add(1, Ordering::Relaxed);
+    g
 }
 
 #[napi]
@@ -356,7 +367,7 @@ fn stored(a: cv::RecordAttrs, v: Vec<f32>, with_vector: bool) -> StoredRecord {
 }
 
 fn wrap(idx: cv::VectorIndex) -> VectorIndex {
-    VectorIndex { inner: Arc::new(RwLock::new(idx)) }
+    VectorIndex { inner: Arc::new(Locked { index: RwLock::new(idx), writes: AtomicU64::new(0) }) }
 }
 
 type HitsJob = AsyncTask<Job<Vec<(String, f32)>, Vec<Hit>>>;
@@ -628,10 +639,110 @@ impl VectorIndex {
         Ok(Job::new(move || read(&inner).hierarchical_search(&q, &text, limit as usize, &filters, &navs, &params).map(|r| head(r, max_hits)).map_err(err), hier_out))
     }
 
+    /// The part of `hierarchicalSearch` that needs no query vector (scope, BM25 over it, the dense
+    /// weight), to run while the query embedding is in flight; `hierarchicalSearchPrepared` then
+    /// finishes it. The ranking is the one `hierarchicalSearch` gives with the same arguments.
+    #[napi]
+    pub fn prepare_hierarchical(&self, text: String, filters: Vec<VectorFilter>, navs: Vec<VectorFilter>, params: Option<HierarchicalParams>) -> Result<HierarchicalPrep> {
+        guard(|| {
+            let (filters, navs) = (self::filters(filters)?, self::filters(navs)?);
+            let max_hits = max_hits_of(&params);
+            let job = PrepJob { inner: self.inner.clone(), text, filters, navs, params: to_hier_params(params), max_hits };
+            job.run().map(|p| HierarchicalPrep { p: Arc::new(p) }).map_err(err)
+        })
+    }
+
+    /// `prepareHierarchical` on the libuv pool (BM25 over a large scope takes milliseconds).
+    #[napi(ts_return_type = "Promise<HierarchicalPrep>")]
+    pub fn prepare_hierarchical_async(&self, text: String, filters: Vec<VectorFilter>, navs: Vec<VectorFilter>, params: Option<HierarchicalParams>) -> Result<AsyncTask<Job<Prepared, HierarchicalPrep>>> {
+        let (filters, navs) = guard(|| Ok((self::filters(filters)?, self::filters(navs)?)))?;
+        let max_hits = max_hits_of(&params);
+        let job = PrepJob { inner: self.inner.clone(), text, filters, navs, params: to_hier_params(params), max_hits };
+        Ok(Job::new(move || job.run().map_err(err), |p| HierarchicalPrep { p: Arc::new(p) }))
+    }
+
+    /// Finishes a prepared `hierarchicalSearch` with the query vector, on this thread. When the
+    /// index was written to since `prep` was made, the whole search runs again on the index as it
+    /// is (same result as `hierarchicalSearch` now).
+    #[napi]
+    pub fn hierarchical_search_prepared(&self, prep: &HierarchicalPrep, query: Float32Array, limit: u32) -> Result<HierarchicalResult> {
+        guard(|| {
+            let p = prep.p.clone();
+            finish(&self.inner, &p, &query, limit as usize).map(|r| hier_out(head(r, p.max_hits))).map_err(err)
+        })
+    }
+
+    /// `hierarchicalSearchPrepared` on the libuv pool.
+    #[napi(ts_return_type = "Promise<HierarchicalResult>")]
+    pub fn hierarchical_search_prepared_async(&self, prep: &HierarchicalPrep, query: Float32Array, limit: u32) -> Result<AsyncTask<Job<cv::HierResult, HierarchicalResult>>> {
+        let (inner, p, q) = (self.inner.clone(), prep.p.clone(), query.to_vec());
+        Ok(Job::new(move || finish(&inner, &p, &q, limit as usize).map(|r| head(r, p.max_hits)).map_err(err), hier_out))
+    }
+
     /// True while a `compactAsync` is building a new store in the background.
     #[napi]
     pub fn compacting(&self) -> Result<bool> {
         guard(|| Ok(read(&self.inner).compacting()))
+    }
+}
+
+/// The inputs of a prepared hierarchical search, kept to run it again if the index changes.
+struct PrepJob {
+    inner: Shared,
+    text: String,
+    filters: Vec<cv::Filter>,
+    navs: Vec<cv::Filter>,
+    params: cv::HierParams,
+    max_hits: usize,
+}
+
+pub struct Prepared {
+    job: PrepJob,
+    /// The index's write count when `prep` was made.
+    writes: u64,
+    prep: Option<cv::HierPrep>,
+    max_hits: usize,
+}
+
+impl PrepJob {
+    fn run(self) -> cv::Result<Prepared> {
+        let (prep, writes) = {
+            let g = read(&self.inner);
+            let writes = self.inner.writes.load(Ordering::Relaxed);
+            (g.hierarchical_prepare(&self.text, &self.filters, &self.navs, &self.params)?, writes)
+        };
+        let max_hits = self.max_hits;
+        Ok(Prepared { job: self, writes, prep, max_hits })
+    }
+}
+
+fn finish(inner: &Shared, p: &Prepared, q: &[f32], limit: usize) -> cv::Result<cv::HierResult> {
+    let g = read(inner);
+    let j = &p.job;
+    // Made by another index (the store swapped its index since) or before a write: anew.
+    if !Arc::ptr_eq(inner, &j.inner) || inner.writes.load(Ordering::Relaxed) != p.writes {
+        return g.hierarchical_search(q, &j.text, limit, &j.filters, &j.navs, &j.params);
+    }
+    match &p.prep {
+        Some(prep) => g.hierarchical_search_prepared(q, limit, prep, &j.params),
+        // No account the index holds: what `hierarchicalSearch` answers, after its checks.
+        None => g.hierarchical_search(q, &j.text, limit, &j.filters, &j.navs, &j.params),
+    }
+}
+
+/// A `hierarchicalSearch` prepared without its query vector (`prepareHierarchical`).
+#[napi]
+pub struct HierarchicalPrep {
+    p: Arc<Prepared>,
+}
+
+#[napi]
+impl HierarchicalPrep {
+    /// Records the search may score (scope and navigation points): small ones are cheaper to
+    /// finish on the calling thread than to hand to the pool.
+    #[napi(getter)]
+    pub fn size(&self) -> f64 {
+        self.p.prep.as_ref().map_or(0.0, |p| p.size() as f64)
     }
 }
 

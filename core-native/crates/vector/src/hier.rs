@@ -60,8 +60,39 @@ struct Cand {
     via: Option<(u32, f32)>,
 }
 
+fn empty_result() -> HierResult {
+    HierResult { hits: Vec::new(), global_hits: 0, navigation_hits: 0, expanded: Vec::new(), rounds: 0, stop_reason: "no_hits" }
+}
+
 fn clamp01(x: f32) -> f32 {
     x.clamp(0.0, 1.0)
+}
+
+/// The part of a hierarchical find that needs no query vector (`hierarchical_prepare`): the scope
+/// and navigation bitmaps, the BM25 score of every record in them and the dense weight. A caller
+/// with a remote embedder computes it while the query embedding is in flight; it is valid while
+/// the index is unchanged (the caller checks that: napi's `VectorIndex` counts its writes).
+pub struct HierPrep {
+    account: u32,
+    scope: RoaringBitmap,
+    nav: RoaringBitmap,
+    bm: Vec<f32>,
+    alpha: f32,
+}
+
+impl HierPrep {
+    /// Records a search may score: the scope and the navigation points.
+    pub fn size(&self) -> u64 {
+        self.scope.union_len(&self.nav)
+    }
+}
+
+fn check_params(p: &HierParams) -> Result<()> {
+    crate::hybrid::check_alpha(p.alpha)?;
+    if !(0.0..=1.0).contains(&p.propagation) {
+        return Err(crate::Error::InvalidArgument(format!("propagation must be in [0, 1], got {}", p.propagation)));
+    }
+    Ok(())
 }
 
 impl VectorIndex {
@@ -69,13 +100,18 @@ impl VectorIndex {
     /// and peer view only) bound where navigation may go. Hits are every scored record, best first.
     pub fn hierarchical_search(&self, q: &[f32], text: &str, limit: usize, filters: &[Filter], navs: &[Filter], p: &HierParams) -> Result<HierResult> {
         self.check_query(q, limit)?;
-        crate::hybrid::check_alpha(p.alpha)?;
-        if !(0.0..=1.0).contains(&p.propagation) {
-            return Err(crate::Error::InvalidArgument(format!("propagation must be in [0, 1], got {}", p.propagation)));
+        match self.hierarchical_prepare(text, filters, navs, p)? {
+            Some(prep) => self.hierarchical_search_prepared(q, limit, &prep, p),
+            None => Ok(empty_result()),
         }
-        let mut out = HierResult { hits: Vec::new(), global_hits: 0, navigation_hits: 0, expanded: Vec::new(), rounds: 0, stop_reason: "no_hits" };
+    }
+
+    /// The vector-free first half of `hierarchical_search`; None when no filter names an account
+    /// the index holds (nothing can match).
+    pub fn hierarchical_prepare(&self, text: &str, filters: &[Filter], navs: &[Filter], p: &HierParams) -> Result<Option<HierPrep>> {
+        check_params(p)?;
         let Some(account) = filters.first().or(navs.first()).and_then(|f| self.strings.get(&f.account)) else {
-            return Ok(out);
+            return Ok(None);
         };
         let mut scope = RoaringBitmap::new();
         for f in filters {
@@ -96,14 +132,26 @@ impl VectorIndex {
             // bm is zero outside scope ∪ nav: a flat pass, cheaper than walking the bitmap.
             w => self.adaptive_alpha(text, account, bm.iter().fold(0f32, |m, &b| m.max(b)), w),
         };
+        Ok(Some(HierPrep { account, scope, nav, bm, alpha }))
+    }
+
+    /// The second half of `hierarchical_search`, on a `prep` made by this index as it is now.
+    pub fn hierarchical_search_prepared(&self, q: &[f32], limit: usize, prep: &HierPrep, p: &HierParams) -> Result<HierResult> {
+        self.check_query(q, limit)?;
+        check_params(p)?;
+        if prep.bm.len() != self.recs.len() {
+            return Err(crate::Error::InvalidArgument("the prepared search belongs to another state of the index".into()));
+        }
+        let mut out = empty_result();
+        let (account, scope, nav, bm, alpha) = (prep.account, &prep.scope, &prep.nav, &prep.bm[..], prep.alpha);
         let global_k = (limit * 2).max(p.global_k_min);
-        let global = self.hybrid_pre(q, global_k, &scope, &bm, alpha)?;
-        let nav_hits = self.hybrid_pre(q, global_k, &nav, &bm, alpha)?;
+        let global = self.hybrid_pre(q, global_k, scope, bm, alpha)?;
+        let nav_hits = self.hybrid_pre(q, global_k, nav, bm, alpha)?;
         out.global_hits = global.len();
         out.navigation_hits = nav_hits.len();
         // When every navigation point is also a possible hit, one subtree search per expansion
         // serves as both its child candidates and its subdirectories.
-        let same_scope = nav.is_subset(&scope);
+        let same_scope = nav.is_subset(scope);
 
         let mut cands: HashMap<u32, Cand> = HashMap::new();
         let offer = |cands: &mut HashMap<u32, Cand>, s: f32, r: u32, via: Option<(u32, f32)>| {
@@ -162,9 +210,9 @@ impl VectorIndex {
             }
             let uri_str = self.strings.name(uri);
             let sub = self.prefix_bitmap(account, uri_str);
-            let child_cand = &scope & &sub;
+            let child_cand = scope & &sub;
             let (child, subdirs): (Vec<(f32, u32)>, Vec<(f32, u32)>) = if same_scope {
-                let child = self.hybrid_pre(q, limit + p.nav_k, &child_cand, &bm, alpha)?;
+                let child = self.hybrid_pre(q, limit + p.nav_k, &child_cand, bm, alpha)?;
                 let mut dirs = Vec::new();
                 for &(s, r) in &child {
                     if self.rec(r)?.level < 2 {
@@ -173,8 +221,8 @@ impl VectorIndex {
                 }
                 (child, dirs)
             } else {
-                let child = self.hybrid_pre(q, limit, &child_cand, &bm, alpha)?;
-                let dirs = self.hybrid_pre(q, p.nav_k, &(&nav & &sub), &bm, alpha)?;
+                let child = self.hybrid_pre(q, limit, &child_cand, bm, alpha)?;
+                let dirs = self.hybrid_pre(q, p.nav_k, &(nav & &sub), bm, alpha)?;
                 (child, dirs)
             };
             for &(s, r) in &child {

@@ -20,7 +20,7 @@ mod types;
 mod upsert;
 
 pub use compaction::{compaction_build, CompactionBuilt, CompactionChanges, CompactionSnapshot};
-pub use hier::{Expansion, HierHit, HierParams, HierResult};
+pub use hier::{Expansion, HierHit, HierParams, HierPrep, HierResult};
 pub use hybrid::{DenseWeight, DENSE_WEIGHT};
 pub use persist::{load, save};
 pub use types::*;

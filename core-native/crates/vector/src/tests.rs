@@ -552,7 +552,29 @@ fn hierarchical_search_expands_directories_and_stays_in_scope() {
     let none = idx.hierarchical_search(&q, "note", 5, &[Filter::account("zz")], &[Filter::account("zz")], &hier_params()).unwrap();
     assert!(none.hits.is_empty() && none.stop_reason == "no_hits");
     let bad = HierParams { alpha: DenseWeight::Fixed(1.5), ..hier_params() };
-    assert!(idx.hierarchical_search(&q, "x", 5, &[scope.clone()], &[scope], &bad).is_err());
+    assert!(idx.hierarchical_search(&q, "x", 5, &[scope.clone()], &[scope.clone()], &bad).is_err());
+    assert!(idx.hierarchical_prepare("x", &[scope.clone()], &[scope.clone()], &bad).is_err());
+
+    // Prepared before the vector is known, finished with it: the same result as one call.
+    let adaptive = HierParams { alpha: DenseWeight::Adaptive(0.8, 0.95), ..hier_params() };
+    for (i, text) in ["note f5.md", "note", "f12.md d3", "nothing matches"].into_iter().enumerate() {
+        let q = vs[(i * 37) * d..(i * 37 + 1) * d].to_vec();
+        for p in [hier_params(), adaptive.clone()] {
+            let one = idx.hierarchical_search(&q, text, 5, &[scope.clone()], &[scope.clone()], &p).unwrap();
+            let prep = idx.hierarchical_prepare(text, &[scope.clone()], &[scope.clone()], &p).unwrap().unwrap();
+            assert_eq!(prep.size(), 168);
+            let two = idx.hierarchical_search_prepared(&q, 5, &prep, &p).unwrap();
+            let key = |r: &crate::HierResult| r.hits.iter().map(|h| (h.id.clone(), h.score.to_bits(), h.raw.to_bits(), h.via.clone().map(|v| (v.0, v.1.to_bits())))).collect::<Vec<_>>();
+            assert_eq!(key(&one), key(&two), "{text}");
+            assert_eq!((one.rounds, one.stop_reason, one.global_hits, one.navigation_hits), (two.rounds, two.stop_reason, two.global_hits, two.navigation_hits));
+        }
+    }
+    assert!(idx.hierarchical_prepare("note", &[Filter::account("zz")], &[Filter::account("zz")], &hier_params()).unwrap().is_none());
+    // A prepared search is refused by an index that has grown since (the caller then searches anew).
+    let prep = idx.hierarchical_prepare("note", &[scope.clone()], &[scope.clone()], &hier_params()).unwrap().unwrap();
+    let extra = format!("{:032x}", ids.len() + 1);
+    idx.upsert(&[&extra], &q, &[attrs("a", "ctx://resources/d9/x.md", 2)]).unwrap();
+    assert!(idx.hierarchical_search_prepared(&q, 5, &prep, &hier_params()).is_err());
 }
 
 #[test]
