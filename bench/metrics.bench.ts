@@ -30,6 +30,7 @@ import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { BurstClient, type RequestSpec } from './metrics-client.js';
 import { clusterBootstrapMedian, median, mulberry32, quantile, shuffle } from './metrics-stats.js';
+import { cpuMicros } from './proc-cpu.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -109,22 +110,6 @@ async function start(ops: string, extraEnv: Record<string, string> = {}, cwd = p
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   return { child, ...(JSON.parse(line) as { port: number; key: string }) };
-}
-
-/**
- * The server's CPU time in µs, all its threads (JS, libuv pool, GC helpers), from the scheduler's
- * nanosecond accounting (/proc/<pid>/stat counts 10 ms ticks, too coarse for these turns).
- */
-function cpuMicros(pid: number): number {
-  let ns = 0;
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return ns / 1000;
 }
 
 interface Turn {

@@ -18,6 +18,7 @@ import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { BurstClient, type RequestSpec } from './metrics-client.js';
 import { clusterBootstrapMedian, median, mulberry32, shuffle } from './metrics-stats.js';
+import { cpuMicros } from './proc-cpu.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -51,19 +52,6 @@ async function start(extraEnv: Record<string, string>): Promise<Server> {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   return { child, ...(JSON.parse(line) as { port: number; key: string }) };
-}
-
-/** The process's CPU µs, all threads, from the scheduler's ns accounting (as bench/metrics.bench.ts). */
-function cpuMicros(pid: number): number {
-  let ns = 0;
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return ns / 1000;
 }
 
 const spec = (key: string): RequestSpec =>
