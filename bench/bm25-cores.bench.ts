@@ -15,7 +15,7 @@
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { mulberry32 } from './metrics-stats.js';
+import { bm25Workload } from './bm25-workload.js';
 
 type Core = typeof import('#core-native');
 const args = process.argv.slice(2);
@@ -34,24 +34,10 @@ for (const [when, dir] of dirs) {
   cores.push([`wasm ${when}`, req(join(dir, 'ctx-native.wasi.cjs')) as Core]);
 }
 
-const WORDS = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}x`);
-const text = (r: () => number, words: number) => Array.from({ length: words }, () => WORDS[Math.floor(WORDS.length * r() ** 3)]).join(' ');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-function build(core: Core, n: number) {
-  const idx = new core.VectorIndex({ dim: 8 });
-  const r = mulberry32(n);
-  const attrs = Array.from({ length: n }, (_, i) => ({ account: 'a', ownerSpace: '', uri: `ctx://resources/d/f${i}.md`, parentUri: 'ctx://resources/d', contextType: 'resource' as const, level: 2, tags: [], createdAt: 0, updatedAt: 0 }));
-  const ids = Array.from({ length: n }, (_, i) => i.toString(16).padStart(32, '0'));
-  const vecs = new Float32Array(n * 8).map(() => r() - 0.5);
-  for (let s = 0; s < n; s += 10_000) idx.upsert(ids.slice(s, s + 10_000), vecs.subarray(s * 8, (s + 10_000) * 8), attrs.slice(s, s + 10_000));
-  const texts = ids.map(() => text(r, 60));
-  for (let s = 0; s < n; s += 10_000) idx.upsertText(ids.slice(s, s + 10_000), texts.slice(s, s + 10_000));
-  return { idx, queries: Array.from({ length: 200 }, () => text(r, 4)) };
-}
-
 for (const n of [10_000, 100_000]) {
-  const built = cores.map(([, core]) => build(core, n));
+  const built = cores.map(([, core]) => bm25Workload(core.VectorIndex, n, 200));
   const queries = built[0]!.queries;
   const f = { account: 'a' };
   for (const q of queries.slice(0, 20)) for (const b of built) b.idx.searchText(q, 10, f);

@@ -11,29 +11,20 @@
  * jobs on the machine hits each.
  *   npx tsx bench/cluster-find.bench.ts [--files 400] [--finds 200] [--rounds 5] [--writes 100]
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { down, freePort, natsServerInstalled, up, type ClusterFile } from '../runtime/cluster/launcher.js';
+import { down, freePort, up, type ClusterFile } from '../runtime/cluster/launcher.js';
+import { HEARTBEAT_MS, numArg, requireNatsServer, sleep, spawnSingleNode } from './cluster-bench.js';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const FILES = arg('files', 400);
-const FINDS = arg('finds', 200);
-const ROUNDS = arg('rounds', 5);
-const WRITES = arg('writes', 100);
-const HEARTBEAT_MS = 500;
+const FILES = numArg('files', 400);
+const FINDS = numArg('finds', 200);
+const ROUNDS = numArg('rounds', 5);
+const WRITES = numArg('writes', 100);
 
-if (!natsServerInstalled()) {
-  console.error('nats-server is not installed: bash scripts/install-nats.sh');
-  process.exit(1);
-}
+requireNatsServer();
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
@@ -63,10 +54,7 @@ process.env.CTX_ACCESS_LOG = 'false';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-cfind-'));
 const key = randomBytes(24).toString('hex');
 const singlePort = await freePort();
-const single = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
-  env: { ...process.env, CTX_HOST: '127.0.0.1', CTX_PORT: String(singlePort), CTX_GRPC_PORT: '0', CTX_DATA_DIR: path.join(dir, 'single'), CTX_ROOT_API_KEY: key, CTX_AUTH_MODE: 'api_key', CTX_ACCESS_LOG: 'false' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const single = spawnSingleNode(path.join(dir, 'single'), key, singlePort);
 let file: ClusterFile | undefined;
 
 try {

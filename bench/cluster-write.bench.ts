@@ -11,28 +11,19 @@
  * so load from other jobs on the machine hits both.
  *   npx tsx bench/cluster-write.bench.ts [--writes 200] [--rounds 5] [--trials 5]
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { down, freePort, natsServerInstalled, restartNode, up, type ClusterFile } from '../runtime/cluster/launcher.js';
+import { down, freePort, restartNode, up, type ClusterFile } from '../runtime/cluster/launcher.js';
+import { HEARTBEAT_MS, numArg, requireNatsServer, sleep, spawnSingleNode } from './cluster-bench.js';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const WRITES = arg('writes', 200);
-const ROUNDS = arg('rounds', 5);
-const TRIALS = arg('trials', 5);
-const HEARTBEAT_MS = 500;
+const WRITES = numArg('writes', 200);
+const ROUNDS = numArg('rounds', 5);
+const TRIALS = numArg('trials', 5);
 
-if (!natsServerInstalled()) {
-  console.error('nats-server is not installed: bash scripts/install-nats.sh');
-  process.exit(1);
-}
+requireNatsServer();
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -42,10 +33,7 @@ const content = randomBytes(384).toString('base64').slice(0, 1024);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-cluster-'));
 const key = randomBytes(24).toString('hex');
 const singlePort = await freePort();
-const single = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
-  env: { ...process.env, CTX_HOST: '127.0.0.1', CTX_PORT: String(singlePort), CTX_GRPC_PORT: '0', CTX_DATA_DIR: path.join(dir, 'single'), CTX_ROOT_API_KEY: key, CTX_AUTH_MODE: 'api_key', CTX_ACCESS_LOG: 'false' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const single = spawnSingleNode(path.join(dir, 'single'), key, singlePort);
 let file: ClusterFile | undefined;
 const cleanup = async () => {
   single.kill('SIGTERM');

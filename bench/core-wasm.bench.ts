@@ -29,6 +29,7 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { bm25Workload, zipfText } from './bm25-workload.js';
 import { mulberry32 } from './metrics-stats.js';
 
 const args = process.argv.slice(2);
@@ -73,12 +74,6 @@ function mixture(n: number, d: number, seed: number): Float32Array {
     normalize(out, i * d, d);
   }
   return out;
-}
-
-const WORDS = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}x`);
-function text(r: () => number, words: number): string {
-  // Zipf-like: low word numbers are common, as in prose.
-  return Array.from({ length: words }, () => WORDS[Math.floor(WORDS.length * r() ** 3)]).join(' ');
 }
 
 function median(xs: number[]): number {
@@ -131,15 +126,7 @@ async function child(): Promise<Row[]> {
 
   // BM25.
   for (const n of [10_000, 100_000]) {
-    const idx = new VectorIndex({ dim: 8 });
-    const r = mulberry(n);
-    const attrs = Array.from({ length: n }, (_, i) => ({ account: 'a', ownerSpace: '', uri: `ctx://resources/d/f${i}.md`, parentUri: 'ctx://resources/d', contextType: 'resource' as const, level: 2, tags: [], createdAt: 0, updatedAt: 0 }));
-    const ids = Array.from({ length: n }, (_, i) => i.toString(16).padStart(32, '0'));
-    const vecs = new Float32Array(n * 8).map(() => r() - 0.5);
-    for (let s = 0; s < n; s += 10_000) idx.upsert(ids.slice(s, s + 10_000), vecs.subarray(s * 8, (s + 10_000) * 8), attrs.slice(s, s + 10_000));
-    const texts = ids.map(() => text(r, 60));
-    for (let s = 0; s < n; s += 10_000) idx.upsertText(ids.slice(s, s + 10_000), texts.slice(s, s + 10_000));
-    const qs = Array.from({ length: NQ }, () => text(r, 4));
+    const { idx, queries: qs } = bm25Workload(VectorIndex, n, NQ);
     for (const q of qs.slice(0, 10)) idx.searchText(q, K, { account: 'a' });
     const lat = qs.map((q) => {
       const t = performance.now();
@@ -202,7 +189,7 @@ async function child(): Promise<Row[]> {
 
   // Lexical embedder.
   const r = mulberry(3);
-  const texts = Array.from({ length: 2000 }, () => text(r, 40));
+  const texts = Array.from({ length: 2000 }, () => zipfText(r, 40));
   localEmbed.embed(texts.slice(0, 20), DIM);
   const et: number[] = [];
   for (let k = 0; k < 3; k++) {
