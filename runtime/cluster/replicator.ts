@@ -88,6 +88,7 @@ export class Replicator {
         const ack = await js.publish(subjectOf(shard), data, { expect: { lastSubjectSequence: expected }, timeout: 5000 });
         return ack.seq;
       },
+      preferLeader: (shard) => this.preferLocalStreamLeader(shard),
       lastSeq: async (shard) => {
         try {
           return (await jsm.streams.info(streamName(shard))).state.last_seq;
@@ -208,6 +209,7 @@ export class Replicator {
       const { RetentionPolicy, StorageType, DiscardPolicy } = await import('@nats-io/jetstream');
       try {
         await this.jsm.streams.add({ name, subjects: [subjectOf(shard)], storage: StorageType.File, retention: RetentionPolicy.Limits, discard: DiscardPolicy.Old, num_replicas: this.streamReplicas });
+        await this.preferLocalStreamLeader(shard);
       } catch (err) {
         // Another node created it first: fine when it now exists.
         await this.jsm.streams.info(name).catch(() => {
@@ -216,6 +218,38 @@ export class Replicator {
       }
     }
     this.created.add(shard);
+  }
+
+  /**
+   * Moves the shard's stream leader to the nats-server this node is connected to, when it is one of
+   * the stream's peers and not its leader already (nats-server 2.11+: a leader stepdown with a
+   * preferred server). A publish then goes client → stream leader → quorum → client, instead of
+   * through a server that relays it to the leader and the ack back: measured on this machine
+   * 0.1-0.4 ms less per append (bench/nats-publish-probe.ts), and two fewer process wake-ups under
+   * load. Asked when a lease is taken, before the shard serves writes (an election in the middle
+   * of an append would fail it), and when this node creates the stream; bounded, errors ignored —
+   * the leader elsewhere only costs the relay.
+   */
+  private async preferLocalStreamLeader(shard: string): Promise<void> {
+    const here = this.nc.info?.server_name;
+    if (!here) return;
+    const name = streamName(shard);
+    const leaderOf = async () => (await this.jsm.streams.info(name)).cluster;
+    try {
+      const c = await leaderOf();
+      if (!c?.leader || c.leader === here || !(c.replicas ?? []).some((r) => r.name === here)) return;
+      await this.nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${name}`, JSON.stringify({ placement: { preferred: here } }), { timeout: 1000 });
+      const end = Date.now() + 1500;
+      while (Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 20));
+        const now = await leaderOf().catch(() => undefined);
+        if (now?.leader === here) return;
+      }
+      this.log.debug('stream leader did not move here', { shard, here });
+    } catch (err) {
+      // Not created yet (the creating append asks again), or JetStream busy: the relay it is.
+      this.log.debug('stream leader stepdown not done', { shard, error: err });
+    }
   }
 
   /** Applies the shard's stream here from `applied_seq + 1`, in order, until `unfollow` or close. */
