@@ -18,6 +18,8 @@ import { APPLIED_PREFIX, ShardLog, type RecordTrace, type StreamIo } from './sha
 import type { BatchTrace, WriteTrace } from './write-trace.js';
 
 export const SYS_SHARD = 'sys';
+/** How long a lease taken (or a stream created) waits for its stream's leader to move here (see `preferLocalStreamLeader`). */
+const PREFER_LEADER_MS = 1000;
 
 /** What a request carries down to `Kv.batch`: its shard, and the sequence its writes reached. */
 export interface WriteTicket {
@@ -83,10 +85,11 @@ export class Replicator {
       get connected() {
         return self.connected();
       },
-      publish: async (shard, data, expected) => {
-        await this.ensureStream(shard);
-        const ack = await js.publish(subjectOf(shard), data, { expect: { lastSubjectSequence: expected }, timeout: 5000 });
-        return ack.seq;
+      publish: (shard, data, expected, msgId, lastMsgId) => {
+        // Synchronous up to the send once the stream is known: records leave in the order they are
+        // published (ShardLog pipelines them; a reordering would fail the fence, not corrupt).
+        const send = () => js.publish(subjectOf(shard), data, { msgID: msgId, expect: lastMsgId === undefined ? { lastSubjectSequence: expected } : { lastSubjectSequence: expected, lastMsgID: lastMsgId }, timeout: 5000 }).then((ack) => ack.seq);
+        return this.created.has(shard) ? send() : this.ensureStream(shard).then(send);
       },
       preferLeader: (shard) => this.preferLocalStreamLeader(shard),
       lastSeq: async (shard) => {
@@ -200,8 +203,20 @@ export class Replicator {
       });
   }
 
-  private async ensureStream(shard: string): Promise<void> {
-    if (this.created.has(shard)) return;
+  /** One creation per shard at a time: the records waiting on it then leave in their order. */
+  private readonly creating = new Map<string, Promise<void>>();
+
+  private ensureStream(shard: string): Promise<void> {
+    if (this.created.has(shard)) return Promise.resolve();
+    let p = this.creating.get(shard);
+    if (!p) {
+      p = this.createStream(shard).finally(() => this.creating.delete(shard));
+      this.creating.set(shard, p);
+    }
+    return p;
+  }
+
+  private async createStream(shard: string): Promise<void> {
     const name = streamName(shard);
     try {
       await this.jsm.streams.info(name);
@@ -234,22 +249,29 @@ export class Replicator {
     const here = this.nc.info?.server_name;
     if (!here) return;
     const name = streamName(shard);
-    const leaderOf = async () => (await this.jsm.streams.info(name)).cluster;
+    // Bounded: JetStream calls during a re-election (a nats-server lost) can hang for seconds.
+    const info = () => Promise.race([this.jsm.streams.info(name), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('stream info timed out')), PREFER_LEADER_MS).unref())]);
+    let asked = false;
     try {
-      const c = await leaderOf();
+      const c = (await info()).cluster;
       if (!c?.leader || c.leader === here || !(c.replicas ?? []).some((r) => r.name === here)) return;
-      await this.nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${name}`, JSON.stringify({ placement: { preferred: here } }), { timeout: 1000 });
-      const end = Date.now() + 1500;
-      while (Date.now() < end) {
-        await new Promise((r) => setTimeout(r, 20));
-        const now = await leaderOf().catch(() => undefined);
-        if (now?.leader === here) return;
-      }
-      this.log.debug('stream leader did not move here', { shard, here });
+      asked = true;
+      await this.nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${name}`, JSON.stringify({ placement: { preferred: here } }), { timeout: PREFER_LEADER_MS });
     } catch (err) {
       // Not created yet (the creating append asks again), or JetStream busy: the relay it is.
       this.log.debug('stream leader stepdown not done', { shard, error: err });
+      if (!asked) return;
     }
+    // Never leave with the stream between leaders (this node's first append would wait out its
+    // timeout): here, or after PREFER_LEADER_MS any leader, or after the hard bound whatever it is.
+    const soft = Date.now() + PREFER_LEADER_MS;
+    const hard = Date.now() + 5 * PREFER_LEADER_MS;
+    while (Date.now() < hard) {
+      await new Promise((r) => setTimeout(r, 20));
+      const leader = (await info().catch(() => undefined))?.cluster?.leader;
+      if (leader === here || (leader && Date.now() >= soft)) return;
+    }
+    this.log.warn('the shard stream has no leader after a leader move; appends wait for JetStream', { shard });
   }
 
   /** Applies the shard's stream here from `applied_seq + 1`, in order, until `unfollow` or close. */
