@@ -32,7 +32,8 @@ try {
   const post = async (base: string, uri: string) => {
     const t0 = performance.now();
     const res = await fetch(`${base}/api/v1/content/write`, { method: 'POST', headers: { 'x-api-key': k, 'content-type': 'application/json' }, body: JSON.stringify({ uri, content }) });
-    await res.text();
+    const text = await res.text();
+    if (res.status !== 200) console.log(`${res.status} via ${base}: ${text.slice(0, 300)}`);
     return { status: res.status, ms: performance.now() - t0, token: res.headers.get('x-ctx-consistency-token') };
   };
   let token: string | null = null;

@@ -85,11 +85,10 @@ export class Replicator {
       get connected() {
         return self.connected();
       },
-      publish: (shard, data, expected, msgId, lastMsgId) => {
-        // Synchronous up to the send once the stream is known: records leave in the order they are
-        // published (ShardLog pipelines them; a reordering would fail the fence, not corrupt).
-        const send = () => js.publish(subjectOf(shard), data, { msgID: msgId, expect: lastMsgId === undefined ? { lastSubjectSequence: expected } : { lastSubjectSequence: expected, lastMsgID: lastMsgId }, timeout: 5000 }).then((ack) => ack.seq);
-        return this.created.has(shard) ? send() : this.ensureStream(shard).then(send);
+      publish: async (shard, data, expected) => {
+        await this.ensureStream(shard);
+        const ack = await js.publish(subjectOf(shard), data, { expect: { lastSubjectSequence: expected }, timeout: 5000 });
+        return ack.seq;
       },
       preferLeader: (shard) => this.preferLocalStreamLeader(shard),
       lastSeq: async (shard) => {

@@ -13,12 +13,8 @@ import type { BatchTrace } from './write-trace.js';
 export const APPLIED_PREFIX = 'ctx-cluster\x00applied\x00';
 
 export interface StreamIo {
-  /**
-   * Appends with the fence — the stream's last sequence must be `expectedLastSeq` and, when given,
-   * its last message this node's `lastMsgId` — as message `msgId`; resolves with the stream
-   * sequence once the quorum has it. Called in append order: the messages leave in that order.
-   */
-  publish(shard: string, data: Buffer, expectedLastSeq: number, msgId: string, lastMsgId?: string): Promise<number>;
+  /** Appends with the fence; resolves with the stream sequence once the quorum has it. */
+  publish(shard: string, data: Buffer, expectedLastSeq: number): Promise<number>;
   /** The stream's last sequence (0 when it does not exist yet). */
   lastSeq(shard: string): Promise<number>;
   readonly maxPayload: number;
@@ -51,12 +47,6 @@ const keyspaces = (ops: KvOp[]) => [...new Set(ops.map((o) => o.key.split('\x00'
  */
 const BACKGROUND_WINDOW_MS = 5;
 
-/**
- * Records in flight at once on a leader: a request's record is published while another (often
- * background work's) waits for its quorum ack, instead of queueing behind it for a round trip.
- */
-const PIPELINE_DEPTH = 2;
-
 export const unavailable = (message: string, details?: Record<string, unknown>) => new CtxError('UNAVAILABLE', message, { retry_after_s: 1, ...details });
 
 export class ShardLog {
@@ -73,19 +63,7 @@ export class ShardLog {
   private partial?: { txn: string; ops: KvOp[] };
   private waiters: { seq: number; resolve: () => void }[] = [];
   private queue: Pending[] = [];
-  /** Records published and not yet acknowledged (at most `PIPELINE_DEPTH`). */
-  private flights = 0;
-  /** The stream's last sequence once every record in flight has landed: the next record's fence. */
-  private tail = 0;
-  /**
-   * The message id of this node's last record when it is known to be the stream's last (after its
-   * ack, while leading): only then may a record be published before the previous one's ack.
-   */
-  private tailId: string | undefined;
-  /** The records' outcomes, taken in publish order. */
-  private outcomes: Promise<void> = Promise.resolve();
-  /** A record in flight failed: those behind it are not applied by this path (see `flush`). */
-  private broken = false;
+  private inFlight = false;
   /** Ops nobody waits for (queue acks), riding in the next record (`submitLazy`). */
   private lazy: KvOp[] = [];
   private window: NodeJS.Timeout | undefined;
@@ -125,17 +103,16 @@ export class ShardLog {
     if (!this.io.connected) return Promise.reject(unavailable('the replicated log (NATS) is unreachable; writes are refused until it is back, reads are served', { shard: this.shard }));
     return new Promise((resolve, reject) => {
       this.queue.push({ ops, resolve, reject, trace, background });
-      if (this.flights === 0) {
-        if (background) this.arm();
-        else void this.flush();
-      } else if (!background && this.canPipeline()) void this.flush();
+      if (this.inFlight) return;
+      if (background) this.arm();
+      else void this.flush();
     });
   }
 
   private arm(): void {
     this.window ??= setTimeout(() => {
       this.window = undefined;
-      if (this.flights === 0) void this.flush();
+      if (!this.inFlight) void this.flush();
     }, BACKGROUND_WINDOW_MS);
   }
 
@@ -149,12 +126,7 @@ export class ShardLog {
   submitLazy(ops: KvOp[]): void {
     if (!this.leading || !this.ready) return;
     for (const op of ops) this.lazy.push(op);
-    if (this.flights === 0) this.arm();
-  }
-
-  /** Whether a record may go before the previous one's ack (see `tailId`). */
-  private canPipeline(): boolean {
-    return this.flights < PIPELINE_DEPTH && this.tailId !== undefined && !this.broken && this.ready;
+    if (!this.inFlight) this.arm();
   }
 
   private async flush(): Promise<void> {
@@ -163,6 +135,7 @@ export class ShardLog {
     if (this.window) clearTimeout(this.window);
     this.window = undefined;
     this.queue = [];
+    this.inFlight = true;
     let ops = group.length === 1 ? group[0]!.ops : group.flatMap((p) => p.ops);
     if (this.lazy.length) {
       // Submitted before this group: first, in submission order.
@@ -176,33 +149,19 @@ export class ShardLog {
           p.trace.flushed = t0;
           p.trace.coalesced = group.length;
         }
+    let seq: number;
     const txn = `${this.node}.${Date.now().toString(36)}.${++this.txnCounter}`;
-    // Published now (in order with the records before it), its outcome taken after theirs.
-    const published = this.append(txn, ops).then(
-      (seq) => ({ seq }),
-      (err: unknown) => ({ err }),
-    );
-    const outcome = this.outcomes.then(() => published);
-    this.outcomes = outcome.then(() => {});
-    let r = await outcome;
-    this.flights--;
-    if ('err' in r) this.broken = true;
-    else if (this.broken) {
-      // A record before this one failed (fenced, or its outcome unknown) and this node resyncs: this
-      // one is not applied here by the appending path. It may well be in the log (then the consumer
-      // applies it like another leader's record, listeners included); its writers are told to retry.
-      r = { err: unavailable(`shard ${this.shard}: an earlier record of this node was not confirmed; retry`, { shard: this.shard }) };
-      this.forget(txn);
-    }
-    if (this.flights === 0) this.broken = false;
-    if ('err' in r) {
-      for (const p of group) p.reject(r.err);
+    try {
+      seq = await this.append(txn, ops);
+    } catch (err) {
+      for (const p of group) p.reject(err);
+      this.inFlight = false;
       this.next();
       return;
     }
-    const seq = r.seq;
     // The next record's quorum round trip overlaps this one's local apply (applies stay in stream
     // order through the chain); each writer is answered only once its own record is applied.
+    this.inFlight = false;
     const acked = this.traceRecord ? performance.now() : 0;
     this.next();
     const timing = this.traceRecord ? { start: 0, end: 0 } : undefined;
@@ -227,66 +186,37 @@ export class ShardLog {
 
   /** After a record: what waited during its round trip goes now; lazy ops alone wait for company. */
   private next(): void {
-    if (this.queue.length) {
-      if (this.flights === 0 || (this.canPipeline() && this.queue.some((p) => !p.background))) void this.flush();
-    } else if (this.lazy.length && this.flights === 0) this.arm();
+    if (this.queue.length) void this.flush();
+    else if (this.lazy.length) this.arm();
   }
 
-  /**
-   * Publishes one batch (one or more chunks) under the fence — synchronously up to the publish, so
-   * records leave in the order they are flushed — and resolves with the last chunk's sequence.
-   *
-   * The fence: each chunk expects the stream's last sequence to be the one before it (`tail`) and,
-   * while pipelining, the stream's last message to be this node's previous chunk (`tailId`, the
-   * `Nats-Expected-Last-Msg-Id` check). A record published before the previous one's ack lands
-   * only right behind it: if that one was lost or another leader appended, both checks fail, so a
-   * deposed leader still never appends, and no record of this node lands behind a gap of its own.
-   */
-  private append(txn: string, ops: KvOp[]): Promise<number> {
-    if (this.flights === 0) this.tail = this.seen;
-    this.flights++;
-    if (!this.leading || !this.ready) return Promise.reject(unavailable(`this node no longer leads shard ${this.shard}; retry`, { shard: this.shard }));
-    let chunks: Buffer[];
-    try {
-      chunks = encodeRecord(this.node, txn, ops, this.io.maxPayload);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+  /** Appends one batch (one or more chunks) under the fence; resolves with the last chunk's sequence. */
+  private async append(txn: string, ops: KvOp[]): Promise<number> {
+    if (!this.leading || !this.ready) throw unavailable(`this node no longer leads shard ${this.shard}; retry`, { shard: this.shard });
+    const chunks = encodeRecord(this.node, txn, ops, this.io.maxPayload);
     this.own.set(txn, { ops, echoed: false });
-    const acks = chunks.map((chunk, i) => {
-      const id = `${txn}.${i + 1}`;
-      const ack = this.io.publish(this.shard, chunk, this.tail++, id, this.tailId);
-      this.tailId = id;
-      return ack;
-    });
-    return Promise.all(acks).then(
-      (seqs) => {
-        const seq = seqs.at(-1)!;
+    let seq = this.seen;
+    try {
+      for (const chunk of chunks) {
+        seq = await this.io.publish(this.shard, chunk, seq);
         this.seen = Math.max(this.seen, seq);
         this.streamLast = Math.max(this.streamLast, seq);
-        return seq;
-      },
-      (err: unknown) => {
-        // Fenced (someone else appended: this node was deposed) or unknown outcome (timeout, NATS
-        // gone): either way this node's idea of the stream is no longer exact. Nothing was applied
-        // locally; re-synchronize from the stream before appending again. A record that did land is
-        // applied from the stream like another leader's — with the listeners, since the handler that
-        // wrote it failed: when the consumer already applied it as this node's own, they run now.
-        this.tailId = undefined;
-        this.forget(txn);
-        this.ready = false;
-        void this.resync();
-        const fenced = /wrong last (sequence|msg ?id)|10071|10070/i.test(String((err as Error)?.message ?? err));
-        throw unavailable(fenced ? `shard ${this.shard} has a newer leader; retry` : `the replicated log did not confirm the write (${(err as Error)?.message ?? err}); retry`, { shard: this.shard });
-      },
-    );
-  }
-
-  /** Drops an append this path will not apply; when the consumer applied it already, its listeners run. */
-  private forget(txn: string): void {
-    const own = this.own.get(txn);
-    this.own.delete(txn);
-    if (own?.echoed) void this.afterApplies(() => this.onApplied(own.ops));
+      }
+    } catch (err) {
+      // Fenced (someone else appended: this node was deposed) or unknown outcome (timeout, NATS
+      // gone): either way this node's idea of the stream is no longer exact. Nothing was applied
+      // locally; re-synchronize from the stream before appending again. A record that did land is
+      // applied from the stream like another leader's — with the listeners, since the handler that
+      // wrote it failed: when the consumer already applied it as this node's own, they run now.
+      const own = this.own.get(txn);
+      this.own.delete(txn);
+      if (own?.echoed) void this.afterApplies(() => this.onApplied(ops));
+      this.ready = false;
+      void this.resync();
+      const fenced = /wrong last sequence|10071/i.test(String((err as Error)?.message ?? err));
+      throw unavailable(fenced ? `shard ${this.shard} has a newer leader (${(err as Error)?.message ?? err}); retry` : `the replicated log did not confirm the write (${(err as Error)?.message ?? err}); retry`, { shard: this.shard });
+    }
+    return seq;
   }
 
   /** A record delivered by the stream consumer, in stream order. */
@@ -385,8 +315,6 @@ export class ShardLog {
           await this.chain;
           if (this.seen >= last) {
             this.partial = undefined;
-            // The stream's last message may be anyone's: the next record is fenced by sequence alone.
-            this.tailId = undefined;
             this.ready = this.leading;
             return;
           }
