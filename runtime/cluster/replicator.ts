@@ -202,7 +202,7 @@ export class Replicator {
       });
   }
 
-  /** One creation per shard at a time: the records waiting on it then leave in their order. */
+  /** One creation per shard at a time: concurrent first appends (and a creation's leader move) share it. */
   private readonly creating = new Map<string, Promise<void>>();
 
   private ensureStream(shard: string): Promise<void> {
