@@ -9,8 +9,8 @@
  * `GET <--scrape-path>` (default /metrics; `--scrape-path /health` is the null comparison).
  *   npx tsx bench/scrape-effect.bench.ts [--epochs 6] [--rounds 40] [--target stat|find]
  *     [--b-env BENCH_SCRAPE=none] [--scrape-path /metrics] [--pre-scrape]
- * (--b-env KEY=VALUE,...: b's environment for bench/servers/ctx-server.ts: BENCH_SCRAPE,
- * BENCH_NO_COLLECTORS to render only part of a scrape.)
+ * (--b-env KEY=VALUE,...: b's environment for bench/servers/ctx-server.ts: BENCH_SCRAPE to render
+ * only part of a scrape.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
