@@ -33,7 +33,7 @@ function make(): RegistrableMetric[] {
   const many = (name: string, help: string, labels: string[], read: () => CollectedSamples) => out.push(new CollectedFamily(name, help, 'gauge', labels, read));
 
   // CPU: one read per scrape serves the three counters (user and system are read in that order).
-  let cpu = { user: 0, system: 0 };
+  let cpu = process.cpuUsage();
   one('process_cpu_user_seconds_total', 'Total user CPU time spent in seconds.', 'counter', () => (cpu = process.cpuUsage()).user / 1e6);
   one('process_cpu_system_seconds_total', 'Total system CPU time spent in seconds.', 'counter', () => cpu.system / 1e6);
   one('process_cpu_seconds_total', 'Total user and system CPU time spent in seconds.', 'counter', () => (cpu.user + cpu.system) / 1e6);
@@ -155,10 +155,8 @@ class EventLoopLag implements RegistrableMetric {
   }
 }
 
-interface ProcStatus {
-  rss: number;
-  vsize: number;
-  data: number;
+class ProcStatus {
+  constructor(readonly rss: number, readonly vsize: number, readonly data: number) {}
 }
 
 function readProcStatus(): ProcStatus | undefined {
@@ -169,7 +167,7 @@ function readProcStatus(): ProcStatus | undefined {
     return undefined;
   }
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s*(\\d+) kB$`, 'm').exec(text)?.[1] ?? NaN) * 1024;
-  return { rss: kb('VmRSS'), vsize: kb('VmSize'), data: kb('VmData') };
+  return new ProcStatus(kb('VmRSS'), kb('VmSize'), kb('VmData'));
 }
 
 function openFds(): number {

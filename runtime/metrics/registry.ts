@@ -96,11 +96,20 @@ function checkValues(name: string, values: string[]): string[] {
 }
 
 /** A counter; `labels(...)` resolves a child once (keep it for a hot path). */
+/*
+ * The plugin wrappers resolve their unlabelled child in the constructor, not on first use: a field
+ * first written later turns mutable in the hidden class and deoptimises code that read it (a
+ * gauge's `collect` sets it at the first scrape).
+ */
+const ownChild = <C>(family: { labelNames: readonly string[]; child(): C }): C | undefined => (family.labelNames.length === 0 ? family.child() : undefined);
+
 export class PluginCounter {
-  private own: CounterChild | undefined;
-  constructor(private readonly family: CounterFamily) {}
+  private readonly own: CounterChild | undefined;
+  constructor(private readonly family: CounterFamily) {
+    this.own = ownChild(family);
+  }
   inc(n = 1): void {
-    (this.own ??= this.family.child()).inc(n);
+    (this.own ?? this.family.child()).inc(n);
   }
   labels(...values: string[]): { inc(n?: number): void } {
     return this.family.child(...checkValues(this.family.name, values));
@@ -108,16 +117,18 @@ export class PluginCounter {
 }
 
 export class PluginGauge {
-  private own: GaugeChild | undefined;
-  constructor(private readonly family: GaugeFamily) {}
+  private readonly own: GaugeChild | undefined;
+  constructor(private readonly family: GaugeFamily) {
+    this.own = ownChild(family);
+  }
   set(v: number): void {
-    (this.own ??= this.family.child()).set(v);
+    (this.own ?? this.family.child()).set(v);
   }
   inc(n = 1): void {
-    (this.own ??= this.family.child()).inc(n);
+    (this.own ?? this.family.child()).inc(n);
   }
   dec(n = 1): void {
-    (this.own ??= this.family.child()).dec(n);
+    (this.own ?? this.family.child()).dec(n);
   }
   labels(...values: string[]): { set(v: number): void; inc(n?: number): void; dec(n?: number): void } {
     return this.family.child(...checkValues(this.family.name, values));
@@ -125,17 +136,19 @@ export class PluginGauge {
 }
 
 export class PluginHistogram {
-  private own: HistogramChild | undefined;
-  constructor(private readonly family: HistogramFamily) {}
+  private readonly own: HistogramChild | undefined;
+  constructor(private readonly family: HistogramFamily) {
+    this.own = ownChild(family);
+  }
   observe(v: number): void {
-    (this.own ??= this.family.child()).observe(v);
+    (this.own ?? this.family.child()).observe(v);
   }
   labels(...values: string[]): { observe(v: number): void } {
     return this.family.child(...checkValues(this.family.name, values));
   }
   /** Starts a timer; calling the result observes the seconds elapsed (and returns them). */
   startTimer(...values: string[]): () => number {
-    const child = values.length ? this.family.child(...checkValues(this.family.name, values)) : (this.own ??= this.family.child());
+    const child = values.length ? this.family.child(...checkValues(this.family.name, values)) : (this.own ?? this.family.child());
     const t0 = performance.now();
     return () => {
       const s = (performance.now() - t0) / 1000;
