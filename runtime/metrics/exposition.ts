@@ -1,7 +1,7 @@
 /**
  * The Prometheus text exposition format (0.0.4), written straight from the families' numbers.
  * No intermediate `{labels, value}` objects: a scrape allocates strings only, so it shares no
- * object shapes with the request path (see docs/operations.md, "Why no prom-client").
+ * object shapes with the request path (see docs/operations.md, "Why no client library").
  */
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

@@ -5,7 +5,7 @@
  *
  * Why no client library (prom-client, or the OpenTelemetry SDK's Prometheus exporter): the
  * families here record into plain numeric fields on the request path and render their own text
- * at scrape time, with no intermediate objects. prom-client, which rendered them until stop 32,
+ * at scrape time, with no intermediate objects. prom-client, which rendered them at first,
  * keeps its own samples as `{value, labels}` object literals and adds to them with `value +=`:
  * V8 gives every literal starting with `value` the same hidden class (the router's matches, for
  * one), so the first scrape generalised that shape and deoptimised the optimised request path

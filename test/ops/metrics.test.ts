@@ -189,7 +189,7 @@ describe('access to /metrics', () => {
     }
   });
 
-  test('no metrics client library is loaded, even by a scrape (docs/operations.md: why no prom-client)', { timeout: 60_000 }, () => {
+  test('no metrics client library is loaded, even by a scrape (docs/operations.md: why no client library)', { timeout: 60_000 }, () => {
     // Fresh processes, so that nothing else could have loaded it.
     const run = (metrics: string, scrape: boolean) =>
       JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'test/ops/fixtures/prom-client-loaded.ts'], { env: { ...process.env, METRICS: metrics, SCRAPE: scrape ? '1' : '0' }, encoding: 'utf8' }));
