@@ -18,7 +18,7 @@ import { APPLIED_PREFIX, ShardLog, type RecordTrace, type StreamIo } from './sha
 import type { BatchTrace, WriteTrace } from './write-trace.js';
 
 export const SYS_SHARD = 'sys';
-/** How long a lease taken (or a stream created) waits for its stream's leader to move here (see `preferLocalStreamLeader`). */
+/** How long a stream created here waits for its leader to move here (see `preferLocalStreamLeader`). */
 const PREFER_LEADER_MS = 1000;
 
 /** What a request carries down to `Kv.batch`: its shard, and the sequence its writes reached. */
@@ -90,7 +90,6 @@ export class Replicator {
         const ack = await js.publish(subjectOf(shard), data, { expect: { lastSubjectSequence: expected }, timeout: 5000 });
         return ack.seq;
       },
-      preferLeader: (shard) => this.preferLocalStreamLeader(shard),
       lastSeq: async (shard) => {
         try {
           return (await jsm.streams.info(streamName(shard))).state.last_seq;
@@ -240,9 +239,10 @@ export class Replicator {
    * preferred server). A publish then goes client → stream leader → quorum → client, instead of
    * through a server that relays it to the leader and the ack back: measured on this machine
    * 0.1-0.4 ms less per append (bench/nats-publish-probe.ts), and two fewer process wake-ups under
-   * load. Asked when a lease is taken, before the shard serves writes (an election in the middle
-   * of an append would fail it), and when this node creates the stream; bounded, errors ignored —
-   * the leader elsewhere only costs the relay.
+   * load. Asked only when this node creates the stream, before its first append (no consumer,
+   * nothing in flight); bounded, errors ignored — the leader elsewhere only costs the relay. Not on
+   * taking a lease: the move lengthened the take-over (up to seconds while JetStream re-elects after
+   * a lost nats-server), and the cluster tests' failovers then read stale and refused writes.
    */
   private async preferLocalStreamLeader(shard: string): Promise<void> {
     const here = this.nc.info?.server_name;
@@ -257,7 +257,7 @@ export class Replicator {
       asked = true;
       await this.nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${name}`, JSON.stringify({ placement: { preferred: here } }), { timeout: PREFER_LEADER_MS });
     } catch (err) {
-      // Not created yet (the creating append asks again), or JetStream busy: the relay it is.
+      // JetStream busy: the relay it is.
       this.log.debug('stream leader stepdown not done', { shard, error: err });
       if (!asked) return;
     }

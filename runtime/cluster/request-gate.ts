@@ -102,6 +102,9 @@ export class ClusterGate implements RequestGate {
       const token = parseToken(req.headers[TOKEN_HEADER]);
       const wanted = token && token.shard === shard;
       if (log.role !== 'unassigned' && (!wanted || (await log.waitApplied(token.seq, this.opts.tokenWaitMs)))) return undefined;
+      // A leader still catching up (taking over) may not hold the token's write yet: stale data
+      // would be a wrong answer, and there is nobody to forward to.
+      if (wanted && log.leading && !log.ready) throw unavailable(`shard ${shard}: this node is taking over and has not applied ${token.shard}:${token.seq} yet; retry`, { shard });
       if (log.leading || hop) return undefined;
       const leader = await this.opts.leaderOf(shard);
       if (!leader) {

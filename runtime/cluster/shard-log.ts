@@ -19,8 +19,6 @@ export interface StreamIo {
   lastSeq(shard: string): Promise<number>;
   readonly maxPayload: number;
   readonly connected: boolean;
-  /** Best effort: moves the stream's Raft leader to the nats-server this node publishes to. */
-  preferLeader?(shard: string): Promise<void>;
 }
 
 interface Pending {
@@ -293,8 +291,6 @@ export class ShardLog {
   /** Lease taken: serve writes once everything the stream holds now is applied here. */
   async takeOver(catchUpMs: number): Promise<void> {
     this.leading = true;
-    // Before the first append (nothing of this node's is in flight to be lost in the re-election).
-    await this.io.preferLeader?.(this.shard);
     await this.resync(catchUpMs);
   }
 

@@ -68,8 +68,11 @@ describe.skipIf(!natsServerInstalled())('a shard leader\'s appends and their fen
     const jsm = await jetstreamManager(nc);
     // A newer leader's record, appended behind this node's back.
     const foreign = encodeRecord('n2', 'n2.txn.1', [put('foreign', 'theirs')], 1 << 20)[0]!;
-    const theirs = (await jetstream(nc).publish(subjectOf('0'), foreign)).seq;
+    // Sent before this node's batches on the same connection (so it lands first), and before this
+    // node's consumer can have delivered it: the batches are aimed behind the record before it.
+    const theirsAck = jetstream(nc).publish(subjectOf('0'), foreign);
     const outcomes = await Promise.allSettled([log.submit([put('late1', 'x')]), log.submit([put('late2', 'x')]), log.submit([put('late3', 'x')])]);
+    const theirs = (await theirsAck).seq;
     for (const o of outcomes) {
       expect(o.status).toBe('rejected');
       expect(((o as PromiseRejectedResult).reason as { code: string }).code).toBe('UNAVAILABLE');
