@@ -138,15 +138,17 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       const slice = ranked.slice(i, i + window).filter((h) => h.score >= threshold);
       if (!slice.length) break; // ranked by score: nothing further passes the threshold
       const fresh = (await loadCandidates(store, identity.accountId, slice)).filter((c) => !seen.has(c.doc.attrs.uri) && seen.add(c.doc.attrs.uri));
+      mark('records.read');
       // One access check for the window (the rules walk each path's ancestors once, together).
       const ok = fresh.length ? await host.access.readablePaths(identity, fresh.map((c) => c.doc.attrs.uri.slice('ctx://'.length))) : [];
       fresh.forEach((c, j) => ok[j] && chosen.length < limit && chosen.push(c));
     }
-    mark('records');
+    mark('records.access');
     const otherIds = chosen.map((c) => (c.doc.kind === 'dir' ? store.id(identity.accountId, c.doc.path, c.doc.level === 0 ? 1 : 0) : ''));
     const others = await store.getMany(identity.accountId, otherIds.filter(Boolean));
     let oi = 0;
     const dirDocs = otherIds.map((id) => (id ? others[oi++] : undefined));
+    mark('records.dirs');
     const sharedTerms = queryTermMatcher(query);
     for (const [i, c] of chosen.entries()) {
       const d = c.doc;
