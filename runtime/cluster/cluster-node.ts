@@ -185,7 +185,7 @@ export class ClusterNode implements ClusterStatusSource {
       const systemWrites = new SystemWrites(nc, replicator, id, membership.ttlMs + 5000, log.child({ component: 'system-writes' }));
       node.systemWrites = systemWrites;
       replicator.remoteSystem = (ops) => systemWrites.submit(ops);
-      const snapshots = new Snapshots(nc, js, jsm, replicator, id, k.snapshotRecords, replicas, log.child({ component: 'snapshots' }));
+      const snapshots = new Snapshots(nc, js, jsm, replicator, id, k.snapshotRecords, replicas, log.child({ component: 'snapshots' }), node.checker, path.join(dataDir, 'cluster-snapshots'));
       replicator.beforeConsume = (shard) => snapshots.bootstrap(shard);
       node.snapshots = snapshots;
       node.leases = new Leases(leaseKv, { node: id, url }, k.heartbeatMs * 3, () => node.candidates(), {

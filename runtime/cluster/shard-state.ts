@@ -16,30 +16,70 @@ const NEXT = '\x01';
 /** Ops per local write: one await each, so the event loop keeps serving while a big shard goes. */
 const CHUNK = 1000;
 
-/** Queue keys (`queues\0m|d\0<queue>\0<seq>`) whose sequence is in the shard's partition. */
-async function* queueKeys(backend: KvBackend, shard: string): AsyncIterable<string> {
+/** Queue entries (`queues\0m|d\0<queue>\0<seq>`) whose sequence is in the shard's partition. */
+async function* queueEntries(backend: KvBackend, shard: string): AsyncIterable<[string, Buffer]> {
   const lo = seqBaseOf(shard);
-  for await (const [k] of backend.iterate({ gte: `queues${S}`, lt: `queues${NEXT}` })) {
-    const seq = Number(k.split(S)[3]);
-    if (seq > lo && seq <= lo + SEQ_SPAN) yield k;
+  for await (const e of backend.iterate({ gte: `queues${S}`, lt: `queues${NEXT}` })) {
+    const seq = Number(e[0].split(S)[3]);
+    if (seq > lo && seq <= lo + SEQ_SPAN) yield e;
   }
 }
 
-/** Every local key of an account shard's copy, in chunks (the applied marker last). */
-export async function* shardKeys(backend: KvBackend, checker: ConsistencyChecker, shard: string): AsyncIterable<string[]> {
-  if (shard === SYS_SHARD) throw new Error('the system shard is held by every node; it is never dropped');
-  let out: string[] = [];
-  for (const r of await checker.ranges(shard))
-    for await (const [k] of backend.iterate(r)) {
-      out.push(k);
+/**
+ * Task entries of the shard: its records (`tasks\0t\0<id>`, the shard in the record, else its
+ * owner's account's), their inputs (`tasks\0in\0<id>`) and owner index keys (`tasks\0o\0…\0<id>`).
+ */
+async function* taskEntries(backend: KvBackend, replicator: Replicator, shard: string): AsyncIterable<[string, Buffer]> {
+  const ids = new Set<string>();
+  for await (const e of backend.iterate({ gte: `tasks${S}t${S}`, lt: `tasks${S}t${NEXT}` })) {
+    let t: { task_id?: string; shard?: string; owner?: { account_id?: string } };
+    try {
+      t = JSON.parse(e[1].toString('utf8')) as typeof t;
+    } catch {
+      continue;
+    }
+    if ((t.shard ?? replicator.shardOfAccount(t.owner?.account_id ?? '')) !== shard) continue;
+    ids.add(e[0].slice(`tasks${S}t${S}`.length));
+    yield e;
+  }
+  if (!ids.size) return;
+  for await (const e of backend.iterate({ gte: `tasks${S}in${S}`, lt: `tasks${S}in${NEXT}` })) if (ids.has(e[0].slice(`tasks${S}in${S}`.length))) yield e;
+  for await (const e of backend.iterate({ gte: `tasks${S}o${S}`, lt: `tasks${S}o${NEXT}` })) if (ids.has(e[0].slice(e[0].lastIndexOf(S) + 1))) yield e;
+}
+
+/**
+ * Every local entry of an account shard's copy (not its applied marker), in chunks: what a
+ * snapshot holds and what a dropped copy deletes.
+ */
+export async function* shardEntries(replicator: Replicator, checker: ConsistencyChecker, shard: string): AsyncIterable<Array<[string, Buffer]>> {
+  if (shard === SYS_SHARD) throw new Error('the system shard is held by every node; it has no copy to drop or stream');
+  const backend = replicator.backendStore;
+  let out: Array<[string, Buffer]> = [];
+  const sources: AsyncIterable<[string, Buffer]>[] = (await checker.ranges(shard)).map((r) => backend.iterate(r));
+  sources.push(queueEntries(backend, shard), taskEntries(backend, replicator, shard));
+  for (const src of sources)
+    for await (const e of src) {
+      out.push(e);
       if (out.length >= CHUNK) yield out.splice(0);
     }
-  for await (const k of queueKeys(backend, shard)) {
-    out.push(k);
-    if (out.length >= CHUNK) yield out.splice(0);
+  if (out.length) yield out;
+}
+
+/** Deletes the shard's local copy (applied marker included) and announces it; returns the keys deleted. */
+export async function wipeShardCopy(replicator: Replicator, checker: ConsistencyChecker, shard: string, stop: () => boolean = () => false): Promise<number> {
+  const backend = replicator.backendStore;
+  let keys = 0;
+  for await (const chunk of shardEntries(replicator, checker, shard)) {
+    if (stop()) break;
+    const ops: KvOp[] = chunk.map(([key]) => ({ type: 'del', key }));
+    await backend.write(ops, false);
+    // Announced like applied records: the VFS cache and the vector index drop what they held.
+    await replicator.onApplied(shard, ops);
+    keys += ops.length;
   }
-  out.push(APPLIED_PREFIX + shard);
-  yield out;
+  // From scratch next time: even a partial wipe restarts from 0 (a replay or a snapshot rewrites it all).
+  await backend.write([{ type: 'del', key: APPLIED_PREFIX + shard }], false);
+  return keys;
 }
 
 /**
@@ -53,17 +93,7 @@ export function dropShardCopy(replicator: Replicator, checker: ConsistencyChecke
   const log = replicator.shard(shard);
   return log.atApplied(async () => {
     if (held()) return undefined;
-    const backend = replicator.backendStore;
-    let keys = 0;
-    for await (const chunk of shardKeys(backend, checker, shard)) {
-      if (held()) break; // placed back meanwhile: what is left stays, the replay rewrites the rest
-      const ops: KvOp[] = chunk.map((key) => ({ type: 'del', key }));
-      await backend.write(ops, false);
-      await replicator.onApplied(shard, ops);
-      keys += ops.length;
-    }
-    // From scratch if it returns: even a partial drop restarts from 0 (the replay rewrites it all).
-    await backend.write([{ type: 'del', key: APPLIED_PREFIX + shard }], false);
+    const keys = await wipeShardCopy(replicator, checker, shard, held);
     log.applied = log.seen = log.streamLast = 0;
     return { keys };
   });
