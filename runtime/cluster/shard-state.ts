@@ -3,7 +3,7 @@
  * what a node deletes when the shard moved away from it for good, and what it wipes before it
  * installs a snapshot. The range is the consistency digest's (every key of the VFS and plugin
  * keyspaces of the accounts placed on the shard) plus the shard's queue messages (their sequence
- * is partitioned by shard, background.ts) and its applied marker.
+ * is partitioned by shard, background.ts), its task records and its applied marker.
  */
 import type { KvBackend, KvOp } from '../storage/backend.js';
 import type { ConsistencyChecker } from './consistency.js';
