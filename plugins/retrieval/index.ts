@@ -50,6 +50,9 @@ export interface VectorStoreService {
   readonly previousEmbedderTag?: string;
   /** Cluster mode: the delete of a record's stored vector, for the shard leader's re-embed batch. */
   vectorDelOp(account: string, id: string): KvOp;
+  /** Accounts with stored records, and one account's records (cluster mode: a shard's re-embed). */
+  recordAccounts(): Promise<string[]>;
+  recordsOf(account: string): AsyncIterable<RecordDoc>;
   /** Re-embedding was queued durably (called once, after the messages and the task exist). */
   reembedQueuedDone(): Promise<void>;
   setReembedQueued(n: number): void;
@@ -118,6 +121,8 @@ export default definePlugin({
       embedderChanged,
       previousEmbedderTag: previousTag,
       vectorDelOp: (account, id) => store.vectorDelOp(account, id),
+      recordAccounts: () => store.recordAccounts(),
+      recordsOf: (account) => store.recordsOf(account),
       reembedQueuedDone: () => store.reembedQueuedDone(),
       setReembedQueued: (n) => void (store.reembedQueued = n),
       placement,

@@ -412,6 +412,25 @@ export class RecordStore {
     this.reembedPending = false;
   }
 
+  /** Accounts with stored records (one seek each: the record keys are sorted by account). */
+  async recordAccounts(): Promise<string[]> {
+    const out: string[] = [];
+    let from = `r${S}`;
+    for (;;) {
+      let next: string | undefined;
+      for await (const [key] of this.kv.iterate({ gte: from, lt: `r\x01`, limit: 1 })) next = key;
+      if (next === undefined) return out;
+      const account = next.split(S)[1]!;
+      out.push(account);
+      from = `r${S}${account}\x01`;
+    }
+  }
+
+  /** One account's records (account, path, level), for a shard's re-embed (cluster mode). */
+  async *recordsOf(account: string): AsyncIterable<RecordDoc> {
+    for await (const [, value] of this.kv.scanPrefix(`r${S}${account}${S}`)) yield JSON.parse(value.toString('utf8')) as RecordDoc;
+  }
+
   /** Every record (account, path, level), for re-embedding. */
   async *allRecords(): AsyncIterable<RecordDoc> {
     for await (const [, value] of this.kv.scanPrefix(`r${S}`)) yield JSON.parse(value.toString('utf8')) as RecordDoc;

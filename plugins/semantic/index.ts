@@ -92,23 +92,18 @@ export default definePlugin({
       // replicated marker names the embedder its vectors come from: a later leader (failover,
       // hand-back) that finds the current one there has nothing to do.
       const markerKey = (shard: string) => `reembed-shard${'\x00'}${shard}`;
-      // One scan per process says which shards hold records at all: a shard without any has
-      // nothing to re-embed and gets no marker (its stream is not created for it).
-      let holding: Promise<Set<string>> | undefined;
-      const shardsWithRecords = () =>
-        (holding ??= (async () => {
-          const out = new Set<string>();
-          for await (const d of store.allRecords()) out.add(bg.shardOf(d.attrs.account));
-          return out;
-        })());
       host.cluster.onLeading?.((shard) => {
         if (!store.embedderChanged) return;
         void bg
           .run(shard, async () => {
             const tag = store.embedderTag();
             const marker = (await host.kv.get(markerKey(shard)))?.toString('utf8') ?? store.previousEmbedderTag;
-            if (marker === tag || !bg.leads(shard) || !(await shardsWithRecords()).has(shard)) return;
-            const n = await indexer.reembedShard((account) => bg.shardOf(account) === shard, [host.kv.putOp(markerKey(shard), tag)]);
+            if (marker === tag || !bg.leads(shard)) return;
+            // A shard with no records has nothing to re-embed and gets no marker (no stream is
+            // created for it); finding its accounts is one seek per account with records.
+            const accounts = (await store.recordAccounts()).filter((a) => bg.shardOf(a) === shard);
+            if (!accounts.length) return;
+            const n = await indexer.reembedShard(accounts, [host.kv.putOp(markerKey(shard), tag)]);
             store.setReembedQueued(n);
             host.log.info('re-embedding of a led shard queued after an embedder change', { shard, records: n });
             if (n > 0) await host.tasks.create('vector_reembed', REEMBED_OWNER, { internal: true, stage: 'queued', input: { records: n, shard } });
