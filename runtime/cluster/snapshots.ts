@@ -8,7 +8,7 @@
  * stream after it. Memory is bounded by a chunk on both sides, never by the shard.
  *
  * Object layout: `CTXSNAP1`, the sequence (u64 BE), then frames `[u32 BE length][record]`, each
- * record (mutation-record.ts) a chunk of puts.
+ * record (mutation-record.ts) up to 1,000 puts or 4 MiB.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +24,8 @@ import type { ConsistencyChecker } from './consistency.js';
 import { shardEntries, wipeShardCopy } from './shard-state.js';
 
 const MAGIC = Buffer.from('CTXSNAP1');
+const FRAME_ENTRIES = 1000;
+const FRAME_BYTES = 4 * 1024 * 1024;
 
 export const SNAPSHOTS_BUCKET = 'ctx_snapshots';
 
@@ -91,8 +93,10 @@ export class Snapshots {
           await out.write(Buffer.concat([MAGIC, head]));
           let keys = 0;
           let bytes = 16;
-          for await (const chunk of shardEntries(this.replicator, this.checker, shard)) {
-            const ops: KvOp[] = chunk.map(([key, value]) => ({ type: 'put', key, value }));
+          let ops: KvOp[] = [];
+          let size = 0;
+          const frame = async () => {
+            if (!ops.length) return;
             const rec = encodeRecord(this.node, `snapshot.${shard}.${seq}`, ops, Number.MAX_SAFE_INTEGER)[0]!;
             const len = Buffer.alloc(4);
             len.writeUInt32BE(rec.length);
@@ -100,7 +104,17 @@ export class Snapshots {
             await out.write(rec);
             keys += ops.length;
             bytes += 4 + rec.length;
-          }
+            ops = [];
+            size = 0;
+          };
+          for await (const chunk of shardEntries(this.replicator, this.checker, shard))
+            for (const [key, value] of chunk) {
+              ops.push({ type: 'put', key, value });
+              size += key.length + value.length;
+              // A frame is what a reader holds at once: bounded in entries and in bytes (large files).
+              if (ops.length >= FRAME_ENTRIES || size >= FRAME_BYTES) await frame();
+            }
+          await frame();
           return { target: seq, keys, bytes };
         } finally {
           await out.close();
