@@ -73,15 +73,22 @@ describe.skipIf(!natsServerInstalled())('shard snapshots and truncation', () => 
     }, { what: 'the follower caught up', timeoutMs: 10_000, intervalMs: 100 })).applied_seq;
     process.kill(follower.pid, 'SIGKILL');
     await pollUntil(() => !alive(follower.pid), { what: 'the follower gone', timeoutMs: 10_000, intervalMs: 50 });
-    const gone = await fetch(`${leader.url}/api/v1/fs?uri=${encodeURIComponent('ctx://resources/snap/doomed.md')}`, { method: 'DELETE', headers: headers() });
+    // Retried like the writes: right after the kill the lease may be moving (a 503 with Retry-After).
+    const gone = await pollUntil(async () => {
+      const res = await fetch(`${leader.url}/api/v1/fs?uri=${encodeURIComponent('ctx://resources/snap/doomed.md')}`, { method: 'DELETE', headers: headers() });
+      return res.status !== 503 && res;
+    }, { what: 'the delete accepted', timeoutMs: 30_000, intervalMs: 100 });
     expect(gone.status).toBe(200);
     // Enough for a snapshot of several frames (1,000 entries each) and object-store chunks.
     for (const b of [0, 1]) {
-      const bulk = await fetch(`${leader.url}/api/v1/content/batch-write`, {
-        method: 'POST',
-        headers: headers(),
-        body: JSON.stringify({ root_uri: 'ctx://resources', wait: false, operations: Array.from({ length: 250 }, (_, i) => ({ uri: `ctx://resources/snap/bulk${b}/f${i}.md`, content: `bulk ${i} `.repeat(100), mode: 'upsert' })) }),
-      });
+      const bulk = await pollUntil(async () => {
+        const res = await fetch(`${leader.url}/api/v1/content/batch-write`, {
+          method: 'POST',
+          headers: headers(),
+          body: JSON.stringify({ root_uri: 'ctx://resources', wait: false, operations: Array.from({ length: 250 }, (_, i) => ({ uri: `ctx://resources/snap/bulk${b}/f${i}.md`, content: `bulk ${i} `.repeat(100), mode: 'upsert' })) }),
+        });
+        return res.status !== 503 && res;
+      }, { what: `bulk batch ${b} accepted`, timeoutMs: 30_000, intervalMs: 100 });
       expect(bulk.status, await bulk.clone().text()).toBe(200);
     }
     const written = new Map<string, string>();
