@@ -18,8 +18,8 @@
  * throughput at saturation is its inverse, and other load disturbs it far less than wall time.
  *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on]
  *     [--stat-burst 300] [--find-burst 40] [--seed 300] [--a-tree DIR] [--b-tree DIR]
- * (--a/--b: off, on, on-unscraped, on-noeld, on-nogc, on-nodefaults, on-no:<prom-client collectors>, metrics,
- * tracing: to find where a cost comes from;
+ * (--a/--b: off, on, on-unscraped, on-scraped-once, on-scrape-none, on-scrape-process, metrics, tracing:
+ * to find where a cost comes from;
  * --a-tree/--b-tree: run that side's servers from another checkout, e.g. a worktree of main's HEAD
  * with this copy's node_modules and native core linked in: a before/after of two builds, same run)
  */
@@ -52,10 +52,6 @@ const CONFIGS = {
   'on-unscraped': { ops: 'on', scraped: false },
   metrics: { ops: 'metrics', scraped: true },
   tracing: { ops: 'tracing', scraped: false },
-  'on-noeld': { ops: 'on', scraped: true, env: { BENCH_NO_ELD: '1' } },
-  'on-nogc': { ops: 'on', scraped: true, env: { BENCH_NO_GC: '1' } },
-  // prom-client's default collectors all off (scraped: the app's own families and ours are served).
-  'on-nodefaults': { ops: 'on', scraped: true, env: { BENCH_NO_COLLECTORS: 'all' } },
   // Scraped once, at the first round: what stays after a scrape (collectors started, code paths
   // taken) without the work of each scrape (its CPU, its garbage) recurring during the rounds.
   'on-scraped-once': { ops: 'on', scraped: 'once' },
@@ -64,21 +60,17 @@ const CONFIGS = {
   'on-scrape-none': { ops: 'on', scraped: true, env: { BENCH_SCRAPE: 'none' } },
   'on-scrape-process': { ops: 'on', scraped: true, env: { BENCH_SCRAPE: 'process' } },
 } as const;
-type Config = keyof typeof CONFIGS | `on-no:${string}`;
+type Config = keyof typeof CONFIGS;
 interface ConfigDef {
   ops: string;
   scraped: boolean | 'once';
   env?: Record<string, string>;
 }
-const configDef = (c: Config): ConfigDef =>
-  c.startsWith('on-no:')
-    ? // `on-no:gc,eventLoopLag`: scraped, with those of prom-client's default collectors off (lib/metrics/<name>.js).
-      { ops: 'on', scraped: true, env: { BENCH_NO_COLLECTORS: c.slice('on-no:'.length) } }
-    : CONFIGS[c as keyof typeof CONFIGS];
+const configDef = (c: Config): ConfigDef => CONFIGS[c];
 const pick = (flag: string, dflt: Config): Config => {
   const i = process.argv.indexOf(`--${flag}`);
   const v = i > 0 ? process.argv[i + 1]! : dflt;
-  if (!(v in CONFIGS) && !v.startsWith('on-no:')) throw new Error(`--${flag}: one of ${Object.keys(CONFIGS).join(', ')}, on-no:<collector,...>`);
+  if (!(v in CONFIGS)) throw new Error(`--${flag}: one of ${Object.keys(CONFIGS).join(', ')}`);
   return v as Config;
 };
 /** The baseline (a) and the configuration measured against it (b), two servers each. */

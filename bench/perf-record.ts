@@ -5,10 +5,9 @@
  * scheduled back to whatever JS frame made the syscall (a loopback send() wakes the client); perf
  * counts only time on a CPU. Prints the command to read the result.
  *   npx tsx bench/perf-record.ts [--target stat|find|status|health|bare] [--ops off|on] [--requests 60000]
- *     [--scrape] [--no-collectors gc,eventLoopLag|all]
+ *     [--scrape]
  * (--scrape: GET /metrics before the warm-up and every 5 s, as Prometheus would: a server with
- * metrics on is in that state in production, and prom-client's process collectors start then;
- * --no-collectors: bench/servers/ctx-server.ts's BENCH_NO_COLLECTORS)
+ * metrics on is in that state in production)
  *   perf report -i /tmp/ctx-perf.data --no-children --sort dso -g none     (kernel / node / JIT shares)
  *   perf report -i /tmp/ctx-perf.data --children --sort sym -g none        (inclusive, by function)
  */
@@ -33,7 +32,6 @@ const child = spawn(process.execPath, ['--perf-basic-prof', '--import', 'tsx', t
     BENCH_OPS: arg('ops', 'off'),
     // find needs a corpus (the same as bench/metrics.bench.ts's).
     ...(target === 'find' ? { BENCH_SEED: '300' } : {}),
-    ...(flag('no-collectors') ? { BENCH_NO_COLLECTORS: arg('no-collectors', 'all') } : {}),
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -104,6 +104,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<App> {
   // per-request recording and answers /metrics with 404.
   const metrics = new Metrics(config.metricsAccountLabel);
   const metricsOn = config.metrics !== 'off';
+  if (metricsOn) metrics.startProcessCollectors();
   const exporter = config.tracing && config.otlpTracesUrl ? await startOtlpExporter(config.otlpTracesUrl, { name: 'ctx', version: VERSION }, log.child({ component: 'tracing' })) : undefined;
   const tracing = new Tracing(config.tracing, exporter);
   let pipelineRef: Pipeline | undefined;

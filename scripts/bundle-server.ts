@@ -33,7 +33,7 @@ const OUT = path.join(DIST, 'server');
  * so a package that finds files next to itself keeps working. A start-up dependency missing here
  * only costs start-up time, never correctness.
  */
-export const BUNDLED_PACKAGES = ['@sinclair/typebox', '@opentelemetry/api', 'fflate', 'semver', 'prom-client', 'tdigest', 'bintrees', 'import-meta-resolve', 'smol-toml', 'ignore'];
+export const BUNDLED_PACKAGES = ['@sinclair/typebox', '@opentelemetry/api', 'fflate', 'semver', 'import-meta-resolve', 'smol-toml', 'ignore'];
 
 const SELF = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
 const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');

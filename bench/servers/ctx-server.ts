@@ -6,47 +6,10 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../runtime/app.js';
 import { builtinPlugins } from '../../plugins/index.js';
-
-// BENCH_NO_ELD=1: prom-client's event-loop-delay monitor gets a histogram that never runs (the
-// process collectors install it at the first scrape): bench/metrics.bench.ts --a on-noeld finds
-// its share of the cost. prom-client loads perf_hooks through require, whose exports are writable.
-if (process.env.BENCH_NO_ELD === '1') {
-  const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as { monitorEventLoopDelay: unknown };
-  perfHooks.monitorEventLoopDelay = () => ({ enable: () => true, disable: () => true, reset: () => {}, percentile: () => 0, min: 0, max: 0, mean: 0, stddev: 0 });
-}
-
-// BENCH_NO_GC=1: prom-client's GC observer (a PerformanceObserver of 'gc' entries, installed at the
-// first scrape) observes nothing: bench/metrics.bench.ts --a on-nogc --b on finds its share.
-if (process.env.BENCH_NO_GC === '1') {
-  const perfHooks = createRequire(import.meta.url)('node:perf_hooks') as { PerformanceObserver: unknown };
-  perfHooks.PerformanceObserver = class {
-    observe(): void {}
-    disconnect(): void {}
-  };
-}
-
-// BENCH_NO_COLLECTORS=gc,eventLoopLag,...: those of prom-client's default collectors (its
-// lib/metrics/<name>.js; `all` for every one) register nothing, so bench/metrics.bench.ts can turn
-// them off one by one (`--a on-nodefaults --b on`, `--b on-no:gc`). A bench switch, not a product
-// setting: the module is put in require's cache before prom-client (imported at the first scrape)
-// loads it.
-if (process.env.BENCH_NO_COLLECTORS) {
-  const require = createRequire(import.meta.url);
-  const dir = path.join(path.dirname(require.resolve('prom-client')), 'lib', 'metrics');
-  const names = process.env.BENCH_NO_COLLECTORS.split(',');
-  for (const file of fs.readdirSync(dir)) {
-    const name = file.replace(/\.js$/, '');
-    if (!file.endsWith('.js') || !(names.includes('all') || names.includes(name))) continue;
-    const full = path.join(dir, file);
-    const stub = Object.assign(() => {}, { metricNames: [] });
-    require.cache[full] = { id: full, filename: full, loaded: true, exports: stub, children: [], paths: [] } as unknown as NodeJS.Module;
-  }
-}
 
 // BENCH_DATA_DIR: serve a data dir bench/find-profile.ts ingested (kept at exit; its key is in
 // ingested.json) instead of a fresh one.
@@ -82,25 +45,21 @@ else {
     await app.vfs.writeFile('bench', `resources/corpus/d${i}.md`, Buffer.from(`# Document ${i}\n\nNote ${i} about ${['rivers', 'engines', 'ledgers', 'gardens', 'compilers'][i % 5]} and ${['tides', 'pistons', 'audits', 'seeds', 'parsers'][(i * 7) % 5]} number ${i % 37}.\n`));
   if (seed) await app.queues.waitIdle(600_000);
 }
-// BENCH_SCRAPE=none|process: what GET /metrics renders (a bench switch, to find which part of a
-// scrape costs the requests after it): `none` a constant line (prom-client never loaded), `process`
-// only the process metrics (prom-client's default collectors and ours; not the app's families:
-// HTTP, queues, tasks, RocksDB, plugins). Unset: everything, as in production.
+// BENCH_SCRAPE=none|process|elu: what GET /metrics renders (a bench switch, to find which part of a
+// scrape costs the requests after it): `none` a constant line, `process` only the process families
+// (not the app's: HTTP, queues, tasks, RocksDB, plugins), `elu` one performance.eventLoopUtilization().
+// Unset: everything, as in production.
 const scrapeOnly = process.env.BENCH_SCRAPE;
 if (scrapeOnly === 'none') (app.metrics as { text: () => Promise<string> }).text = async () => '# scrape switched off (BENCH_SCRAPE=none)\n';
-// `elu`: only reads performance.eventLoopUtilization(); `prom`: only loads prom-client and renders an empty registry.
 if (scrapeOnly === 'elu') (app.metrics as { text: () => Promise<string> }).text = async () => `# elu ${performance.eventLoopUtilization().utilization}\n`;
-if (scrapeOnly === 'prom') {
-  const { promClient } = await import('../../runtime/metrics/process-metrics.js');
-  (app.metrics as { text: () => Promise<string> }).text = async () => new (await promClient()).Registry().metrics();
-}
 if (scrapeOnly === 'process') {
-  const { processRegistry } = await import('../../runtime/metrics/process-metrics.js');
-  (app.metrics as { text: () => Promise<string> }).text = () => processRegistry().then((r) => r.metrics());
+  const { processFamilies } = await import('../../runtime/metrics/process-metrics.js');
+  (app.metrics as { text: () => Promise<string> }).text = async () => {
+    let s = '';
+    for (const f of processFamilies()) s += await f.render();
+    return s;
+  };
 }
-// BENCH_PRELOAD=1: prom-client and the process registry loaded before the port is announced
-// (production loads them at the first scrape).
-if (process.env.BENCH_PRELOAD === '1') await (await import('../../runtime/metrics/process-metrics.js')).processRegistry();
 // BENCH_PRELOAD=render: the whole exposition rendered once before the port is announced.
 if (process.env.BENCH_PRELOAD === 'render') await app.metrics.text();
 const server = await app.listen(0, '127.0.0.1');

@@ -72,6 +72,14 @@ const ENVELOPE_HEAD = Buffer.from('{"status":"ok","result":');
 const JSON_TYPE = 'application/json';
 
 /**
+ * `ctx.req` of an exchange, made on its first read and kept beside the exchange rather than in a
+ * field of it: a field written after the constructor turns from constant to mutable in the class's
+ * hidden class, which deoptimises the request path's optimised code the first time any route reads
+ * `ctx.req` after the warm-up (the /metrics loopback check at the first scrape: issue 24).
+ */
+const requestInfos = new WeakMap<Exchange, RequestInfo>();
+
+/**
  * What one request carries through the pipeline, and the handler's `RouteContext`: one object per
  * request with its methods on the prototype (object-literal getters and arrow functions were a
  * handful of closures per request, and GC was a fifth of a small request's CPU).
@@ -106,7 +114,6 @@ class Exchange implements RouteContext {
    */
   localTrace = false;
   private localTraceId: string | undefined = undefined;
-  private info: RequestInfo | undefined = undefined;
   private abort: AbortController | undefined = undefined;
   private reqLog: Logger | undefined = undefined;
   private scopedView: ScopedVfs | undefined = undefined;
@@ -131,8 +138,12 @@ class Exchange implements RouteContext {
   }
 
   get req(): RequestInfo {
-    const r = this.raw;
-    return (this.info ??= { id: this.id, method: r.method, path: r.path, headers: r.headers, remoteAddress: r.remoteAddress, rawBody: r.body });
+    let info = requestInfos.get(this);
+    if (info === undefined) {
+      const r = this.raw;
+      requestInfos.set(this, (info = { id: this.id, method: r.method, path: r.path, headers: r.headers, remoteAddress: r.remoteAddress, rawBody: r.body }));
+    }
+    return info;
   }
 
   get credentialsSupplied(): boolean {

@@ -1,32 +1,18 @@
 /**
  * Metric families whose children are resolved once and then updated with plain arithmetic.
  *
- * prom-client's own `labels(...).observe(v)` builds a label object and hashes it on every call;
+ * A general client's `labels(...).observe(v)` builds a label object and hashes it on every call;
  * on the request path (fs/stat costs tens of µs) that is a visible share of the request. These
  * families keep each child as a small object with numeric fields (a histogram's buckets in one
- * Float64Array) and only build label objects when Prometheus scrapes. They speak prom-client's
- * metric interface (`get()` → `{name, help, type, values, aggregator}`), so prom-client's registry
- * renders them with its own text format next to its default process metrics.
+ * Float64Array) and its label text made once; a scrape writes the text exposition straight from
+ * those numbers (`render`), allocating strings only.
  */
+import { formatValue, header, labelText, withLabel } from './exposition.js';
 
-export interface MetricValue {
-  labels: Record<string, string | number>;
-  value: number;
-  metricName?: string;
-}
-
-export interface MetricData {
-  name: string;
-  help: string;
-  type: 'counter' | 'gauge' | 'histogram';
-  values: MetricValue[];
-  aggregator: 'sum';
-}
-
-/** What prom-client's Registry needs from a metric (`registerMetric`, `getMetricsAsString`). */
+/** What the registry renders: one family's `# HELP`, `# TYPE` and samples, each line ending in \n. */
 export interface RegistrableMetric {
   readonly name: string;
-  get(): Promise<MetricData>;
+  render(): string | Promise<string>;
 }
 
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
@@ -37,14 +23,13 @@ function checkNames(name: string, labelNames: readonly string[]): void {
   for (const l of labelNames) if (!LABEL.test(l) || l.startsWith('__') || l === 'le') throw new Error(`invalid label name ${JSON.stringify(l)} on ${name}`);
 }
 
-function labelsOf(names: readonly string[], values: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < names.length; i++) out[names[i]!] = values[i]!;
-  return out;
+/** One child and its label text (a class, not a literal: its shape is this file's own). */
+class Entry<C> {
+  constructor(readonly labels: string, readonly child: C) {}
 }
 
 abstract class Family<C> implements RegistrableMetric {
-  protected readonly children = new Map<string, { labels: Record<string, string>; child: C }>();
+  protected readonly children = new Map<string, Entry<C>>();
 
   constructor(readonly name: string, readonly help: string, readonly labelNames: readonly string[]) {
     checkNames(name, labelNames);
@@ -57,11 +42,11 @@ abstract class Family<C> implements RegistrableMetric {
     if (values.length !== this.labelNames.length) throw new Error(`${this.name} takes ${this.labelNames.length} label values (${this.labelNames.join(', ')}), got ${values.length}`);
     const key = values.length === 1 ? values[0]! : values.join('\u0000');
     let entry = this.children.get(key);
-    if (!entry) this.children.set(key, (entry = { labels: labelsOf(this.labelNames, values), child: this.make() }));
+    if (!entry) this.children.set(key, (entry = new Entry(labelText(this.labelNames, values), this.make())));
     return entry.child;
   }
 
-  abstract get(): Promise<MetricData>;
+  abstract render(): string;
 }
 
 export class CounterChild {
@@ -76,10 +61,10 @@ export class CounterFamily extends Family<CounterChild> {
     return new CounterChild();
   }
 
-  async get(): Promise<MetricData> {
-    const values: MetricValue[] = [];
-    for (const { labels, child } of this.children.values()) values.push({ labels, value: child.value });
-    return { name: this.name, help: this.help, type: 'counter', values, aggregator: 'sum' };
+  render(): string {
+    let s = header(this.name, this.help, 'counter');
+    for (const e of this.children.values()) s += `${this.name}${e.labels} ${formatValue(e.child.value)}\n`;
+    return s;
   }
 }
 
@@ -104,11 +89,11 @@ export class GaugeFamily extends Family<GaugeChild> {
     return new GaugeChild();
   }
 
-  async get(): Promise<MetricData> {
+  render(): string {
     this.collect?.();
-    const values: MetricValue[] = [];
-    for (const { labels, child } of this.children.values()) values.push({ labels, value: child.value });
-    return { name: this.name, help: this.help, type: 'gauge', values, aggregator: 'sum' };
+    let s = header(this.name, this.help, 'gauge');
+    for (const e of this.children.values()) s += `${this.name}${e.labels} ${formatValue(e.child.value)}\n`;
+    return s;
   }
 }
 
@@ -139,37 +124,43 @@ export class HistogramChild {
 
 export class HistogramFamily extends Family<HistogramChild> {
   readonly buckets: readonly number[];
+  /** The `le` values as the exposition writes them, the last one +Inf. */
+  private readonly les: readonly string[];
 
   constructor(name: string, help: string, labelNames: readonly string[], buckets: readonly number[] = LATENCY_BUCKETS) {
     super(name, help, labelNames);
     for (let i = 1; i < buckets.length; i++) if (!(buckets[i]! > buckets[i - 1]!)) throw new Error(`${name}: buckets must increase`);
     this.buckets = [...buckets];
+    this.les = [...buckets.map(formatValue), '+Inf'];
   }
 
   protected make(): HistogramChild {
     return new HistogramChild(this.buckets);
   }
 
-  async get(): Promise<MetricData> {
-    const values: MetricValue[] = [];
-    const bucketName = this.name + '_bucket';
+  render(): string {
+    const name = this.name;
+    let s = header(name, this.help, 'histogram');
     for (const { labels, child } of this.children.values()) {
       let cumulative = 0;
-      for (let i = 0; i <= this.buckets.length; i++) {
+      for (let i = 0; i < this.les.length; i++) {
         cumulative += child.counts[i]!;
-        values.push({ metricName: bucketName, labels: { ...labels, le: i < this.buckets.length ? this.buckets[i]! : '+Inf' }, value: cumulative });
+        s += `${name}_bucket${withLabel(labels, 'le', this.les[i]!)} ${cumulative}\n`;
       }
-      values.push({ metricName: this.name + '_sum', labels, value: child.sum });
-      values.push({ metricName: this.name + '_count', labels, value: child.count });
+      s += `${name}_sum${labels} ${formatValue(child.sum)}\n${name}_count${labels} ${child.count}\n`;
     }
-    return { name: this.name, help: this.help, type: 'histogram', values, aggregator: 'sum' };
+    return s;
   }
 }
 
+/** What a collected family reads: label values and a value per sample. */
+export type CollectedSamples = Iterable<[values: readonly string[], value: number]>;
+
 /**
  * A family whose values are read from their source at scrape time (queue depths, task counts,
- * RocksDB properties): nothing is kept up to date, so it costs nothing between scrapes. `type`
- * says how Prometheus treats the numbers (`counter` for monotonic totals the source keeps).
+ * RocksDB properties, the process's own numbers): nothing is kept up to date, so it costs nothing
+ * between scrapes. `type` says how Prometheus treats the numbers (`counter` for monotonic totals
+ * the source keeps). A non-finite reading is left out (a source that has no value now).
  */
 export class CollectedFamily implements RegistrableMetric {
   constructor(
@@ -177,14 +168,14 @@ export class CollectedFamily implements RegistrableMetric {
     readonly help: string,
     readonly type: 'counter' | 'gauge',
     readonly labelNames: readonly string[],
-    private readonly read: () => Iterable<[values: readonly string[], value: number]> | Promise<Iterable<[values: readonly string[], value: number]>>,
+    private readonly read: () => CollectedSamples | Promise<CollectedSamples>,
   ) {
     checkNames(name, labelNames);
   }
 
-  async get(): Promise<MetricData> {
-    const values: MetricValue[] = [];
-    for (const [labelValues, value] of await this.read()) if (Number.isFinite(value)) values.push({ labels: labelsOf(this.labelNames, labelValues), value });
-    return { name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' };
+  async render(): Promise<string> {
+    let s = header(this.name, this.help, this.type);
+    for (const [labelValues, value] of await this.read()) if (Number.isFinite(value)) s += `${this.name}${labelText(this.labelNames, labelValues)} ${formatValue(value)}\n`;
+    return s;
   }
 }

@@ -1,41 +1,46 @@
 /**
  * The app's metrics: the runtime's families, the plugins' own (`host.metrics`) and the model-call
- * families, rendered by a prom-client Registry with the process metrics of `process-metrics.ts`
- * by `GET /metrics`. prom-client is imported at the first scrape, not before: with CTX_METRICS=off
- * (nothing ever scraped) it is never loaded, which keeps its modules out of start-up and memory.
+ * families, with the process's (`process-metrics.ts`), rendered as the Prometheus text format by
+ * `GET /metrics`.
  *
- * Why prom-client and not the OpenTelemetry Prometheus exporter: prom-client is the Node
- * ecosystem's Prometheus client (small, no dependencies of its own, the text and OpenMetrics
- * formats, default process metrics: RSS, heap, GC, event-loop delay); the OTel exporter pulls in
- * the whole metrics SDK and its own HTTP server, and its per-record attribute handling costs more
- * on a hot path than the pre-resolved children we record into here.
+ * Why no client library (prom-client, or the OpenTelemetry SDK's Prometheus exporter): the
+ * families here record into plain numeric fields on the request path and render their own text
+ * at scrape time, with no intermediate objects. prom-client, which rendered them at first,
+ * keeps its own samples as `{value, labels}` object literals and adds to them with `value +=`:
+ * V8 gives every literal starting with `value` the same hidden class (the router's matches, for
+ * one), so the first scrape generalised that shape and deoptimised the optimised request path
+ * (fs/stat ~10-20% more CPU per request for ~10k requests after it; bench/RESULTS.md, issue 24).
+ * The OpenTelemetry exporter brings the whole metrics SDK, an HTTP server of its own and
+ * per-measurement attribute handling. The text format is small and stable (0.0.4), and the output
+ * is checked by `promtool check metrics` in the tests.
  */
-import type { Registry } from 'prom-client';
+import { PROMETHEUS_CONTENT_TYPE } from './exposition.js';
 import { CounterFamily, GaugeFamily, HistogramFamily, type CounterChild, type GaugeChild, type HistogramChild, type RegistrableMetric } from './families.js';
 import { modelFamilies } from './model-metrics.js';
-import { processRegistry, promClient } from './process-metrics.js';
+import { processFamilies } from './process-metrics.js';
 
 export type MetricsAccess = 'off' | 'loopback' | 'token';
 
 /** Label names that would carry an id or a URI: refused on plugin metrics (cardinality and privacy). */
 const IDENTIFYING_LABELS = new Set(['account', 'account_id', 'user', 'user_id', 'uri', 'path', 'url', 'key', 'api_key', 'session_id', 'task_id', 'peer']);
 
-/** prom-client's `Registry.PROMETHEUS_CONTENT_TYPE` (text format 0.0.4), known without loading it. */
-const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-
 export class Metrics {
   /** Every family in registration order (the order of the exposition). */
   private readonly families = new Map<string, RegistrableMetric>();
-  /** The renderer, made at the first scrape; `rendered` families of `families` are registered in it. */
-  private registry: Registry | undefined;
-  private rendered = 0;
 
   constructor(readonly accountLabel: boolean) {
     for (const f of modelFamilies()) this.add(f);
   }
 
+  /**
+   * Starts the process collectors (event-loop delay, GC observer): once per process, when the
+   * first app with metrics on is made, so that a scrape starts nothing new in a warm server.
+   */
+  startProcessCollectors(): void {
+    processFamilies();
+  }
+
   add<M extends RegistrableMetric>(metric: M): M {
-    // prom-client's own refusal, kept now that registration no longer goes through it.
     if (this.families.has(metric.name)) throw new Error(`A metric with the name ${metric.name} has already been registered.`);
     this.families.set(metric.name, metric);
     return metric;
@@ -51,17 +56,10 @@ export class Metrics {
 
   /** The Prometheus text exposition of this app's metrics and the process's. */
   async text(): Promise<string> {
-    if (!this.registry) {
-      const { Registry } = await promClient();
-      this.registry ??= new Registry();
-    }
-    if (this.rendered < this.families.size) {
-      let i = 0;
-      for (const f of this.families.values()) if (i++ >= this.rendered) this.registry.registerMetric(f as never);
-      this.rendered = this.families.size;
-    }
-    const [app, proc] = await Promise.all([this.registry.metrics(), processRegistry().then((r) => r.metrics())]);
-    return app + '\n' + proc;
+    let s = '';
+    for (const f of this.families.values()) s += await f.render();
+    for (const f of processFamilies()) s += await f.render();
+    return s;
   }
 
   /** `host.metrics` for one plugin: names prefixed `ctx_<plugin>_`, identifying labels refused. */
@@ -98,11 +96,20 @@ function checkValues(name: string, values: string[]): string[] {
 }
 
 /** A counter; `labels(...)` resolves a child once (keep it for a hot path). */
+/*
+ * The plugin wrappers resolve their unlabelled child in the constructor, not on first use: a field
+ * first written later turns mutable in the hidden class and deoptimises code that read it (a
+ * gauge's `collect` sets it at the first scrape).
+ */
+const ownChild = <C>(family: { labelNames: readonly string[]; child(): C }): C | undefined => (family.labelNames.length === 0 ? family.child() : undefined);
+
 export class PluginCounter {
-  private own: CounterChild | undefined;
-  constructor(private readonly family: CounterFamily) {}
+  private readonly own: CounterChild | undefined;
+  constructor(private readonly family: CounterFamily) {
+    this.own = ownChild(family);
+  }
   inc(n = 1): void {
-    (this.own ??= this.family.child()).inc(n);
+    (this.own ?? this.family.child()).inc(n);
   }
   labels(...values: string[]): { inc(n?: number): void } {
     return this.family.child(...checkValues(this.family.name, values));
@@ -110,16 +117,18 @@ export class PluginCounter {
 }
 
 export class PluginGauge {
-  private own: GaugeChild | undefined;
-  constructor(private readonly family: GaugeFamily) {}
+  private readonly own: GaugeChild | undefined;
+  constructor(private readonly family: GaugeFamily) {
+    this.own = ownChild(family);
+  }
   set(v: number): void {
-    (this.own ??= this.family.child()).set(v);
+    (this.own ?? this.family.child()).set(v);
   }
   inc(n = 1): void {
-    (this.own ??= this.family.child()).inc(n);
+    (this.own ?? this.family.child()).inc(n);
   }
   dec(n = 1): void {
-    (this.own ??= this.family.child()).dec(n);
+    (this.own ?? this.family.child()).dec(n);
   }
   labels(...values: string[]): { set(v: number): void; inc(n?: number): void; dec(n?: number): void } {
     return this.family.child(...checkValues(this.family.name, values));
@@ -127,17 +136,19 @@ export class PluginGauge {
 }
 
 export class PluginHistogram {
-  private own: HistogramChild | undefined;
-  constructor(private readonly family: HistogramFamily) {}
+  private readonly own: HistogramChild | undefined;
+  constructor(private readonly family: HistogramFamily) {
+    this.own = ownChild(family);
+  }
   observe(v: number): void {
-    (this.own ??= this.family.child()).observe(v);
+    (this.own ?? this.family.child()).observe(v);
   }
   labels(...values: string[]): { observe(v: number): void } {
     return this.family.child(...checkValues(this.family.name, values));
   }
   /** Starts a timer; calling the result observes the seconds elapsed (and returns them). */
   startTimer(...values: string[]): () => number {
-    const child = values.length ? this.family.child(...checkValues(this.family.name, values)) : (this.own ??= this.family.child());
+    const child = values.length ? this.family.child(...checkValues(this.family.name, values)) : (this.own ?? this.family.child());
     const t0 = performance.now();
     return () => {
       const s = (performance.now() - t0) / 1000;

@@ -95,8 +95,8 @@ export function promtoolCheck(text: string): string | null {
     const e = err as { stdout?: string; stderr?: string };
     out = `${e.stdout ?? ''}${e.stderr ?? ''}`;
   }
-  // prom-client's own default gauges nodejs_active_{handles,requests,resources}_total trip the
-  // `_total` naming lint (upstream names, kept so existing Node dashboards work); anything else fails.
+  // The gauges nodejs_active_{handles,requests,resources}_total trip the `_total` naming lint
+  // (prom-client's names, kept so existing Node dashboards work); anything else fails.
   return out
     .split('\n')
     .filter((l) => l && !/^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/.test(l))

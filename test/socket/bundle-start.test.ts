@@ -2,8 +2,8 @@
  * `npm start` runs the esbuild bundle (dist/server/main.js, scripts/bundle-server.ts) while every
  * other test runs the sources: this file starts the bundle as a process and drives, over HTTP, the
  * parts that load lazily (each a chunk of the bundle, or a package imported on first use): the MCP
- * SDK, the session tokenizer, isomorphic-git for snapshots, the zip writer for packs, prom-client for
- * /metrics, the console's assets and the Rust core. A chunk the bundler got wrong fails here, not in
+ * SDK, the session tokenizer, isomorphic-git for snapshots, the zip writer for packs, /metrics (its
+ * process collectors), the console's assets and the Rust core. A chunk the bundler got wrong fails here, not in
  * a user's first request. Needs `npm run setup` (it builds dist/ and the bundle).
  */
 import { spawn, type ChildProcess } from 'node:child_process';

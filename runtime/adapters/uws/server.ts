@@ -160,10 +160,9 @@ class UwsSink implements ResponseSink {
  * answers `getRemoteAddressAsText` with a getpeername(2) per call, a syscall per request that
  * only `/metrics` (loopback check) and handlers reading `ctx.req.remoteAddress` need. It can be
  * read while the response is open; after it ended or was aborted, an address never read is ''.
+ * Kept in `peerAddresses`, not in a field: see `requestInfos` in runtime/http/pipeline.ts.
  */
 class UwsRequest implements HttpRequestData {
-  private address: string | undefined = undefined;
-
   constructor(
     readonly method: string,
     readonly path: string,
@@ -177,10 +176,13 @@ class UwsRequest implements HttpRequestData {
   ) {}
 
   get remoteAddress(): string {
-    if (this.address === undefined) this.address = this.sink.finished || this.sink.aborted ? '' : Buffer.from(this.res.getRemoteAddressAsText()).toString('latin1');
-    return this.address;
+    let address = peerAddresses.get(this);
+    if (address === undefined) peerAddresses.set(this, (address = this.sink.finished || this.sink.aborted ? '' : Buffer.from(this.res.getRemoteAddressAsText()).toString('latin1')));
+    return address;
   }
 }
+
+const peerAddresses = new WeakMap<UwsRequest, string>();
 
 /** `req.forEach` runs its callback synchronously: one module-level callback instead of a closure per request. */
 let collecting: Record<string, string> | undefined;
