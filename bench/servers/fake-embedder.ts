@@ -3,9 +3,12 @@
  * bench's: `POST /v1/embeddings` {model, input} → {data:[{embedding, index}], model, usage}, each
  * vector a deterministic hash of its text (unit length, `--dim`), answered after `--delay-ms` (the
  * remote model's round trip). Prints `{"url": ...}` as one JSON line when listening.
- *   npx tsx bench/servers/fake-embedder.ts [--dim 256] [--delay-ms 0]
+ * `--stamps FILE`: each request's arrival and answer, `process.hrtime.bigint()` (one clock for all
+ * processes), written to FILE at exit (bench/find-remote-gap.ts --stamps).
+ *   npx tsx bench/servers/fake-embedder.ts [--dim 256] [--delay-ms 0] [--stamps FILE]
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -15,6 +18,9 @@ const arg = (name: string, dflt: string) => {
 };
 const DIM = Number(arg('--dim', '256'));
 const DELAY = Number(arg('--delay-ms', '0'));
+const STAMPS = arg('--stamps', '');
+const stamps: string[] = [];
+if (STAMPS) process.on('exit', () => fs.writeFileSync(STAMPS, stamps.join('\n') + '\n'));
 
 function vector(text: string): number[] {
   const out = new Array<number>(DIM);
@@ -31,6 +37,7 @@ function vector(text: string): number[] {
 }
 
 const server = http.createServer((req, res) => {
+  const arrived = STAMPS ? process.hrtime.bigint() : 0n;
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
@@ -48,7 +55,10 @@ const server = http.createServer((req, res) => {
     const input = typeof body.input === 'string' ? [body.input] : body.input;
     if (!Array.isArray(input) || input.some((t) => typeof t !== 'string')) return reply(400, { error: { message: 'input must be a string or strings' } });
     const data = (input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: vector(t) }));
-    const send = () => reply(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } });
+    const send = () => {
+      if (STAMPS) stamps.push(`emb.request ${arrived}`, `emb.reply ${process.hrtime.bigint()}`);
+      reply(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } });
+    };
     if (DELAY > 0) setTimeout(send, DELAY);
     else send();
   });

@@ -138,15 +138,17 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       const slice = ranked.slice(i, i + window).filter((h) => h.score >= threshold);
       if (!slice.length) break; // ranked by score: nothing further passes the threshold
       const fresh = (await loadCandidates(store, identity.accountId, slice)).filter((c) => !seen.has(c.doc.attrs.uri) && seen.add(c.doc.attrs.uri));
+      mark('records.read');
       // One access check for the window (the rules walk each path's ancestors once, together).
       const ok = fresh.length ? await host.access.readablePaths(identity, fresh.map((c) => c.doc.attrs.uri.slice('ctx://'.length))) : [];
       fresh.forEach((c, j) => ok[j] && chosen.length < limit && chosen.push(c));
     }
-    mark('records');
+    mark('records.access');
     const otherIds = chosen.map((c) => (c.doc.kind === 'dir' ? store.id(identity.accountId, c.doc.path, c.doc.level === 0 ? 1 : 0) : ''));
     const others = await store.getMany(identity.accountId, otherIds.filter(Boolean));
     let oi = 0;
     const dirDocs = otherIds.map((id) => (id ? others[oi++] : undefined));
+    mark('records.dirs');
     const sharedTerms = queryTermMatcher(query);
     for (const [i, c] of chosen.entries()) {
       const d = c.doc;
@@ -195,6 +197,10 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     // Asked first: a remote embedder's round trip runs while the scope is resolved.
     const vecsP = queryVectors.embed(store.embedder, queries);
     vecsP.catch(() => {}); // awaited below; a scope error must not leave it unhandled
+    // A remote embedder's request is built by now, but node:http hands it its keep-alive socket,
+    // and so writes it, on the next tick: let it leave before the scope and the preparation take
+    // the thread (~0.3 ms the embedder would otherwise start later; bench/RESULTS.md, issue 27).
+    if (store.embedder.info.provider === 'openai') await new Promise<void>((r) => process.nextTick(r));
     const scope = buildScope(body as ScopeInput, identity);
     const limit = limitOf(body);
     // A zero limit still searches (scope and provenance stay real); `present` then keeps nothing.

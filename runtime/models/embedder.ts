@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { CtxConfig } from '../config.js';
 import { localEmbed, nativeErrorCode, NeuralEmbedder as NativeNeuralEmbedder, type LocalEmbedParams } from '../native.js';
 import { ModelCallMetrics } from '../metrics/model-metrics.js';
+import { stamp, stamping } from './wire-stamps.js';
 import { RemoteModelError, ResilientEndpoint, type EndpointStats, type ResilienceOptions } from './resilient-http.js';
 
 export type EmbedKind = 'document' | 'query';
@@ -236,6 +237,8 @@ export class OpenAiEmbedder implements Embedder {
   private readonly batchChars: number;
   private readonly maxTextChars: number;
   private checked: Promise<void> | null = null;
+  /** check() succeeded: embed() then reaches the socket in the caller's own tick (no await first). */
+  private ready = false;
   private readonly counters = { texts: 0, batches: 0 };
 
   /** A real private field: it holds the API key, and plugins hold this embedder (`host.models`). */
@@ -280,12 +283,16 @@ export class OpenAiEmbedder implements Embedder {
         );
       }
       (this.info as { dim: number }).dim = got;
+      this.ready = true;
     })();
     return this.checked;
   }
 
   async embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]> {
-    await this.check();
+    if (stamping) stamp('embed.call');
+    // Not `await this.check()` once it passed: that await alone let the caller's next synchronous
+    // work (a find's scope and search preparation) run before the request was even built.
+    if (!this.ready) await this.check();
     const prefix = (kind === 'query' ? this.#c.queryPrefix : this.#c.documentPrefix) ?? '';
     const out = new Array<Float32Array>(texts.length);
     // Empty texts are answered locally: several servers reject an empty input with a 400.
@@ -349,6 +356,7 @@ export class OpenAiEmbedder implements Embedder {
       }
       out[idx] = normalized(e as number[]);
     }
+    if (stamping) stamp('embed.vector');
     return out;
   }
 

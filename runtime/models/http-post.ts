@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { stamp, stamping } from './wire-stamps.js';
 
 export interface PostAnswer {
   status: number;
@@ -37,6 +38,7 @@ export class HttpPoster {
   post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal, timeoutMs?: number): Promise<PostAnswer> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+      if (stamping) stamp('post.call');
       const t = this.target(url);
       if (!t) return reject(new Error(`not an http(s) URL: ${url}`));
       headers['content-length'] = String(Buffer.byteLength(body));
@@ -52,10 +54,16 @@ export class HttpPoster {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       if (timeoutMs !== undefined) timer = setTimeout(() => req.destroy(new PostTimeout(timeoutMs)), timeoutMs);
+      if (stamping) {
+        req.once('socket', () => stamp('post.socket'));
+        req.once('finish', () => stamp('post.finish'));
+      }
       req.on('response', (res) => {
+        if (stamping) stamp('post.response');
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
+          if (stamping) stamp('post.body');
           done();
           const h = res.headers;
           resolve({ status: res.statusCode ?? 0, header: (n) => { const v = h[n]; return Array.isArray(v) ? v.join(', ') : v; }, text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8') });
@@ -70,6 +78,7 @@ export class HttpPoster {
         reject(err);
       });
       req.end(body);
+      if (stamping) stamp('post.ended');
     });
   }
 
