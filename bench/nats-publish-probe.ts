@@ -33,17 +33,21 @@ try {
   const leader = (await jsm.streams.info('P')).cluster!.leader;
   const data = Buffer.alloc(1500, 1);
   let last = 0;
-  for (let round = 0; round < 3; round++)
-    for (const nc of conns) {
-      const js = jetstream(nc);
-      const lat: number[] = [];
-      for (let i = 0; i < 300; i++) {
-        const t0 = performance.now();
-        last = (await js.publish('p', data, { expect: { lastSubjectSequence: last } })).seq;
-        lat.push(performance.now() - t0);
+  // 300 fenced publishes from each connection in turn, `rounds` times: one p50 line per connection and round.
+  const publishRounds = async (rounds: number, label: string) => {
+    for (let round = 0; round < rounds; round++)
+      for (const nc of conns) {
+        const js = jetstream(nc);
+        const lat: number[] = [];
+        for (let i = 0; i < 300; i++) {
+          const t0 = performance.now();
+          last = (await js.publish('p', data, { expect: { lastSubjectSequence: last } })).seq;
+          lat.push(performance.now() - t0);
+        }
+        console.log(`${label}client on ${nc.info!.server_name}${nc.info!.server_name === leader ? ' (stream leader)' : ''}: p50 ${p50(lat).toFixed(3)} ms`);
       }
-      console.log(`client on ${nc.info!.server_name}${nc.info!.server_name === leader ? ' (stream leader)' : ''}: p50 ${p50(lat).toFixed(3)} ms`);
-    }
+  };
+  await publishRounds(3, '');
   // Now with consumers as the cluster has them: one on each connection (the leader's echo and two followers').
   const { DeliverPolicy } = await import('@nats-io/jetstream');
   for (const nc of conns) {
@@ -51,17 +55,7 @@ try {
     const msgs = await c.consume({ max_messages: 256, expires: 2000 });
     void (async () => { for await (const m of msgs) void m; })();
   }
-  for (let round = 0; round < 2; round++)
-    for (const nc of conns) {
-      const js = jetstream(nc);
-      const lat: number[] = [];
-      for (let i = 0; i < 300; i++) {
-        const t0 = performance.now();
-        last = (await js.publish('p', data, { expect: { lastSubjectSequence: last } })).seq;
-        lat.push(performance.now() - t0);
-      }
-      console.log(`with 3 consumers, client on ${nc.info!.server_name}${nc.info!.server_name === leader ? ' (stream leader)' : ''}: p50 ${p50(lat).toFixed(3)} ms`);
-    }
+  await publishRounds(2, 'with 3 consumers, ');
   // Stepdown with a preferred server (nats-server 2.11+).
   const want = conns.find((c) => c.info!.server_name !== leader)!;
   const r = await conns[0]!.request('$JS.API.STREAM.LEADER.STEPDOWN.P', JSON.stringify({ placement: { preferred: want.info!.server_name } }), { timeout: 5000 });
