@@ -4,6 +4,7 @@
  * See README.md and docs/retrieval.md.
  */
 import { definePlugin, s, type Identity, type PluginHost } from 'ctx/plugin';
+import type { KvOp } from 'ctx/plugin';
 import { HOST_VERSION } from 'ctx/plugin';
 import { loadBackends } from './backends.js';
 import { registerRoutes, type RerankerLike } from './routes.js';
@@ -45,6 +46,13 @@ export interface VectorStoreService {
   embedderTag(): string;
   /** The stored records were embedded by another embedder: re-embed every record once. */
   readonly embedderChanged: boolean;
+  /** Cluster mode, after an embedder change: the tag of the embedder the stored vectors came from. */
+  readonly previousEmbedderTag?: string;
+  /** Cluster mode: the delete of a record's stored vector, for the shard leader's re-embed batch. */
+  vectorDelOp(account: string, id: string): KvOp;
+  /** Accounts with stored records, and one account's records (cluster mode: a shard's re-embed). */
+  recordAccounts(): Promise<string[]>;
+  recordsOf(account: string): AsyncIterable<RecordDoc>;
   /** Re-embedding was queued durably (called once, after the messages and the task exist). */
   reembedQueuedDone(): Promise<void>;
   setReembedQueued(n: number): void;
@@ -83,7 +91,7 @@ export default definePlugin({
   async setup(host: PluginHost) {
     const backends = await loadBackends(host.models.embedder(), host.config.vectorFlatThreshold);
     const store = new RecordStore(host.kv, backends, host.dataDir, host.log);
-    const { embedderChanged } = await store.open();
+    const { embedderChanged, previousTag } = await store.open({ replicated: !!host.cluster.background });
     const llm = host.models.llm();
     host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, index: store.loaded ? 'loaded' : 'loading in the background' });
     // Cluster mode (docs/scale-out.md, phase 3): records another node's leader wrote reach RocksDB
@@ -111,6 +119,10 @@ export default definePlugin({
       },
       embedderTag: () => embedderTag(store.embedder.info),
       embedderChanged,
+      previousEmbedderTag: previousTag,
+      vectorDelOp: (account, id) => store.vectorDelOp(account, id),
+      recordAccounts: () => store.recordAccounts(),
+      recordsOf: (account) => store.recordsOf(account),
       reembedQueuedDone: () => store.reembedQueuedDone(),
       setReembedQueued: (n) => void (store.reembedQueued = n),
       placement,

@@ -191,6 +191,11 @@ export class RecordStore {
   recKey(account: string, p: string, level: number): string {
     return `r${S}${account}${S}${p}${S}${level}`;
   }
+  /** Deletes a record's stored vector (cluster mode: in the shard leader's re-embed batch). */
+  vectorDelOp(account: string, id: string): KvOp {
+    return this.kv.delOp(this.vecKey(account, id));
+  }
+
   private vecKey(account: string, id: string): string {
     return `v${S}${account}${S}${id}`;
   }
@@ -210,13 +215,14 @@ export class RecordStore {
    * the stored vectors must be re-embedded (the caller queues it, then calls `reembedQueuedDone()`):
    * that path drops the vectors before returning, with an empty index, loaded.
    */
-  async open(): Promise<{ embedderChanged: boolean }> {
+  async open(opts: { replicated?: boolean } = {}): Promise<{ embedderChanged: boolean; previousTag?: string }> {
     await fs.mkdir(this.dir, { recursive: true });
     this.seq = (await this.kv.getJson<number>(META_SEQ)) ?? 0;
     const stored = await this.kv.getJson<EmbedderLike['info']>(META_EMBEDDER);
     const pending = await this.kv.getJson<ReembedPending>(META_REEMBED);
     const info = this.embedder.info;
     const changed = !!stored && embedderFingerprint(stored) !== embedderFingerprint(info);
+    let previousTag: string | undefined;
     if (!stored) await this.kv.putJson(META_EMBEDDER, info);
     if (changed) {
       // The new meta never becomes durable without the flag that forces the re-embed, and the
@@ -228,7 +234,24 @@ export class RecordStore {
         this.kv.putJsonOp(META_SEQ, ++this.seq),
       ]);
     }
-    if (changed || pending) {
+    if (!changed && pending && opts.replicated) {
+      // Cluster mode, a restart after the change: the stored vectors (re-embedded or still to be,
+      // by their shards' leaders) load as usual; the change stays pending for the shards whose
+      // marker does not name the current embedder yet (the semantic plugin checks each it leads).
+      previousTag = pending.from ? embedderTag(pending.from) : '';
+    } else if (changed && opts.replicated) {
+      // Cluster mode (docs/scale-out.md, "Start-up work"): the stored vectors are the shards' and
+      // leave only through their logs — each shard's leader drops and re-embeds its records once.
+      // Locally only the index (memory and file, derived) is dropped, so no old vector is served.
+      this.log.warn('embedder changed: the index starts empty; each shard\'s leader re-embeds its records', { old: stored ?? pending?.from, current: info });
+      this.index = this.backends.createIndex(info.dim);
+      await fs.rm(this.metaFile, { force: true });
+      await fs.rm(this.file, { force: true });
+      this.savedSeq = -1;
+      this.reembedPending = true;
+      this.loadState = { loaded: true, error: null, done: Promise.resolve() };
+      return { embedderChanged: true, previousTag: stored ? embedderTag(stored) : undefined };
+    } else if (changed || pending) {
       // In the foreground: the re-embed that follows writes new vectors, which the drop must not race.
       this.log.warn('embedder changed: dropping vectors computed with the old one and re-embedding', { old: stored, current: info, resumed: !changed });
       this.index = this.backends.createIndex(info.dim);
@@ -243,7 +266,7 @@ export class RecordStore {
     if (this.seq === 0) {
       // Nothing was ever stored (every change moves the counter): the empty index is the whole one.
       this.loadState = { loaded: true, error: null, done: Promise.resolve() };
-      return { embedderChanged: false };
+      return { embedderChanged: previousTag !== undefined, previousTag };
     }
     const done = this.load().then(
       () => {
@@ -256,7 +279,7 @@ export class RecordStore {
     );
     this.loadState = { loaded: false, error: null, done };
     this.indexChain = done;
-    return { embedderChanged: false };
+    return { embedderChanged: previousTag !== undefined, previousTag };
   }
 
   /** Where the index load stands (`open`). */
@@ -387,6 +410,25 @@ export class RecordStore {
   async reembedQueuedDone(): Promise<void> {
     await this.kv.del(META_REEMBED);
     this.reembedPending = false;
+  }
+
+  /** Accounts with stored records (one seek each: the record keys are sorted by account). */
+  async recordAccounts(): Promise<string[]> {
+    const out: string[] = [];
+    let from = `r${S}`;
+    for (;;) {
+      let next: string | undefined;
+      for await (const [key] of this.kv.iterate({ gte: from, lt: `r\x01`, limit: 1 })) next = key;
+      if (next === undefined) return out;
+      const account = next.split(S)[1]!;
+      out.push(account);
+      from = `r${S}${account}\x01`;
+    }
+  }
+
+  /** One account's records (account, path, level), for a shard's re-embed (cluster mode). */
+  async *recordsOf(account: string): AsyncIterable<RecordDoc> {
+    for await (const [, value] of this.kv.scanPrefix(`r${S}${account}${S}`)) yield JSON.parse(value.toString('utf8')) as RecordDoc;
   }
 
   /** Every record (account, path, level), for re-embedding. */

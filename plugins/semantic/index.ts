@@ -85,8 +85,34 @@ export default definePlugin({
         return { records: (input as { records?: number } | undefined)?.records ?? 0, embedder: store.embedder.info };
       },
     });
+    const bg = host.cluster.background;
+    if (bg) {
+      // Cluster mode (docs/scale-out.md, "Start-up work"): the re-embed is each shard's, done once
+      // by its leader through its log — never queued locally by every node at start. A shard's
+      // replicated marker names the embedder its vectors come from: a later leader (failover,
+      // hand-back) that finds the current one there has nothing to do.
+      const markerKey = (shard: string) => `reembed-shard${'\x00'}${shard}`;
+      host.cluster.onLeading?.((shard) => {
+        if (!store.embedderChanged) return;
+        void bg
+          .run(shard, async () => {
+            const tag = store.embedderTag();
+            const marker = (await host.kv.get(markerKey(shard)))?.toString('utf8') ?? store.previousEmbedderTag;
+            if (marker === tag || !bg.leads(shard)) return;
+            // A shard with no records has nothing to re-embed and gets no marker (no stream is
+            // created for it); finding its accounts is one seek per account with records.
+            const accounts = (await store.recordAccounts()).filter((a) => bg.shardOf(a) === shard);
+            if (!accounts.length) return;
+            const n = await indexer.reembedShard(accounts, [host.kv.putOp(markerKey(shard), tag)]);
+            store.setReembedQueued(n);
+            host.log.info('re-embedding of a led shard queued after an embedder change', { shard, records: n });
+            if (n > 0) await host.tasks.create('vector_reembed', REEMBED_OWNER, { internal: true, stage: 'queued', input: { records: n, shard } });
+          })
+          .catch((err: unknown) => host.log.error('re-embedding a led shard could not be queued; the next leader of the shard retries', { shard, error: err }));
+      });
+    }
     host.onReady(async () => {
-      if (!store.embedderChanged) return;
+      if (!store.embedderChanged || bg) return;
       const n = await indexer.reembedAll();
       store.setReembedQueued(n);
       host.log.info('re-embedding queued after an embedder change', { records: n });

@@ -577,6 +577,31 @@ export class Indexer {
     });
   }
 
+  /**
+   * Cluster mode: queues re-embedding of the records of `accounts` (one shard this node leads; called in the
+   * shard's write context, so the messages, the old vectors' deletes and `extra` — the shard's
+   * embedder marker, in the last batch — are appended to the shard's log). Returns the count.
+   */
+  async reembedShard(accounts: string[], extra: KvOp[]): Promise<number> {
+    let batch: EmbeddingMessage[] = [];
+    let drops: KvOp[] = [];
+    let n = 0;
+    for (const account of accounts)
+      for await (const d of this.store.recordsOf(account)) {
+        batch.push({ account: d.attrs.account, path: d.path, level: d.level, op: 'upsert' });
+        drops.push(this.store.vectorDelOp(d.attrs.account, d.id));
+        if (batch.length >= 512) {
+          n += batch.length;
+          await this.enqueue([], batch, drops);
+          batch = [];
+          drops = [];
+        }
+      }
+    n += batch.length;
+    await this.enqueue([], batch, [...drops, ...extra]);
+    return n;
+  }
+
   /** Queues re-embedding of every stored record (embedder changed). */
   async reembedAll(): Promise<number> {
     let batch: EmbeddingMessage[] = [];

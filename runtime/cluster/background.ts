@@ -29,7 +29,10 @@ export interface BackgroundGate {
 }
 
 /** Sequence space per shard: 2^40 messages each, below 2^53 up to 8,190 shards. */
-const SEQ_SPAN = 2 ** 40;
+export const SEQ_SPAN = 2 ** 40;
+
+/** Where a shard's queue sequences start (its messages are `seqBaseOf(shard)` + 1 … + `SEQ_SPAN`). */
+export const seqBaseOf = (shard: string): number => (shard === 'sys' ? 1 : Number(shard) + 2) * SEQ_SPAN;
 
 export function createBackgroundGate(parts: {
   shard(id: string): ShardLog;
@@ -51,7 +54,7 @@ export function createBackgroundGate(parts: {
       return s.leading && s.ready;
     },
     run: parts.run,
-    seqBase: (shard) => (shard === parts.sysShard ? 1 : Number(shard) + 2) * SEQ_SPAN,
+    seqBase: (shard) => (shard === parts.sysShard ? SEQ_SPAN : seqBaseOf(shard)),
     onLeading: (fn) => void leading.push(fn),
     onLosing: (fn) => void losing.push(fn),
     leading: (shard) => call(leading, shard),

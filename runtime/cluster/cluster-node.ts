@@ -24,6 +24,7 @@ import { createBackgroundGate, type BackgroundGate } from './background.js';
 import { writeContext } from './replicator.js';
 import { SystemWrites } from './system-writes.js';
 import { Snapshots } from './snapshots.js';
+import { dropShardCopy } from './shard-state.js';
 
 export interface ShardStatus {
   shard: number;
@@ -184,7 +185,7 @@ export class ClusterNode implements ClusterStatusSource {
       const systemWrites = new SystemWrites(nc, replicator, id, membership.ttlMs + 5000, log.child({ component: 'system-writes' }));
       node.systemWrites = systemWrites;
       replicator.remoteSystem = (ops) => systemWrites.submit(ops);
-      const snapshots = new Snapshots(nc, js, jsm, replicator, id, k.snapshotRecords, replicas, log.child({ component: 'snapshots' }));
+      const snapshots = new Snapshots(nc, js, jsm, replicator, id, k.snapshotRecords, replicas, log.child({ component: 'snapshots' }), node.checker, path.join(dataDir, 'cluster-snapshots'));
       replicator.beforeConsume = (shard) => snapshots.bootstrap(shard);
       node.snapshots = snapshots;
       node.leases = new Leases(leaseKv, { node: id, url }, k.heartbeatMs * 3, () => node.candidates(), {
@@ -307,6 +308,12 @@ export class ClusterNode implements ClusterStatusSource {
       else if (now - since >= 2 * this.membership.ttlMs && this.replicator.unfollow(shard)) {
         this.placedAway.delete(shard);
         this.log.info('shard placed elsewhere: no longer applied here; its reads are forwarded', { shard, applied_seq: this.replicator.shard(shard).applied });
+        // Its disk is freed too (shard-state.ts): nothing serves from the copy any more.
+        const log = this.replicator.shard(shard);
+        void dropShardCopy(this.replicator, this.checker, shard, () => log.leading || this.replicator.following().includes(shard)).then(
+          (r) => r && this.log.info('dropped shard copy deleted', { shard, keys: r.keys }),
+          (err: unknown) => this.log.warn('a dropped shard copy could not be deleted; it stays on disk', { shard, error: err }),
+        );
       }
     }
   }

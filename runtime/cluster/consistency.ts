@@ -135,7 +135,8 @@ export class ConsistencyChecker {
     return this.replicator.allShards().filter((s) => s === SYS_SHARD || this.replicator.shard(s).role !== 'unassigned');
   }
 
-  private async ranges(shard: string): Promise<Array<{ gte: string; lt: string }>> {
+  /** The shard's key ranges in this node's store (also what a dropped copy deletes: shard-state.ts). */
+  async ranges(shard: string): Promise<Array<{ gte: string; lt: string }>> {
     if (shard === SYS_SHARD) return [{ gte: `identity${S}`, lt: `identity${NEXT}` }];
     const accs = [...(await accounts(this.backend))].filter((a) => this.replicator.shardOfAccount(a) === shard);
     if (!accs.length) return [];

@@ -20,6 +20,7 @@ import { SYS_SHARD, writeContext, type Replicator, type WriteTicket } from './re
 import { unavailable } from './shard-log.js';
 import { PEER_IDENTITY_HEADER, PEER_SIGNATURE_HEADER, type PeerAuth } from './peer-auth.js';
 import { requestPhases, type WriteTrace } from './write-trace.js';
+import { forwardRequest, type ForwardAnswer } from './forward-client.js';
 
 export const TOKEN_HEADER = 'x-ctx-consistency-token';
 export const FORWARDED_HEADER = 'x-ctx-forwarded-by';
@@ -101,6 +102,9 @@ export class ClusterGate implements RequestGate {
       const token = parseToken(req.headers[TOKEN_HEADER]);
       const wanted = token && token.shard === shard;
       if (log.role !== 'unassigned' && (!wanted || (await log.waitApplied(token.seq, this.opts.tokenWaitMs)))) return undefined;
+      // A leader still catching up (taking over) may not hold the token's write yet: stale data
+      // would be a wrong answer, and there is nobody to forward to.
+      if (wanted && log.leading && !log.ready) throw unavailable(`shard ${shard}: this node is taking over and has not applied ${token.shard}:${token.seq} yet; retry`, { shard });
       if (log.leading || hop) return undefined;
       const leader = await this.opts.leaderOf(shard);
       if (!leader) {
@@ -136,25 +140,15 @@ export class ClusterGate implements RequestGate {
     if (this.opts.peerAuth) Object.assign(headers, this.opts.peerAuth.sign(identity, req.method, pathQuery, req.body));
     const target = `${url}${pathQuery}`;
     const t0 = this.opts.trace ? performance.now() : 0;
-    let res: Response;
+    let res: ForwardAnswer;
     try {
-      res = await fetch(target, {
-        method: req.method,
-        headers,
-        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : new Uint8Array(req.body),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(60_000),
-      });
+      res = await forwardRequest(target, req.method, headers, req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body, 60_000);
     } catch (err) {
       throw unavailable(`the leader of shard ${shard} (${url}) is unreachable: ${(err as Error).message}; retry`, { shard });
     }
     const out: Record<string, string> = {};
-    res.headers.forEach((v, k) => {
-      if (!HOP_BY_HOP.has(k)) out[k] = v;
-    });
-    const t1 = this.opts.trace ? performance.now() : 0;
-    const body = Buffer.from(await res.arrayBuffer());
-    if (this.opts.trace) this.opts.trace({ forward: true, shard, path: req.path, to: url, headers_ms: Math.round((t1 - t0) * 1000) / 1000, body_ms: Math.round((performance.now() - t1) * 1000) / 1000 });
-    return { status: res.status, headers: out, body };
+    for (const [k, v] of Object.entries(res.headers)) if (!HOP_BY_HOP.has(k)) out[k] = v;
+    if (this.opts.trace) this.opts.trace({ forward: true, shard, path: req.path, to: url, answer_ms: Math.round((performance.now() - t0) * 1000) / 1000 });
+    return { status: res.status, headers: out, body: res.body };
   }
 }

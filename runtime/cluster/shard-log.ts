@@ -212,7 +212,7 @@ export class ShardLog {
       this.ready = false;
       void this.resync();
       const fenced = /wrong last sequence|10071/i.test(String((err as Error)?.message ?? err));
-      throw unavailable(fenced ? `shard ${this.shard} has a newer leader; retry` : `the replicated log did not confirm the write (${(err as Error)?.message ?? err}); retry`, { shard: this.shard });
+      throw unavailable(fenced ? `shard ${this.shard} has a newer leader (${(err as Error)?.message ?? err}); retry` : `the replicated log did not confirm the write (${(err as Error)?.message ?? err}); retry`, { shard: this.shard });
     }
     return seq;
   }

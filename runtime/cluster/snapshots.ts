@@ -1,12 +1,18 @@
 /**
- * Shard snapshots and stream truncation (docs/scale-out.md, "Snapshots"). A shard's keys are not
- * one RocksDB range (queue and task keys carry no account), so a snapshot is built from the log
- * itself: the previous snapshot folded with the records after it, last op per key, deletions kept
- * as deletions. Applied on any replica whose state is an earlier point of the same log, it yields
- * exactly the state at the snapshot's sequence. The leader stores it in the JetStream object store
- * (`ctx_snapshots`, object `shard.<n>`, newest only) and then purges the stream up to it; a replica
- * whose next record was purged installs the snapshot and goes on from the stream after it.
+ * Shard snapshots and stream truncation (docs/scale-out.md, "Snapshots and truncation"). The
+ * leader streams its copy of the shard — the keys `shard-state.ts` enumerates, read from RocksDB
+ * between two applies, so exactly the state at its applied sequence — in chunks of mutation-record
+ * frames into a local file, then from the file into the JetStream object store (`ctx_snapshots`,
+ * object `shard.<n>`, newest only), and purges the stream up to it. A replica whose next record
+ * was purged wipes its copy, reads the object as a stream, frame by frame, and goes on from the
+ * stream after it. Memory is bounded by a chunk on both sides, never by the shard.
+ *
+ * Object layout: `CTXSNAP1`, the sequence (u64 BE), then frames `[u32 BE length][record]`, each
+ * record (mutation-record.ts) up to 1,000 puts or 4 MiB.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { ObjectStore } from '@nats-io/obj';
@@ -14,13 +20,14 @@ import type { KvOp } from '../storage/backend.js';
 import type { Logger } from '../logger.js';
 import { decodeRecord, encodeRecord } from './mutation-record.js';
 import { streamName, type Replicator } from './replicator.js';
+import type { ConsistencyChecker } from './consistency.js';
+import { shardEntries, wipeShardCopy } from './shard-state.js';
+
+const MAGIC = Buffer.from('CTXSNAP1');
+const FRAME_ENTRIES = 1000;
+const FRAME_BYTES = 4 * 1024 * 1024;
 
 export const SNAPSHOTS_BUCKET = 'ctx_snapshots';
-
-interface Snapshot {
-  seq: number;
-  ops: KvOp[];
-}
 
 export class Snapshots {
   private store?: Promise<ObjectStore>;
@@ -37,6 +44,9 @@ export class Snapshots {
     private readonly every: number,
     private readonly replicas: number,
     private readonly log: Logger,
+    private readonly checker: ConsistencyChecker,
+    /** Where a snapshot is spooled between the RocksDB scan and the upload. */
+    private readonly spoolDir: string,
   ) {}
 
   private bucket(): Promise<ObjectStore> {
@@ -64,69 +74,113 @@ export class Snapshots {
 
   /** Builds, stores and truncates behind a snapshot at this node's applied sequence; returns it. */
   async take(shard: string): Promise<number> {
-    const target = this.replicator.shard(shard).applied;
-    const prev = await this.load(shard);
-    if (prev && prev.seq >= target) {
-      this.taken.set(shard, prev.seq);
-      return prev.seq;
+    const log = this.replicator.shard(shard);
+    const prev = await this.storedSeq(shard);
+    if (prev !== undefined && prev >= log.applied) {
+      this.taken.set(shard, prev);
+      return prev;
     }
-    const state = new Map<string, KvOp>();
-    for (const op of prev?.ops ?? []) state.set(op.key, op);
-    await this.fold(shard, (prev?.seq ?? 0) + 1, target, state);
-    const body = encodeRecord(this.node, `snapshot.${shard}.${target}`, [...state.values()], Number.MAX_SAFE_INTEGER)[0]!;
-    const head = Buffer.alloc(8);
-    head.writeBigUInt64BE(BigInt(target));
-    await (await this.bucket()).putBlob({ name: `shard.${shard}` }, Buffer.concat([head, body]));
-    this.taken.set(shard, target);
-    // Only the newest snapshot is kept, so it is the oldest one still needed: a replica further
-    // behind installs it instead of reading records that are gone.
-    await this.jsm.streams.purge(streamName(shard), { seq: target + 1 });
-    this.log.info('shard snapshot stored; stream truncated behind it', { shard, seq: target, keys: state.size });
-    return target;
+    await fs.promises.mkdir(this.spoolDir, { recursive: true });
+    const spool = path.join(this.spoolDir, `shard-${shard}.${process.pid}.${Date.now()}.snap`);
+    try {
+      // The scan runs between two applies (the state is exactly `target`) and only writes the local
+      // spool: the shard's applies wait for a local disk, never for the upload.
+      const { target, keys, bytes } = await log.atApplied(async (seq) => {
+        const out = await fs.promises.open(spool, 'w');
+        try {
+          const head = Buffer.alloc(8);
+          head.writeBigUInt64BE(BigInt(seq));
+          await out.write(Buffer.concat([MAGIC, head]));
+          let keys = 0;
+          let bytes = 16;
+          let ops: KvOp[] = [];
+          let size = 0;
+          const frame = async () => {
+            if (!ops.length) return;
+            const rec = encodeRecord(this.node, `snapshot.${shard}.${seq}`, ops, Number.MAX_SAFE_INTEGER)[0]!;
+            const len = Buffer.alloc(4);
+            len.writeUInt32BE(rec.length);
+            await out.write(len);
+            await out.write(rec);
+            keys += ops.length;
+            bytes += 4 + rec.length;
+            ops = [];
+            size = 0;
+          };
+          for await (const chunk of shardEntries(this.replicator, this.checker, shard))
+            for (const [key, value] of chunk) {
+              ops.push({ type: 'put', key, value });
+              size += key.length + value.length;
+              // A frame is what a reader holds at once: bounded in entries and in bytes (large files).
+              if (ops.length >= FRAME_ENTRIES || size >= FRAME_BYTES) await frame();
+            }
+          await frame();
+          return { target: seq, keys, bytes };
+        } finally {
+          await out.close();
+        }
+      });
+      const body = Readable.toWeb(fs.createReadStream(spool, { highWaterMark: 256 * 1024 })) as unknown as ReadableStream<Uint8Array>;
+      await (await this.bucket()).put({ name: `shard.${shard}`, metadata: { seq: String(target) } }, body);
+      this.taken.set(shard, target);
+      // Only the newest snapshot is kept, so it is the oldest one still needed: a replica further
+      // behind installs it instead of reading records that are gone.
+      await this.jsm.streams.purge(streamName(shard), { seq: target + 1 });
+      this.log.info('shard snapshot stored; stream truncated behind it', { shard, seq: target, keys, bytes });
+      return target;
+    } finally {
+      await fs.promises.rm(spool, { force: true });
+    }
   }
 
-  /** Folds records `from..to` into `state` (complete transactions only, as replicas apply them). */
-  private async fold(shard: string, from: number, to: number, state: Map<string, KvOp>): Promise<void> {
-    if (from > to) return;
-    const { DeliverPolicy } = await import('@nats-io/jetstream');
-    const consumer = await this.js.consumers.get(streamName(shard), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
-    const messages = await consumer.consume({ max_messages: 256, expires: 2000 });
-    let partial: { txn: string; ops: KvOp[] } | undefined;
+  /** The sequence of the shard's stored snapshot (from the object's metadata), if there is one. */
+  async storedSeq(shard: string): Promise<number | undefined> {
+    const info = await (await this.bucket()).info(`shard.${shard}`);
+    if (!info || info.deleted) return undefined;
+    const seq = Number(info.metadata?.seq);
+    return Number.isFinite(seq) ? seq : undefined;
+  }
+
+  /**
+   * Reads the shard's snapshot as a stream: `onChunk` gets each frame's ops in order; resolves with
+   * the snapshot's sequence, or undefined when there is none.
+   */
+  async read(shard: string, onStart: (seq: number) => Promise<boolean>, onChunk: (ops: KvOp[]) => Promise<void>): Promise<number | undefined> {
+    const obj = await (await this.bucket()).get(`shard.${shard}`);
+    if (!obj) return undefined;
+    const reader = obj.data.getReader();
+    let buf = Buffer.alloc(0);
+    let seq: number | undefined;
     try {
-      let expected = from;
-      for await (const m of messages) {
-        // A record missing from the fold would be missing from every replica bootstrapped from it.
-        if (m.seq !== expected) throw new Error(`shard ${shard}: the stream skipped from ${expected} to ${m.seq} while folding a snapshot`);
-        expected = m.seq + 1;
-        const { header, ops } = decodeRecord(m.data);
-        let done: KvOp[] | undefined;
-        if (header.chunks === 1) done = ops;
-        else {
-          if (header.chunk === 1 || partial?.txn !== header.txn) partial = { txn: header.txn, ops: [] };
-          partial.ops.push(...ops);
-          if (header.chunk === header.chunks) {
-            done = partial.ops;
-            partial = undefined;
-          }
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (value) buf = buf.length ? Buffer.concat([buf, value]) : Buffer.from(value);
+        if (seq === undefined && buf.length >= 16) {
+          if (!buf.subarray(0, 8).equals(MAGIC)) throw new Error(`shard ${shard}: the stored snapshot is not in a format this node reads`);
+          seq = Number(buf.readBigUInt64BE(8));
+          buf = buf.subarray(16);
+          if (!(await onStart(seq))) return seq;
         }
-        for (const op of done ?? []) state.set(op.key, op);
-        if (m.seq >= to) break;
+        while (seq !== undefined && buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+          const len = buf.readUInt32BE(0);
+          await onChunk(decodeRecord(buf.subarray(4, 4 + len)).ops);
+          buf = buf.subarray(4 + len);
+        }
+        if (done) break;
       }
     } finally {
-      messages.close();
+      reader.releaseLock();
+      void obj.data.cancel().catch(() => {});
     }
-  }
-
-  async load(shard: string): Promise<Snapshot | undefined> {
-    const blob = await (await this.bucket()).getBlob(`shard.${shard}`);
-    if (!blob || blob.length < 8) return undefined;
-    const b = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
-    return { seq: Number(b.readBigUInt64BE(0)), ops: decodeRecord(b.subarray(8)).ops };
+    const err = await obj.error;
+    if (err) throw err;
+    if (seq === undefined || buf.length) throw new Error(`shard ${shard}: the stored snapshot ends mid-frame`);
+    return seq;
   }
 
   /**
    * Before a replica consumes a shard: when the stream no longer holds its next record (truncated
-   * behind a snapshot), installs the snapshot first.
+   * behind a snapshot), wipes this node's copy and installs the snapshot, streamed.
    */
   async bootstrap(shard: string): Promise<void> {
     const log = this.replicator.shard(shard);
@@ -139,11 +193,31 @@ export class Snapshots {
       return; // no stream yet: nothing was ever written, nothing to install
     }
     if (first <= log.applied + 1) return;
-    const snap = await this.load(shard);
-    if (!snap || snap.seq + 1 < first) throw new Error(`shard ${shard}: the stream starts at ${first}, past this replica's ${log.applied}, and no snapshot covers the gap`);
+    const stored = await this.storedSeq(shard);
+    if (stored === undefined || stored + 1 < first) throw new Error(`shard ${shard}: the stream starts at ${first}, past this replica's ${log.applied}, and no snapshot covers the gap`);
     await log.settled();
-    if (snap.seq <= log.applied) return;
-    await log.installSnapshot(snap.seq, snap.ops);
-    this.log.info('shard bootstrapped from its snapshot', { shard, seq: snap.seq, keys: snap.ops.length });
+    if (stored <= log.applied) return;
+    let keys = 0;
+    // Between two applies: nothing else writes the shard while its copy is replaced.
+    const seq = await log.atApplied(async (applied) =>
+      this.read(
+        shard,
+        async (seq) => {
+          if (seq <= applied) return false;
+          await wipeShardCopy(this.replicator, this.checker, shard);
+          return true;
+        },
+        async (ops) => {
+          await this.replicator.backendStore.write(ops, false);
+          // Announced like an applied record: caches drop, the vector index takes the records.
+          await this.replicator.onApplied(shard, ops);
+          keys += ops.length;
+        },
+      ),
+    );
+    if (seq === undefined || seq <= log.applied) return;
+    // The sequence is recorded (and waiters woken) by the ordinary apply path, with no ops.
+    await log.installSnapshot(seq, []);
+    this.log.info('shard bootstrapped from its snapshot, streamed', { shard, seq, keys });
   }
 }

@@ -43,6 +43,9 @@ describe.skipIf(!natsServerInstalled())('a node joins, leaves and returns', () =
     }, { what: `a write of ${uri}`, timeoutMs: 30_000, intervalMs: 100 });
 
   localClusterForFile(dir, HEARTBEAT_MS, (f) => (file = f));
+  const digests = async (url: string, query: string) => ((await (await fetch(`${url}/api/v1/system/consistency?${query}`, { headers: root() })).json()) as { result: { shards: Array<{ applied_seq: number; keys: number; digest: string }> } }).result.shards;
+  /** The old node that dropped (and deleted) its copy of `shard` when the 4th node took it. */
+  let dropper: ClusterFile['nodes'][number];
 
   /** A shard the 4th node is the preferred replica of, and an account living in it. */
   let shard: number;
@@ -114,7 +117,14 @@ describe.skipIf(!natsServerInstalled())('a node joins, leaves and returns', () =
     // Without a token too (a stale replica would answer 404 here).
     const plain = await fetch(`${left.url}/api/v1/content/read?uri=${encodeURIComponent('ctx://resources/after-drop.md')}`, { headers: { 'x-api-key': key } });
     expect(plain.status).toBe(200);
-    expect((await cluster(left.url)).shards[shard]!.applied_seq).toBe(stopped);
+    // Its disk is freed: none of the shard's keys are left there, and it would start over from 0.
+    const gone = await pollUntil(async () => {
+      const d = (await digests(left.url, `shard=${shard}`))[0]!;
+      return d.keys === 0 && d;
+    }, { what: `${leftId} deleting its copy of shard ${shard}`, timeoutMs: 30_000, intervalMs: 200 });
+    expect(gone.applied_seq).toBe(0);
+    expect((await cluster(left.url)).shards[shard]!.applied_seq).toBe(0);
+    dropper = left;
   }, 120_000);
 
   it('stopped, its shards are led by others; restarted, it catches up and leads them again, and refuses a peer signature it accepted before', async () => {
@@ -132,6 +142,20 @@ describe.skipIf(!natsServerInstalled())('a node joins, leaves and returns', () =
     const led = (await cluster(other.url)).shards[shard]!.leader;
     expect(led).toBeDefined();
     expect(led).not.toBe(fourth.id);
+    // The shard is placed back on the node that deleted its copy: it bootstraps it again, as a
+    // joining node does, and holds the same bytes as the shard's other replica.
+    const awaySeq = Number(away.token!.split(':')[1]);
+    await pollUntil(async () => {
+      const s = (await cluster(dropper.url)).shards[shard]!;
+      return s.role !== 'unassigned' && s.applied_seq >= awaySeq;
+    }, { what: `${dropper.id} holding shard ${shard} again`, timeoutMs: 60_000, intervalMs: 200 });
+    // Compared with the other replica at the same sequence (background records may still come).
+    const compared = await pollUntil(async () => {
+      const r = ((await (await fetch(`${dropper.url}/api/v1/system/consistency?shard=${shard}&cluster=true`, { headers: root() })).json()) as { result: { shards: Array<{ keys: number }>; cluster: { clean: boolean; compared: number } } }).result;
+      return r.cluster.clean && r.cluster.compared > 0 && r;
+    }, { what: `${dropper.id}'s new copy of shard ${shard} equal to its other replica's`, timeoutMs: 30_000, intervalMs: 500 });
+    expect(compared.shards[0]!.keys).toBeGreaterThan(0);
+    expect((await read(dropper.url, key, 'ctx://resources/while-ctx4-away.md', away.token!)).body.result).toBe('missed by ctx-4');
     file = await restartNode({ dir, id: fourth.id, heartbeatMs: HEARTBEAT_MS });
     fourth = file.nodes[3]!;
     await pollUntil(async () => {

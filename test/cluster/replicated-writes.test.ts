@@ -53,7 +53,7 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
     const leader = (await pollUntil(() => leaderOf(file.nodes[0]!.url), { what: 'a leader in status', timeoutMs: 10_000, intervalMs: 100 }))!;
     for (const n of file.nodes) {
       const w = await write(n.url, `ctx://resources/from-${n.id}.md`, `written via ${n.id}`);
-      expect(w.status).toBe(200);
+      expect(w.status, JSON.stringify(w.body)).toBe(200);
       expect(w.token).toMatch(new RegExp(`^${shard}:\\d+$`));
       for (const m of file.nodes) {
         const r = await read(m.url, `ctx://resources/from-${n.id}.md`, w.token!);

@@ -1,0 +1,78 @@
+/**
+ * Where a cluster write's milliseconds go, from the nodes' own trace (`CTX_CLUSTER_TRACE=true`,
+ * docs/scale-out.md "What a write costs"): sequential 1 KB `content/write`s through the shard's
+ * leader and through a non-leader, then the p50 of every phase of the trace lines the nodes logged
+ * (the leader's `cluster write trace` per request, `cluster record trace` per record, the
+ * forwarding node's `forward: true` per hop). Not a benchmark of its own: the tracing costs a log
+ * line per write; bench/cluster-write.bench.ts is the figure.
+ *   npx tsx bench/cluster-write-probe.ts [--writes 60]
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { down, up } from '../runtime/cluster/launcher.js';
+import { HEARTBEAT_MS, numArg, requireNatsServer, sleep } from './cluster-bench.js';
+
+const WRITES = numArg('writes', 60);
+requireNatsServer();
+process.env.CTX_CLUSTER_TRACE = 'true';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-probe-cluster-'));
+const content = randomBytes(384).toString('base64').slice(0, 1024);
+const p50 = (xs: number[]) => {
+  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : NaN;
+};
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+try {
+  const file = await up({ nodes: 3, dir, heartbeatMs: HEARTBEAT_MS });
+  const k = file.root_api_key;
+  const post = async (base: string, uri: string) => {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/api/v1/content/write`, { method: 'POST', headers: { 'x-api-key': k, 'content-type': 'application/json' }, body: JSON.stringify({ uri, content }) });
+    const text = await res.text();
+    if (res.status !== 200) console.log(`${res.status} via ${base}: ${text.slice(0, 300)}`);
+    return { status: res.status, ms: performance.now() - t0, token: res.headers.get('x-ctx-consistency-token') };
+  };
+  let token: string | null = null;
+  for (let i = 0; i < 200 && !token; i++) {
+    const r = await post(file.nodes[0]!.url, 'ctx://resources/warm.md');
+    if (r.status === 200) token = r.token;
+    else await sleep(100);
+  }
+  const shard = Number(token!.split(':')[0]);
+  const status = await (await fetch(`${file.nodes[0]!.url}/api/v1/system/status`, { headers: { 'x-api-key': k } })).json() as { result: { cluster: { shards: { leader?: string }[] } } };
+  const leaderId = status.result.cluster.shards[shard]!.leader!;
+  const leader = file.nodes.find((n) => n.id === leaderId)!;
+  const other = file.nodes.find((n) => n.id !== leaderId)!;
+  const client: Record<string, number[]> = { leader: [], forwarded: [] };
+  for (const [name, base] of [['leader', leader.url], ['forwarded', other.url]] as const) {
+    for (let i = 0; i < 20; i++) await post(base, `ctx://resources/warm/${name}-${i}.md`);
+    await sleep(1500);
+    const mark = Date.now();
+    for (let i = 0; i < WRITES; i++) client[name]!.push((await post(base, `ctx://resources/probe/${name}-${i}.md`)).ms);
+    client[`${name}_from`] = [mark];
+    await sleep(1500);
+  }
+  const lines = (id: string) =>
+    fs.readFileSync(path.join(dir, `${id.replace('ctx', 'node')}.log`), 'utf8').split('\n').filter((l) => l.includes('cluster ') && l.includes('trace')).map((l) => { try { return JSON.parse(l) as Record<string, any>; } catch { return undefined; } }).filter(Boolean) as Record<string, any>[];
+  const lead = lines(leader.id).filter((l) => l.msg === 'cluster write trace' && l.path === '/api/v1/content/write' && l.batches?.length);
+  const fwd = lines(other.id).filter((l) => l.forward && l.path === '/api/v1/content/write');
+  const records = lines(leader.id).filter((l) => l.msg === 'cluster record trace');
+  for (const forwarded of [false, true]) {
+    const ls = lead.filter((l) => l.forwarded === forwarded).slice(-WRITES);
+    const b = ls.map((l) => l.batches[0]);
+    console.log(`\n${forwarded ? 'forwarded' : 'direct'} writes on the leader (${ls.length} traced): client p50 ${p50(client[forwarded ? 'forwarded' : 'leader']!).toFixed(2)} ms`);
+    console.log(`  total ${p50(ls.map((l) => l.total_ms)).toFixed(2)} · admission ${p50(ls.map((l) => l.admission_ms)).toFixed(2)} · before batch ${p50(ls.map((l) => l.before_batch_ms)).toFixed(2)} · queued ${p50(b.map((x) => x.queued_ms)).toFixed(2)} (mean ${mean(b.map((x) => x.queued_ms)).toFixed(2)}) · quorum ${p50(b.map((x) => x.quorum_ms)).toFixed(2)} · apply wait ${p50(b.map((x) => x.apply_wait_ms)).toFixed(2)} · apply ${p50(b.map((x) => x.apply_ms)).toFixed(2)} · after ${p50(ls.map((l) => l.after_batch_ms)).toFixed(2)} · batches/request ${mean(ls.map((l) => l.batches.length)).toFixed(2)} · coalesced mean ${mean(b.map((x) => x.coalesced)).toFixed(2)}`);
+  }
+  const f = fwd.slice(-WRITES);
+  console.log(`\nforwarding node (${f.length} hops): answer p50 ${p50(f.map((l) => l.answer_ms)).toFixed(2)} ms (request sent to answer read)`);
+  console.log(`records appended by the leader: ${records.length}; quorum p50 ${p50(records.map((r) => r.quorum_ms)).toFixed(2)} ms; batches/record mean ${mean(records.map((r) => r.batches)).toFixed(2)}`);
+  console.log(`load average: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+} finally {
+  await down({ dir }).catch(() => {});
+  if (!process.argv.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });
+  else console.log(`logs kept in ${dir}`);
+}
