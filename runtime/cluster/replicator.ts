@@ -87,7 +87,10 @@ export class Replicator {
       },
       publish: async (shard, data, expected) => {
         await this.ensureStream(shard);
-        const ack = await js.publish(subjectOf(shard), data, { expect: { lastSubjectSequence: expected }, timeout: 5000 });
+        // The fence is the stream's last sequence, not its subject's: a snapshot that purged every
+        // record (taken at the last one, on a quiet shard) leaves the subject with no message, so
+        // its last sequence read 0 and every later append was refused as if deposed, for good.
+        const ack = await js.publish(subjectOf(shard), data, { expect: { lastSequence: expected }, timeout: 5000 });
         return ack.seq;
       },
       lastSeq: async (shard) => {

@@ -85,4 +85,17 @@ describe.skipIf(!natsServerInstalled())('a shard leader\'s appends and their fen
     expect((await backend.get(put('foreign', '').key))?.toString()).toBe('theirs');
     expect(await log.submit([put('again', 'x')])).toBe(theirs + 1);
   });
+
+  it('a purge of every record (a snapshot taken at the last one) does not fence its own leader out', async () => {
+    const log = replicator.shard('0');
+    const jsm = await jetstreamManager(nc);
+    const last = await log.submit([put('before-purge', 'x')]);
+    // What snapshots.ts does when the snapshot is at the stream's last record: nothing is left.
+    await jsm.streams.purge(streamName('0'), { seq: last + 1 });
+    const info = (await jsm.streams.info(streamName('0'))).state;
+    expect(info.messages).toBe(0);
+    expect(info.last_seq).toBe(last);
+    expect(await log.submit([put('after-purge', 'y')])).toBe(last + 1);
+    expect((await backend.get(put('after-purge', '').key))?.toString()).toBe('y');
+  });
 });

@@ -74,10 +74,14 @@ describe.skipIf(!natsServerInstalled())('shard snapshots and truncation', () => 
     process.kill(follower.pid, 'SIGKILL');
     await pollUntil(() => !alive(follower.pid), { what: 'the follower gone', timeoutMs: 10_000, intervalMs: 50 });
     // Retried like the writes: right after the kill the lease may be moving (a 503 with Retry-After).
+    let refused = '';
     const gone = await pollUntil(async () => {
       const res = await fetch(`${leader.url}/api/v1/fs?uri=${encodeURIComponent('ctx://resources/snap/doomed.md')}`, { method: 'DELETE', headers: headers() });
+      if (res.status === 503) refused = `${await res.text()} with the leader's view ${JSON.stringify((await shards(leader.url))[shard])}`;
       return res.status !== 503 && res;
-    }, { what: 'the delete accepted', timeoutMs: 30_000, intervalMs: 100 });
+    }, { what: 'the delete accepted', timeoutMs: 30_000, intervalMs: 100 }).catch((err: Error) => {
+      throw new Error(`${err.message}; last 503: ${refused}`);
+    });
     expect(gone.status).toBe(200);
     // Enough for a snapshot of several frames (1,000 entries each) and object-store chunks.
     for (const b of [0, 1]) {
