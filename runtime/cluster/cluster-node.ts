@@ -192,7 +192,7 @@ export class ClusterNode implements ClusterStatusSource {
         gained: (shard) => {
           const s = replicator.shard(shard);
           replicator.follow(shard);
-          void s.takeOver(30_000).then(() => {
+          void s.takeOver().then(() => {
             if (!s.ready) return;
             log.info('leading shard', { shard, applied_seq: s.applied });
             if (shard === SYS_SHARD) systemWrites.serve();

@@ -125,7 +125,8 @@ export class ClusterGate implements RequestGate {
         if (hop) throw unavailable(`shard ${shard} is changing leader; retry`, { shard });
         return this.forward(req, leader.url, shard, identity);
       }
-      if (Date.now() >= end) throw unavailable(`no leader for shard ${shard} yet; retry`, { shard });
+      // Which branch gave up, told apart: a leader still applying the stream before it appends, or no leader known.
+      if (Date.now() >= end) throw unavailable(log.leading ? `shard ${shard}: this node leads it and is still applying its stream before it appends; retry` : `no leader for shard ${shard} yet; retry`, { shard });
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -288,38 +288,49 @@ export class ShardLog {
     });
   }
 
-  /** Lease taken: serve writes once everything the stream holds now is applied here. */
-  async takeOver(catchUpMs: number): Promise<void> {
+  /**
+   * Lease taken: serve writes once everything the stream holds now is applied here. Resolves when
+   * `ready`, or when the lease is lost meanwhile (`leading` false).
+   */
+  takeOver(): Promise<void> {
     this.leading = true;
-    await this.resync(catchUpMs);
+    return this.resync();
   }
 
-  private resyncing = false;
+  private resyncing: Promise<void> | undefined;
 
-  private async resync(catchUpMs = 30_000): Promise<void> {
-    if (this.resyncing) return;
-    this.resyncing = true;
-    try {
-      const deadline = Date.now() + catchUpMs;
-      while (this.leading && Date.now() < deadline) {
-        try {
-          const last = await this.io.lastSeq(this.shard);
-          this.streamLast = Math.max(this.streamLast, last);
-          // Wait for the consumer to deliver up to `last` (a trailing partial transaction counts
-          // as delivered: its leader is gone and the next append overwrites nothing of it).
-          while (this.leading && this.seen < last && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-          await this.chain;
-          if (this.seen >= last) {
-            this.partial = undefined;
-            this.ready = this.leading;
-            return;
-          }
-        } catch {
-          await new Promise((r) => setTimeout(r, 250));
+  /** Catching up before appending (again): one at a time, shared by whoever asks meanwhile. */
+  private resync(): Promise<void> {
+    this.resyncing ??= this.catchUp().finally(() => (this.resyncing = undefined));
+    return this.resyncing;
+  }
+
+  /**
+   * Retried for as long as this node holds the lease, never given up on: a deadline here once left
+   * a leader holding its lease with `ready` false — nothing restarted the catch-up, so every write
+   * of the shard waited in the gate and answered 503 until the lease was lost, which a live node
+   * never does. A take-over that also arrived while a catch-up ran (the lease lost and regained)
+   * shares it rather than returning at once without being ready.
+   */
+  private async catchUp(): Promise<void> {
+    while (this.leading) {
+      try {
+        const last = await this.io.lastSeq(this.shard);
+        this.streamLast = Math.max(this.streamLast, last);
+        // Wait for the consumer to deliver up to `last` (a trailing partial transaction counts as
+        // delivered: its leader is gone and the next append overwrites nothing of it); the stream's
+        // end is asked again every second, in case it moved (a newer leader still appending).
+        const until = Date.now() + 1000;
+        while (this.leading && this.seen < last && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+        await this.chain;
+        if (this.leading && this.seen >= last) {
+          this.partial = undefined;
+          this.ready = true;
+          return;
         }
+      } catch {
+        await new Promise((r) => setTimeout(r, 250));
       }
-    } finally {
-      this.resyncing = false;
     }
   }
 

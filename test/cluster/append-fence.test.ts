@@ -39,7 +39,7 @@ describe.skipIf(!natsServerInstalled())('a shard leader\'s appends and their fen
     replicator = new Replicator(nc, js, jsm, backend, 'n1', 1, 3, () => true, createLogger('error'));
     await replicator.load();
     replicator.follow('0');
-    await replicator.shard('0').takeOver(10_000);
+    await replicator.shard('0').takeOver();
   }, 720_000);
 
   afterAll(async () => {
