@@ -155,21 +155,27 @@ describe.skipIf(!natsServerInstalled())('replicated writes over a real cluster',
     const acked = new Map<string, string>();
     const tokens: string[] = [];
     let stop = false;
+    let refused = '';
     const writer = async (c: number) => {
       for (let i = 0; !stop; i++) {
         const uri = `ctx://resources/nats-loss/c${c}-${i}.md`;
-        const w = await write(targets[(c + i) % targets.length]!.url, uri, `n${c}.${i}`).catch(() => undefined);
-        if (w?.status === 200) {
+        const w = await write(targets[(c + i) % targets.length]!.url, uri, `n${c}.${i}`).catch((err: Error) => ({ status: 0, body: err.message }) as const);
+        if (w.status === 200) {
           acked.set(uri, `n${c}.${i}`);
           tokens.push(w.token!);
-        } else await sleep(50);
+        } else {
+          refused = `${w.status} ${JSON.stringify(w.body)}`;
+          await sleep(50);
+        }
       }
     };
     const writers = Array.from({ length: 4 }, (_, c) => writer(c));
     await pollUntil(() => acked.size >= 10, { what: '10 writes before the kill', timeoutMs: 30_000, intervalMs: 20 });
     process.kill(file.nats[0]!.pid, 'SIGKILL');
     const before = acked.size;
-    await pollUntil(() => acked.size >= before + 20, { what: 'writes accepted with 2 of 3 nats-servers', timeoutMs: 30_000, intervalMs: 20 });
+    await pollUntil(() => acked.size >= before + 20, { what: 'writes accepted with 2 of 3 nats-servers', timeoutMs: 30_000, intervalMs: 20 }).catch(async (err: Error) => {
+      throw new Error(`${err.message} (${acked.size - before} accepted); the last refusal: ${refused}; the shard as ${targets[0]!.id} sees it: ${JSON.stringify((await shards(targets[0]!.url))[shard])}`);
+    });
     stop = true;
     await Promise.all(writers);
     const token = maxToken(tokens);
