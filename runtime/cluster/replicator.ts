@@ -293,9 +293,15 @@ export class Replicator {
     this.consumers.set(shard, {
       stop: () => {
         done = true;
+        log.restartConsumer = undefined;
         current?.stop();
       },
     });
+    // Closing the current consume ends its loop turn; the loop opens the next from `applied + 1`.
+    log.restartConsumer = () => {
+      this.log.warn('shard consumer delivers nothing while its leader catches up; reopened', { shard, applied_seq: log.applied });
+      current?.stop();
+    };
     void (async () => {
       const { DeliverPolicy } = await import('@nats-io/jetstream');
       let checkTruncation = true;

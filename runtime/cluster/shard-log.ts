@@ -45,6 +45,9 @@ const keyspaces = (ops: KvOp[]) => [...new Set(ops.map((o) => o.key.split('\x00'
  */
 const BACKGROUND_WINDOW_MS = 5;
 
+/** How long a catch-up waits with nothing delivered before it has the shard's consumer reopened. */
+const STALLED_MS = 5_000;
+
 export const unavailable = (message: string, details?: Record<string, unknown>) => new CtxError('UNAVAILABLE', message, { retry_after_s: 1, ...details });
 
 export class ShardLog {
@@ -298,6 +301,13 @@ export class ShardLog {
   }
 
   private resyncing: Promise<void> | undefined;
+  /**
+   * Set by the replicator: closes the shard's stream consumer so its loop opens a new one from
+   * `applied + 1`. Asked when a catch-up has waited `STALLED_MS` for deliveries that do not come (a
+   * consumer left on a nats-server that died can sit silent): retrying forever is only useful if
+   * something that can deliver is retried too.
+   */
+  restartConsumer?: () => void;
 
   /** Catching up before appending (again): one at a time, shared by whoever asks meanwhile. */
   private resync(): Promise<void> {
@@ -313,6 +323,8 @@ export class ShardLog {
    * shares it rather than returning at once without being ready.
    */
   private async catchUp(): Promise<void> {
+    let waitingSince = Date.now();
+    let waitingAt = this.seen;
     while (this.leading) {
       try {
         const last = await this.io.lastSeq(this.shard);
@@ -327,6 +339,11 @@ export class ShardLog {
           this.partial = undefined;
           this.ready = true;
           return;
+        }
+        if (this.seen !== waitingAt) [waitingSince, waitingAt] = [Date.now(), this.seen];
+        else if (Date.now() - waitingSince >= STALLED_MS) {
+          this.restartConsumer?.();
+          waitingSince = Date.now();
         }
       } catch {
         await new Promise((r) => setTimeout(r, 250));

@@ -77,6 +77,26 @@ describe('a shard leader catching up', () => {
     expect(await log.submit([put('c', '3')])).toBe(3);
   });
 
+  it('a catch-up that gets no delivery for 5 s has the shard\'s consumer reopened, and again while nothing comes', async () => {
+    vi.useFakeTimers();
+    stream.foreign('a', '1');
+    let reopened = 0;
+    log.restartConsumer = () => reopened++;
+    const taking = log.takeOver();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(reopened).toBe(0);
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(reopened).toBe(1);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(reopened).toBe(2);
+    // The reopened consumer delivers.
+    await deliverFrom(log, stream, 1);
+    await vi.advanceTimersByTimeAsync(1_100);
+    await taking;
+    expect(log.ready).toBe(true);
+    expect(reopened).toBe(2);
+  });
+
   it('a take-over while an earlier catch-up still runs (the lease lost and taken again) waits for that one to finish, ready', async () => {
     stream.foreign('a', '1');
     void log.takeOver();
