@@ -43,17 +43,49 @@ export class Membership {
 
   async start(): Promise<void> {
     await this.beat();
-    const w = await this.kv.watch({ key: 'node.>' });
-    this.watching = w;
-    void (async () => {
-      for await (const e of w) this.observe(e);
-    })().catch((err: unknown) => {
-      if (!this.stopped) this.log.error('membership watch ended', { error: err });
-    });
+    await this.watch();
     this.timer = setInterval(() => void this.beat(), this.heartbeatMs);
     this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.floor(this.heartbeatMs / 4)));
     this.timer.unref();
     this.sweeper.unref();
+  }
+
+  /** When the watch last delivered this node's own heartbeat back (local clock). */
+  private echoedAt = 0;
+  private rewatching = false;
+
+  /** Opens the bucket watch (it replays every current record first). */
+  private async watch(): Promise<void> {
+    const w = await this.kv.watch({ key: 'node.>' });
+    this.watching = w;
+    this.echoedAt = Date.now();
+    void (async () => {
+      for await (const e of w) this.observe(e);
+    })().catch((err: unknown) => {
+      if (!this.stopped && this.watching === w) this.log.error('membership watch ended', { error: err });
+    });
+  }
+
+  /**
+   * A watch whose consumer sat on a nats-server that died can stay silent long after the client
+   * reconnected (seen: 80 s), while heartbeats still land: every peer then expires here and the
+   * node places every shard on itself. Its own heartbeat not coming back within a TTL of a put
+   * that succeeded is the sign: the watch is reopened.
+   */
+  private async rewatchIfSilent(): Promise<void> {
+    if (this.stopped || this.rewatching || !this.watching || Date.now() - this.echoedAt < this.ttlMs) return;
+    this.rewatching = true;
+    try {
+      this.log.warn('membership watch silent (this node\'s own heartbeats do not come back); reopened', { silent_ms: Date.now() - this.echoedAt });
+      this.watching.stop();
+      this.watching = undefined;
+      await this.watch();
+    } catch (err) {
+      this.log.warn('membership watch could not be reopened; retried at the next heartbeat', { error: err });
+      this.watching ??= { stop() {} };
+    } finally {
+      this.rewatching = false;
+    }
   }
 
   /** Live node ids, sorted; always includes this node while it runs. */
@@ -89,6 +121,7 @@ export class Membership {
     if (this.stopped) return;
     try {
       await this.kv.put(key(this.self.id), JSON.stringify(this.self));
+      await this.rewatchIfSilent();
     } catch (err) {
       this.log.warn('membership heartbeat failed', { error: err });
     }
@@ -102,6 +135,7 @@ export class Membership {
         // Local receive time, not the server's timestamp: clocks of nodes and servers may differ.
         // A dead node's record replayed at start thus counts as live for one TTL at most.
         this.seen.set(id, { rec, at: Date.now() });
+        if (id === this.self.id) this.echoedAt = Date.now();
       } catch {
         this.log.warn('ignoring an unreadable membership record', { key: e.key });
       }
