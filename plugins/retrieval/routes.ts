@@ -200,7 +200,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     // A remote embedder's request is built by now, but node:http hands it its keep-alive socket,
     // and so writes it, on the next tick: let it leave before the scope and the preparation take
     // the thread (~0.3 ms the embedder would otherwise start later; bench/RESULTS.md, issue 27).
-    if (store.embedder.info.provider === 'openai') await new Promise<void>((r) => process.nextTick(r));
+    if (store.embedder.remote) await new Promise<void>((r) => process.nextTick(r));
     const scope = buildScope(body as ScopeInput, identity);
     const limit = limitOf(body);
     // A zero limit still searches (scope and provenance stay real); `present` then keeps nothing.
