@@ -110,6 +110,7 @@ const LOCAL_SYNC_CHARS = 8 * 1024;
 export class LocalEmbedder implements Embedder {
   readonly info: EmbedderInfo;
   readonly supportsImages = false;
+  readonly remote = false;
   private readonly counters = { texts: 0, batches: 0 };
 
   constructor(
@@ -167,6 +168,7 @@ export function defaultNeuralModelDir(): string {
 export class NeuralEmbedder implements Embedder {
   readonly info: EmbedderInfo;
   readonly supportsImages = false;
+  readonly remote = false;
   readonly dim: number;
   private readonly native: NativeNeuralEmbedder;
   private readonly counters = { texts: 0, batches: 0 };

@@ -250,7 +250,7 @@ describe('openai embedder', () => {
   it('is remote: a find lets its request leave before its own work', async () => {
     const e = await createEmbedder(config());
     expect(e.remote).toBe(true);
-    expect(new LocalEmbedder(8).remote).toBeFalsy();
+    expect(new LocalEmbedder(8).remote).toBe(false);
   });
 
   it('stops on abort', async () => {
