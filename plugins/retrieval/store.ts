@@ -144,12 +144,13 @@ export class RecordStore {
   private readonly cache = new Map<string, RecordDoc>();
   static CACHE_MAX = 50_000;
   /**
-   * Written records enter the cache too while it holds fewer than this many: a store that fits
-   * answers its first finds without a RocksDB read (a pool hop, ~0.4 ms of a find's serial part:
-   * bench/RESULTS.md, issue 27 "speed6"), and a bulk ingest past it leaves the cache to reads
-   * instead of filling it with records nobody asked for.
+   * Written records enter the cache too while it holds fewer than this many
+   * (`plugins.retrieval.recordWriteThrough`, default 0 = off): a store that fits then answers its
+   * first finds without a RocksDB read (a pool hop, ~0.4 ms of a find's serial part), for the
+   * memory of holding the records (2,000 files: +10 MB heap, +17 MB RSS after the ingest;
+   * bench/RESULTS.md, issue 27 "speed6"). A bulk ingest past it leaves the cache to reads.
    */
-  static WRITE_THROUGH_MAX = 5_000;
+  writeThroughMax = 0;
   /**
    * Record id → `path\0level`, as the id keys store it. An id is a hash of account, uri and level,
    * so an entry never goes stale (a removed record is simply not found under its key): a record
@@ -581,7 +582,7 @@ export class RecordStore {
     await this.kv.batch(ops);
     docs.forEach((d, i) => {
       // A copy as a read would make it: the caller keeps its object and may change it.
-      if (this.cache.size < RecordStore.WRITE_THROUGH_MAX) this.remember(JSON.parse(json[i]!) as RecordDoc);
+      if (this.cache.size < this.writeThroughMax) this.remember(JSON.parse(json[i]!) as RecordDoc);
       else this.cache.delete(`${d.attrs.account}${S}${d.id}`);
     });
     const dim = this.embedder.info.dim;

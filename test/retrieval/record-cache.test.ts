@@ -1,5 +1,5 @@
 /**
- * The record cache's write-through (store.ts WRITE_THROUGH_MAX): records written while the cache is
+ * The record cache's write-through (store.ts writeThroughMax, `plugins.retrieval.recordWriteThrough`): records written while the cache is
  * small are answered without a RocksDB read, as copies the writer cannot change afterwards; past
  * the bound a write only drops the stale entry, and reads still answer every record.
  */
@@ -19,7 +19,6 @@ import { RecordStore, type RecordDoc } from '../../plugins/retrieval/store.js';
 let dir: string;
 let kv: Kv;
 let store: RecordStore;
-const saved = RecordStore.WRITE_THROUGH_MAX;
 
 function doc(n: number, text = `note ${n} about glaciers and moraines`): RecordDoc {
   const p = `resources/notes/n${n}.md`;
@@ -35,16 +34,24 @@ beforeEach(async () => {
   const backends = await loadBackends(hostModels(config).embedder(), config.vectorFlatThreshold);
   kv = await Kv.open(new MemoryBackend());
   store = new RecordStore(kv, backends, dir, createLogger('silent'));
+  store.writeThroughMax = 5_000;
   await store.open();
 });
 afterEach(async () => {
-  RecordStore.WRITE_THROUGH_MAX = saved;
   vi.restoreAllMocks();
   await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('record cache write-through', () => {
+  it('is off by default: a written record is read back from RocksDB', async () => {
+    store.writeThroughMax = 0;
+    await write([doc(1)]);
+    const reads = vi.spyOn(kv, 'getMany');
+    expect((await store.getMany('acme', [doc(1).id]))[0]!.text).toBe(doc(1).text);
+    expect(reads).toHaveBeenCalledTimes(1);
+  });
+
   it('answers just-written records without a read, as copies the writer cannot change', async () => {
     const docs = [doc(1), doc(2), doc(3)];
     await write(docs);
@@ -60,7 +67,7 @@ describe('record cache write-through', () => {
   });
 
   it('stops taking written records at its bound; reads still answer them all', async () => {
-    RecordStore.WRITE_THROUGH_MAX = 2;
+    store.writeThroughMax = 2;
     const docs = [1, 2, 3, 4, 5].map((n) => doc(n));
     await write(docs);
     const reads = vi.spyOn(kv, 'getMany');
