@@ -3,7 +3,8 @@
  * envelope or reply → access log. The uWS adapter and `inject()` both call `handle`, so in-process
  * tests exercise exactly what the socket serves.
  */
-import { isAscii } from 'node:buffer';
+// Imported, not the global: `Buffer` on globalThis is a getter, a call per use on the request path.
+import { Buffer, isAscii } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 import { CtxError, ERROR_STATUS, isCtxError } from '../errors.js';
 import type { Authenticator } from '../identity/auth.js';
