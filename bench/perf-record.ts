@@ -62,7 +62,7 @@ if (flag('scrape') || flag('mix')) {
 }
 try {
   await autocannon({ ...opts, amount: target === 'find' ? 4000 : 20000 }); // warm-up: JIT
-  const perf = spawn('perf', ['record', '-F', '4999', '-g', '-o', out, '-p', String(child.pid)], { stdio: 'inherit' });
+  const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-c', '200000', '-g', '-o', out, '-p', String(child.pid)], { stdio: 'inherit' });
   await new Promise((r) => setTimeout(r, 500));
   const r = await autocannon({ ...opts, amount: target === 'find' ? Math.round(requests / 8) : requests });
   perf.kill('SIGINT');

@@ -5,7 +5,7 @@
  * route template, the status class and the error code: never the raw path, a URI or an id (an
  * unmatched path is `route="unmatched"`).
  */
-import { CollectedFamily, CounterChild, CounterFamily, HistogramChild, HistogramFamily, LATENCY_BUCKETS, SIZE_BUCKETS, bucketOf, histogramCells } from './families.js';
+import { CollectedFamily, CounterChild, CounterFamily, HistogramChild, HistogramFamily, LATENCY_BUCKETS, SIZE_BUCKETS, histogramCells, observeInto } from './families.js';
 import type { Metrics } from './registry.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -15,14 +15,9 @@ const LATENCY = Float64Array.from(LATENCY_BUCKETS);
 const SIZES = Float64Array.from(SIZE_BUCKETS);
 /** A route's cells: requests per status class, then the duration, request and response size histograms. */
 const DURATION = CLASSES.length;
-const DURATION_SUM = DURATION + LATENCY.length + 1;
 const REQUEST_BYTES = DURATION + histogramCells(LATENCY);
-const REQUEST_BYTES_SUM = REQUEST_BYTES + SIZES.length + 1;
 const RESPONSE_BYTES = REQUEST_BYTES + histogramCells(SIZES);
-const RESPONSE_BYTES_SUM = RESPONSE_BYTES + SIZES.length + 1;
 const CELLS = RESPONSE_BYTES + histogramCells(SIZES);
-/** `RouteMetrics.shown`: the bit of each status class's counter series, and of the histograms. */
-const HISTOGRAMS_SHOWN = 1 << CLASSES.length;
 
 export class HttpMetrics {
   readonly requests: CounterFamily;
@@ -61,7 +56,7 @@ export class HttpMetrics {
 export class RouteMetrics {
   /** Every number of this route's series (layout above); the families render them from here. */
   private readonly cells = new Float64Array(CELLS);
-  /** Which of its series the families show yet (bits: status classes, histograms): a series appears with its first request. */
+  /** The status classes seen (bits): a series joins the families with its first request, never as an all-zero series before. */
   private shown = 0;
   private byAccount: Map<string, Array<CounterChild | undefined>> | undefined = undefined;
   private errors: Map<string, CounterChild> | undefined = undefined;
@@ -71,26 +66,22 @@ export class RouteMetrics {
     this.perAccount = http.perAccount;
   }
 
-  /** One request; `account` is read only with the opt-in per-account label (CTX_METRICS_ACCOUNT_LABEL), '' when absent. */
+  /**
+   * One request; `account` is read only with the opt-in per-account label (CTX_METRICS_ACCOUNT_LABEL),
+   * '' when absent. Kept small: V8 inlines it into the pipeline's `handle` under one bytecode budget
+   * for all its callees, and a larger record pushed the request's own set-up (the Exchange's fields,
+   * the request id) out of line (bench/RESULTS.md, ops6).
+   */
   record(status: number, seconds: number, requestBytes: number, responseBytes: number, account: string | undefined): void {
     let cls = ((status / 100) | 0) - 1;
     if (cls < 0 || cls > 4) cls = 4;
+    if ((this.shown & (1 << cls)) === 0) this.show(cls);
     const c = this.cells;
     if (this.perAccount) this.countForAccount(cls, account ?? '');
-    else {
-      if ((this.shown & (1 << cls)) === 0) this.show(cls);
-      c[cls]!++;
-    }
-    if ((this.shown & HISTOGRAMS_SHOWN) === 0) this.showHistograms();
-    c[DURATION + bucketOf(LATENCY, seconds)]!++;
-    c[DURATION_SUM]! += seconds;
-    c[DURATION_SUM + 1]!++;
-    c[REQUEST_BYTES + bucketOf(SIZES, requestBytes)]!++;
-    c[REQUEST_BYTES_SUM]! += requestBytes;
-    c[REQUEST_BYTES_SUM + 1]!++;
-    c[RESPONSE_BYTES + bucketOf(SIZES, responseBytes)]!++;
-    c[RESPONSE_BYTES_SUM]! += responseBytes;
-    c[RESPONSE_BYTES_SUM + 1]!++;
+    else c[cls]!++;
+    observeInto(c, DURATION, LATENCY, seconds);
+    observeInto(c, REQUEST_BYTES, SIZES, requestBytes);
+    observeInto(c, RESPONSE_BYTES, SIZES, responseBytes);
   }
 
   error(code: string): void {
@@ -100,17 +91,17 @@ export class RouteMetrics {
     c.inc();
   }
 
+  /** The first request of a status class (and the route's first): its series join the families. */
   private show(cls: number): void {
+    if (this.shown === 0) {
+      const labels = [this.method, this.route];
+      this.http.duration.attach(labels, new HistogramChild(LATENCY, this.cells, DURATION));
+      this.http.requestBytes.attach(labels, new HistogramChild(SIZES, this.cells, REQUEST_BYTES));
+      this.http.responseBytes.attach(labels, new HistogramChild(SIZES, this.cells, RESPONSE_BYTES));
+    }
     this.shown |= 1 << cls;
-    this.http.requests.attach([this.method, this.route, CLASSES[cls]!], new CounterChild(this.cells, cls));
-  }
-
-  private showHistograms(): void {
-    this.shown |= HISTOGRAMS_SHOWN;
-    const labels = [this.method, this.route];
-    this.http.duration.attach(labels, new HistogramChild(LATENCY, this.cells, DURATION));
-    this.http.requestBytes.attach(labels, new HistogramChild(SIZES, this.cells, REQUEST_BYTES));
-    this.http.responseBytes.attach(labels, new HistogramChild(SIZES, this.cells, RESPONSE_BYTES));
+    // With the account label the class counters are per account (countForAccount), not these cells.
+    if (!this.perAccount) this.http.requests.attach([this.method, this.route, CLASSES[cls]!], new CounterChild(this.cells, cls));
   }
 
   /** The per-account dimension (small deployments): one counter per account and class, kept in a map. */
