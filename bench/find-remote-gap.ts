@@ -77,7 +77,8 @@ for (let i = 0; i < FINDS; i++) {
   const f = await call(`http://127.0.0.1:${port}/api/v1/search/find?profile=true`, JSON.stringify({ query: queryOf(i), limit: 10 }));
   cstamp('find.answer');
   cstamp('direct.send');
-  const e = await call(`${url}/embeddings`, JSON.stringify({ model: 'bench-embed', input: [`kalo zipe ${i}`] }));
+  // The same request ctx's embedder client sends (base64 vectors): the same bytes both ways.
+  const e = await call(`${url}/embeddings`, JSON.stringify({ model: 'bench-embed', input: [`kalo zipe ${i}`], encoding_format: 'base64' }));
   cstamp('direct.answer');
   const env = JSON.parse(f.text);
   F.push(f.ms); E.push(e.ms); G.push(f.ms - e.ms); if (env.time !== undefined) H.push(env.time * 1000); // seconds in the envelope

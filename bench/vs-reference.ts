@@ -201,7 +201,8 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
   const end = performance.now() + DURATION * 1000;
   while (performance.now() < end) {
     const a = await timed(t.base, findHeaders, nextFind());
-    const b = await timed(u.origin, { 'content-type': 'application/json' }, { method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`] }) });
+    // The bare client asks what ctx's embedder client asks (base64 vectors): the same bytes.
+    const b = await timed(u.origin, { 'content-type': 'application/json' }, { method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`], encoding_format: 'base64' }) });
     f.push(a.ms);
     e.push(b.ms);
     gaps.push(a.ms - b.ms);
@@ -224,7 +225,7 @@ async function embedderRoundTrip(): Promise<number | undefined> {
   if (!embedderUrl) return undefined;
   const u = new URL(embedderUrl);
   let q = 0;
-  const r = await sequential(u.origin, { 'content-type': 'application/json' }, () => ({ method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`] }) }));
+  const r = await sequential(u.origin, { 'content-type': 'application/json' }, () => ({ method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`], encoding_format: 'base64' }) }));
   return r.p50;
 }
 

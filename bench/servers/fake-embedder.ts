@@ -1,7 +1,8 @@
 /**
  * An OpenAI-compatible embedding server for benchmarks, in its own process so its CPU is not the
  * bench's: `POST /v1/embeddings` {model, input} → {data:[{embedding, index}], model, usage}, each
- * vector a deterministic hash of its text (unit length, `--dim`), answered after `--delay-ms` (the
+ * vector (a float list, or its float32 bytes in base64 when asked `encoding_format: "base64"`,
+ * as OpenAI's API answers) a deterministic hash of its text (unit length, `--dim`), answered after `--delay-ms` (the
  * remote model's round trip). Prints `{"url": ...}` as one JSON line when listening.
  * `--stamps FILE`: each request's arrival and answer, `process.hrtime.bigint()` (one clock for all
  * processes), written to FILE at exit (bench/find-remote-gap.ts --stamps).
@@ -46,7 +47,7 @@ const server = http.createServer((req, res) => {
       res.end(JSON.stringify(body));
     };
     if (req.method !== 'POST' || req.url !== '/v1/embeddings') return reply(404, { error: { message: 'POST /v1/embeddings only' } });
-    let body: { model?: string; input?: unknown };
+    let body: { model?: string; input?: unknown; encoding_format?: string };
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
     } catch {
@@ -54,7 +55,9 @@ const server = http.createServer((req, res) => {
     }
     const input = typeof body.input === 'string' ? [body.input] : body.input;
     if (!Array.isArray(input) || input.some((t) => typeof t !== 'string')) return reply(400, { error: { message: 'input must be a string or strings' } });
-    const data = (input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: vector(t) }));
+    // base64 as OpenAI sends it: the vector's little-endian float32 bytes.
+    const b64 = body.encoding_format === 'base64';
+    const data = (input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: b64 ? Buffer.from(new Float32Array(vector(t)).buffer).toString('base64') : vector(t) }));
     const send = () => {
       if (STAMPS) stamps.push(`emb.request ${arrived}`, `emb.reply ${process.hrtime.bigint()}`);
       reply(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } });

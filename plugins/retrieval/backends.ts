@@ -9,7 +9,7 @@ import { VectorIndex, type Embedder } from 'ctx/plugin';
 export type { Hit, RecordAttrs, VectorFilter } from 'ctx/plugin';
 
 /** What the plugin needs of an embedder (tests substitute their own). */
-export type EmbedderLike = Pick<Embedder, 'info' | 'supportsImages' | 'embed'>;
+export type EmbedderLike = Pick<Embedder, 'info' | 'supportsImages' | 'embed' | 'remote'>;
 
 export interface Backends {
   embedder: EmbedderLike;

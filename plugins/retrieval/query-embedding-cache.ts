@@ -11,6 +11,8 @@ import type { EmbedderLike } from './backends.js';
 export class QueryEmbeddingCache {
   private readonly entries = new Map<string, Promise<Float32Array>>();
   private tag = '';
+  /** What `tag` was made from: the tag (a sha256 of the fingerprint) is made again only when one changes. */
+  private seen: { info: object; provider: string; model: string; dim: number; params: unknown } | null = null;
   hits = 0;
   misses = 0;
 
@@ -23,10 +25,15 @@ export class QueryEmbeddingCache {
   /** The query vectors of `texts`, in order, from the cache or one embedder call for the rest. */
   embed(embedder: EmbedderLike, texts: string[]): Promise<Float32Array[]> {
     if (this.max <= 0) return embedder.embed(texts, 'query');
-    const tag = embedderTag(embedder.info);
-    if (tag !== this.tag) {
-      this.entries.clear();
-      this.tag = tag;
+    const info = embedder.info;
+    const k = this.seen;
+    if (!k || k.info !== info || k.provider !== info.provider || k.model !== info.model || k.dim !== info.dim || k.params !== info.params) {
+      this.seen = { info, provider: info.provider, model: info.model, dim: info.dim, params: info.params };
+      const tag = embedderTag(info);
+      if (tag !== this.tag) {
+        this.entries.clear();
+        this.tag = tag;
+      }
     }
     const out: Array<Promise<Float32Array>> = [];
     const missing: Array<{ text: string; i: number }> = [];

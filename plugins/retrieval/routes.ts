@@ -197,10 +197,8 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     // Asked first: a remote embedder's round trip runs while the scope is resolved.
     const vecsP = queryVectors.embed(store.embedder, queries);
     vecsP.catch(() => {}); // awaited below; a scope error must not leave it unhandled
-    // A remote embedder's request is built by now, but node:http hands it its keep-alive socket,
-    // and so writes it, on the next tick: let it leave before the scope and the preparation take
-    // the thread (~0.3 ms the embedder would otherwise start later; bench/RESULTS.md, issue 27).
-    if (store.embedder.info.provider === 'openai') await new Promise<void>((r) => process.nextTick(r));
+    // A remote embedder's request is on its socket by now (runtime/models/http-post.ts writes in
+    // the caller's tick): the scope and the preparation below run while the embedder works.
     const scope = buildScope(body as ScopeInput, identity);
     const limit = limitOf(body);
     // A zero limit still searches (scope and provenance stay real); `present` then keeps nothing.

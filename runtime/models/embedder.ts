@@ -32,6 +32,11 @@ export interface Embedder {
   readonly info: EmbedderInfo;
   /** Neither provider embeds images: `image_url` queries get a clear 400 upstream. */
   readonly supportsImages: boolean;
+  /**
+   * Answers over the network (a round trip of milliseconds): a find lets the request leave before
+   * its own synchronous work and overlaps that work with the wait. Absent means in-process.
+   */
+  readonly remote?: boolean;
   /** One unit-norm vector per text, in order. Empty texts give zero vectors (score 0). */
   embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]>;
   /** Verifies the provider answers with vectors of `info.dim` dimensions (at start). */
@@ -105,6 +110,7 @@ const LOCAL_SYNC_CHARS = 8 * 1024;
 export class LocalEmbedder implements Embedder {
   readonly info: EmbedderInfo;
   readonly supportsImages = false;
+  readonly remote = false;
   private readonly counters = { texts: 0, batches: 0 };
 
   constructor(
@@ -162,6 +168,7 @@ export function defaultNeuralModelDir(): string {
 export class NeuralEmbedder implements Embedder {
   readonly info: EmbedderInfo;
   readonly supportsImages = false;
+  readonly remote = false;
   readonly dim: number;
   private readonly native: NativeNeuralEmbedder;
   private readonly counters = { texts: 0, batches: 0 };
@@ -230,6 +237,7 @@ interface OpenAiResponse {
 
 export class OpenAiEmbedder implements Embedder {
   readonly supportsImages = false;
+  readonly remote = true;
   readonly info: EmbedderInfo;
   private readonly endpoint: ResilientEndpoint;
   private readonly model: string;
@@ -240,6 +248,15 @@ export class OpenAiEmbedder implements Embedder {
   /** check() succeeded: embed() then reaches the socket in the caller's own tick (no await first). */
   private ready = false;
   private readonly counters = { texts: 0, batches: 0 };
+  /**
+   * Asked of the server: `base64` (OpenAI's API: each vector's little-endian float32 bytes) is
+   * decoded straight into the Float32Array, where a list of floats is ~4x the bytes on the wire
+   * and a JSON number parse per component. A server that answers a list anyway is read as one;
+   * one that rejects the field (4xx) before ever accepting it gets `float` from then on (the
+   * start-up probe normally settles this: one extra request in the embedder's life at most).
+   */
+  private format: 'base64' | 'float' = 'base64';
+  private formatSettled = false;
 
   /** A real private field: it holds the API key, and plugins hold this embedder (`host.models`). */
   readonly #c: EmbedderConfig;
@@ -337,7 +354,16 @@ export class OpenAiEmbedder implements Embedder {
   /** `want`: the dimension every vector must have (undefined while probing it). */
   private async request(input: string[], signal: AbortSignal | undefined, want: number | undefined): Promise<Float32Array[]> {
     this.counters.batches++;
-    const json = (await this.endpoint.postJson('/embeddings', { model: this.model, input, encoding_format: 'float' }, signal)) as OpenAiResponse;
+    let json: OpenAiResponse;
+    try {
+      json = (await this.endpoint.postJson('/embeddings', { model: this.model, input, encoding_format: this.format }, signal)) as OpenAiResponse;
+    } catch (err) {
+      // Servers that implement only the float list (older Ollama, some proxies) refuse the field.
+      if (this.formatSettled || !(err instanceof RemoteModelError) || !BASE64_REFUSED.has(err.status ?? 0)) throw err;
+      json = (await this.endpoint.postJson('/embeddings', { model: this.model, input, encoding_format: 'float' }, signal)) as OpenAiResponse;
+      this.format = 'float';
+    }
+    this.formatSettled = true;
     if (!json || !Array.isArray(json.data) || json.data.length !== input.length) {
       throw new RemoteModelError(`embedding provider answered ${Array.isArray(json?.data) ? json.data.length : 'no'} vectors for ${input.length} inputs`, 200);
     }
@@ -348,13 +374,14 @@ export class OpenAiEmbedder implements Embedder {
       // Servers may answer out of order; `index` says which input each vector belongs to.
       const idx = typeof item.index === 'number' ? item.index : k;
       const e = item.embedding;
-      if (!Number.isInteger(idx) || idx < 0 || idx >= input.length || out[idx] || !Array.isArray(e) || e.length === 0) {
+      const v = typeof e === 'string' ? fromBase64(e) : Array.isArray(e) && e.length > 0 ? Float32Array.from(e as number[]) : undefined;
+      if (!Number.isInteger(idx) || idx < 0 || idx >= input.length || out[idx] || !v || v.length === 0) {
         throw new RemoteModelError(`embedding provider answered a malformed data[${k}] (index ${String(item.index)})`, 200);
       }
-      if (want !== undefined && e.length !== want) {
-        throw new RemoteModelError(`embedding provider answered a ${e.length}-dimensional vector, expected ${want}`, 200);
+      if (want !== undefined && v.length !== want) {
+        throw new RemoteModelError(`embedding provider answered a ${v.length}-dimensional vector, expected ${want}`, 200);
       }
-      out[idx] = normalized(e as number[]);
+      out[idx] = normalized(v);
     }
     if (stamping) stamp('embed.vector');
     return out;
@@ -365,9 +392,22 @@ export class OpenAiEmbedder implements Embedder {
   }
 }
 
-/** L2-normalizes (OpenAI's vectors already are; many self-hosted models' are not). */
-function normalized(e: number[]): Float32Array {
-  const v = Float32Array.from(e);
+/** The statuses with which a server may refuse `encoding_format: "base64"`. */
+const BASE64_REFUSED = new Set([400, 415, 422]);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A base64 vector (little-endian float32s); undefined when it is not whole floats. */
+function fromBase64(s: string): Float32Array | undefined {
+  const b = Buffer.from(s, 'base64');
+  if (b.length === 0 || b.length % 4 !== 0) return undefined;
+  const v = new Float32Array(b.length / 4);
+  if (LITTLE_ENDIAN) new Uint8Array(v.buffer).set(b);
+  else for (let i = 0; i < v.length; i++) v[i] = b.readFloatLE(i * 4);
+  return v;
+}
+
+/** L2-normalizes in place (OpenAI's vectors already are; many self-hosted models' are not). */
+function normalized(v: Float32Array): Float32Array {
   let n = 0;
   for (let i = 0; i < v.length; i++) {
     if (!Number.isFinite(v[i]!)) throw new RemoteModelError('embedding provider answered a non-finite value', 200);

@@ -212,6 +212,47 @@ describe('openai embedder', () => {
     await expect(e.embed(['x'], 'query')).rejects.toThrow(/not JSON/);
   });
 
+  it('asks for base64 vectors and decodes them; reads float lists from a server that ignores the field', async () => {
+    const e = await createEmbedder(config());
+    expect(srv.received[0]!.body.encoding_format).toBe('base64');
+    const [v] = await e.embed(['hello'], 'query');
+    const want = fakeVector('hello', 8);
+    const n = Math.sqrt(want.reduce((s, x) => s + x * x, 0));
+    want.forEach((x, i) => expect(v![i]).toBeCloseTo(x / n, 6));
+    srv.base64 = 'ignore';
+    const [w] = await e.embed(['hello'], 'query');
+    expect([...w!]).toEqual([...v!]);
+    expect(srv.received.at(-1)!.body.encoding_format).toBe('base64');
+    // base64 that is not whole float32s, or a vector of the wrong size, is a malformed answer.
+    srv.plan = [{ json: { data: [{ embedding: 'AAAAAA==', index: 0 }] } }];
+    await expect(e.embed(['x'], 'query')).rejects.toThrow(/1-dimensional vector, expected 8/);
+    srv.plan = [{ json: { data: [{ embedding: 'AAA', index: 0 }] } }];
+    await expect(e.embed(['x'], 'query')).rejects.toThrow(/malformed data\[0\]/);
+    srv.plan = [{ json: { data: [{ embedding: Buffer.from(new Float32Array([1, NaN, 0, 0, 0, 0, 0, 0]).buffer).toString('base64'), index: 0 }] } }];
+    await expect(e.embed(['x'], 'query')).rejects.toThrow(/non-finite/);
+  });
+
+  it('falls back to float lists for good when the server refuses base64 before ever accepting it', async () => {
+    srv.base64 = 'refuse';
+    const e = await createEmbedder(config());
+    expect(srv.received.map((r) => r.body.encoding_format)).toEqual(['base64', 'float']);
+    expect(e.info.dim).toBe(8);
+    srv.received.length = 0;
+    const [v] = await e.embed(['hello'], 'document');
+    expect(norm(v!)).toBeCloseTo(1, 5);
+    expect(srv.received.map((r) => r.body.encoding_format)).toEqual(['float']);
+    // Once a format worked, a 400 is the request's fault: no second try in another format.
+    srv.plan = [{ status: 400 }];
+    await expect(e.embed(['x'], 'query')).rejects.toMatchObject({ status: 400 });
+    expect(srv.received).toHaveLength(2);
+  });
+
+  it('is remote: a find lets its request leave before its own work', async () => {
+    const e = await createEmbedder(config());
+    expect(e.remote).toBe(true);
+    expect(new LocalEmbedder(8).remote).toBe(false);
+  });
+
   it('stops on abort', async () => {
     const e = await createEmbedder(config());
     const ac = new AbortController();

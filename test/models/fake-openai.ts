@@ -1,7 +1,8 @@
 /**
  * A small OpenAI-compatible server on 127.0.0.1 for the embedding and rerank providers: real
  * HTTP, real protocol (`POST /v1/embeddings` {model, input} → {data:[{embedding, index}], model,
- * usage}; `POST /v1/rerank` {model, query, documents, top_n} → {results:[{index,
+ * usage}, each vector a float list or, with `encoding_format: "base64"`, its float32 bytes;
+ * `POST /v1/rerank` {model, query, documents, top_n} → {results:[{index,
  * relevance_score}]}). Tests script failures per request with `plan`.
  */
 import { createHash } from 'node:crypto';
@@ -10,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 
 export interface Received {
   path: string;
-  body: { model?: string; input?: string[]; query?: string; documents?: string[]; top_n?: number };
+  body: { model?: string; input?: string[]; encoding_format?: string; query?: string; documents?: string[]; top_n?: number };
   auth?: string;
 }
 
@@ -30,6 +31,8 @@ export interface FakeServer {
   maxInFlight: number;
   /** Rerank scores as logits instead of probabilities. */
   logits: boolean;
+  /** `encoding_format: "base64"`: `ignore` answers float lists anyway, `refuse` answers 400. */
+  base64: 'ok' | 'ignore' | 'refuse';
   close(): Promise<void>;
 }
 
@@ -47,7 +50,7 @@ export function fakeVector(text: string, dim: number): number[] {
 export async function startFakeOpenAi(dim = 8): Promise<FakeServer> {
   let inFlight = 0;
   const waiting: Array<() => void> = [];
-  const state: Omit<FakeServer, 'url' | 'close'> = { dim, received: [], plan: [], shuffle: false, gate: 0, maxInFlight: 0, logits: false };
+  const state: Omit<FakeServer, 'url' | 'close'> = { dim, received: [], plan: [], shuffle: false, gate: 0, maxInFlight: 0, logits: false, base64: 'ok' };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -73,7 +76,11 @@ export async function startFakeOpenAi(dim = 8): Promise<FakeServer> {
         if (!Array.isArray(body.input) || body.input.some((t) => typeof t !== 'string' || t === '')) {
           return send(400, { error: { message: 'input must be non-empty strings' } });
         }
-        let data = body.input.map((t, index) => ({ object: 'embedding', index, embedding: fakeVector(t, state.dim) }));
+        const b64 = body.encoding_format === 'base64';
+        if (b64 && state.base64 === 'refuse') return send(400, { error: { message: "encoding_format: unsupported value 'base64'" } });
+        // base64 as OpenAI sends it: the vector's little-endian float32 bytes.
+        const encode = (v: number[]) => (b64 && state.base64 === 'ok' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v);
+        let data = body.input.map((t, index) => ({ object: 'embedding', index, embedding: encode(fakeVector(t, state.dim)) }));
         if (state.shuffle) data = data.reverse();
         return send(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: body.input.length, total_tokens: body.input.length } });
       }

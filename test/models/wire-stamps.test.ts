@@ -1,9 +1,8 @@
 /**
  * The bench-only stamps of a remote embedding call (runtime/models/wire-stamps.ts, issue 27): off
  * without CTX_BENCH_STAMPS; with it, every step of a call in order: the request built before the
- * call returns (no await first once the dimension is known), and handed its socket (and so
- * written) before a caller that waited one tick resumes — what lets a find's embedding request
- * leave before its scope work.
+ * call returns (no await first once the dimension is known), written on its kept-alive socket
+ * before the call returns — what lets a find's embedding request leave before its scope work.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +14,7 @@ const child = path.join(import.meta.dirname, 'fixtures', 'stamped-embed.ts');
 const run = (env: Record<string, string>) => execFileSync(process.execPath, ['--import', 'tsx', child], { env: { ...process.env, ...env }, stdio: 'pipe', timeout: 30_000 });
 
 describe('remote embedding call stamps', () => {
-  it('stamps each step of the call, the socket before the caller resumes', () => {
+  it('stamps each step of the call, the request on its socket before the call returns', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-stamps-'));
     try {
       const file = path.join(dir, 'stamps');
@@ -25,7 +24,7 @@ describe('remote embedding call stamps', () => {
       const times = lines.map(([, t]) => BigInt(t!));
       expect(times).toEqual([...times].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
       const second = lines.slice(lines.findIndex(([l]) => l === 'caller.second') + 1).map(([l]) => l);
-      expect(second.filter((l) => l !== 'post.finish')).toEqual(['embed.call', 'post.call', 'post.ended', 'caller.returned', 'post.socket', 'caller.resumed', 'post.response', 'post.body', 'embed.vector']);
+      expect(second.filter((l) => l !== 'post.finish')).toEqual(['embed.call', 'post.call', 'post.socket', 'post.ended', 'caller.returned', 'caller.resumed', 'post.response', 'post.body', 'embed.vector']);
       expect(second).toContain('post.finish');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
