@@ -18,7 +18,7 @@
  * throughput at saturation is its inverse, and other load disturbs it far less than wall time.
  *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on] [--ticks 10]
  *     [--stat-burst 300] [--find-burst 40] [--seed 300] [--a-tree DIR] [--b-tree DIR]
- * (--a/--b: off, on, on-unscraped, on-scraped-once, on-scrape-none, on-scrape-process, on-nocollectors, on-norecord, on-requests-only, metrics, tracing:
+ * (--a/--b: off, on, on-unscraped, on-scraped-once, on-scrape-none, on-scrape-process, on-nocollectors, on-norecord, on-requests-only, on-ascii-size, metrics, tracing:
  * to find where a cost comes from;
  * --a-tree/--b-tree: run that side's servers from another checkout, e.g. a worktree of main's HEAD
  * with this copy's node_modules and native core linked in: a before/after of two builds, same run)
@@ -66,6 +66,8 @@ const CONFIGS = {
   'on-nocollectors': { ops: 'on', scraped: true, env: { BENCH_NO_COLLECTORS: '1' } },
   // Never scraped and no process collectors: the per-request work alone.
   'on-requests-only': { ops: 'on', scraped: false, env: { BENCH_NO_COLLECTORS: '1' } },
+  // Everything on, the response size read without the native call (exact for the bench's ASCII bodies).
+  'on-ascii-size': { ops: 'on', scraped: true, env: { BENCH_ASCII_SIZE: '1' } },
   // Scraped, everything on, but the pipeline's per-request record skipped.
   'on-norecord': { ops: 'on', scraped: true, env: { BENCH_NO_RECORD: '1' } },
 } as const;

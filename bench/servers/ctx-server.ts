@@ -19,6 +19,12 @@ if (process.env.BENCH_NO_RECORD === '1') {
   const { Pipeline } = await import('../../runtime/http/pipeline.js');
   (Pipeline.prototype as unknown as { record: () => void }).record = () => {};
 }
+// BENCH_ASCII_SIZE=1: Buffer.byteLength of a string answers its length without the native call
+// (exact for ASCII: the bench's bodies): what the response-size metric's native call costs.
+if (process.env.BENCH_ASCII_SIZE === '1') {
+  const native = Buffer.byteLength;
+  Buffer.byteLength = ((s: Parameters<typeof native>[0], e?: BufferEncoding) => (typeof s === 'string' && e === undefined ? s.length : native(s, e))) as typeof native;
+}
 // BENCH_NO_COLLECTORS=1: the process collectors (event-loop-delay histogram, GC observer) never
 // start, and /metrics renders the app's families only (bench/metrics.bench.ts `on-nocollectors`).
 const noCollectors = process.env.BENCH_NO_COLLECTORS === '1';
