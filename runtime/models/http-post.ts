@@ -61,7 +61,12 @@ export class HttpPoster {
       const t = this.target(url);
       if (!t) return reject(new Error(`not an http(s) URL: ${url}`));
       let head = `POST ${t.path} HTTP/1.1\r\nhost: ${t.host}\r\n`;
-      for (const k in headers) head += `${k}: ${headers[k]}\r\n`;
+      for (const k in headers) {
+        // What node:http refused for us: a CR or LF in a configured header (an API key pasted
+        // with its newline) would end the head early or smuggle a second request.
+        if (/[\r\n]/.test(k) || /[\r\n]/.test(headers[k]!)) return reject(new Error(`header ${JSON.stringify(k)} holds a line break`));
+        head += `${k}: ${headers[k]}\r\n`;
+      }
       const request = Buffer.from(`${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
@@ -196,6 +201,10 @@ function exchange(socket: net.Socket, request: Buffer, done: Done): void {
   let chunked = false;
   const chunks: Buffer[] = [];
   let finished = false;
+  /** Bytes `parse` needs in `buf` before it can go further (0: try with whatever came). */
+  let need = 0;
+  const waiting: Buffer[] = [];
+  let waitingBytes = 0;
   const end = (err: Error | null, ok?: boolean) => {
     if (finished) return;
     finished = true;
@@ -252,13 +261,13 @@ function exchange(socket: net.Socket, request: Buffer, done: Done): void {
           if (endAt < 0) return;
           return end(null, rest.length === endAt);
         }
-        if (buf!.length < nl + 2 + size + 2) return;
+        if (buf!.length < nl + 2 + size + 2) return void (need = nl + 2 + size + 2);
         chunks.push(buf!.subarray(nl + 2, nl + 2 + size));
         buf = buf!.subarray(nl + 2 + size + 2);
         continue;
       }
       if (length >= 0) {
-        if (buf!.length < length) return;
+        if (buf!.length < length) return void (need = length);
         chunks.push(buf!.subarray(0, length));
         // Bytes past the answer: the server is out of step; answer, but do not reuse the socket.
         return end(null, buf!.length === length);
@@ -271,7 +280,15 @@ function exchange(socket: net.Socket, request: Buffer, done: Done): void {
   const onData = (c: Buffer) => {
     if (!got && stamping) stamp('post.response');
     got = true;
-    buf = buf && buf.length ? Buffer.concat([buf, c]) : c;
+    // Joined only once enough is here for `parse` to move on: a large body arriving in many
+    // packets is copied once, not once per packet.
+    waiting.push(c);
+    waitingBytes += c.length;
+    if ((buf?.length ?? 0) + waitingBytes < need) return;
+    buf = buf && buf.length ? Buffer.concat([buf, ...waiting]) : waiting.length === 1 ? waiting[0]! : Buffer.concat(waiting);
+    waiting.length = 0;
+    waitingBytes = 0;
+    need = 0;
     parse();
   };
   const onEnd = () => {

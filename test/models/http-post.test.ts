@@ -71,6 +71,13 @@ describe('HttpPoster and ResilientEndpoint over node:http', () => {
     p.close();
   });
 
+  it('refuses a header holding a line break (no smuggled second request)', async () => {
+    const p = new HttpPoster();
+    await expect(p.post(`${base}/v1/embeddings`, { authorization: 'Bearer k\r\nx-evil: 1' }, '{}')).rejects.toThrow(/line break/);
+    expect(sockets.size).toBe(0);
+    p.close();
+  });
+
   it('refuses a URL that is not http(s)', async () => {
     await expect(new HttpPoster().post('ftp://127.0.0.1/x', {}, '{}')).rejects.toThrow(/not an http\(s\) URL/);
   });
@@ -175,6 +182,31 @@ describe('HttpPoster: the answer reader against raw servers', () => {
     srv.conns[0]!.destroy();
     expect((await p.post(srv.url, {}, '{}')).text).toBe('1');
     expect(srv.conns).toHaveLength(2);
+    p.close();
+    await srv.close();
+  });
+
+  it('reads large bodies that arrive in many packets, with content-length and in one big chunk', async () => {
+    const big = JSON.stringify({ data: 'y'.repeat(2 * 1024 * 1024) });
+    const dribble = (socket: net.Socket, wire: Buffer) => {
+      let at = 0;
+      const next = () => {
+        if (at >= wire.length) return;
+        socket.write(wire.subarray(at, (at += 4096)));
+        setImmediate(next);
+      };
+      next();
+    };
+    const srv = await rawServer((n, socket) => {
+      const body = Buffer.from(big);
+      const head = n === 0 ? `HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n` : `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n`;
+      dribble(socket, Buffer.concat([Buffer.from(head), body, Buffer.from(n === 0 ? '' : '\r\n0\r\n\r\n')]));
+      return null;
+    });
+    const p = new HttpPoster();
+    expect((await p.post(srv.url, {}, '{}')).text).toBe(big);
+    expect((await p.post(srv.url, {}, '{}')).text).toBe(big);
+    expect(srv.conns).toHaveLength(1);
     p.close();
     await srv.close();
   });
