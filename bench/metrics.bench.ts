@@ -16,9 +16,9 @@
  * burst: throughput (requests / wall time, 16 or 8 connections, one request at a time each) and
  * the server's CPU time per request (all its threads, from the scheduler's ns accounting):
  * throughput at saturation is its inverse, and other load disturbs it far less than wall time.
- *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on]
+ *   npx tsx bench/metrics.bench.ts [--epochs 6] [--rounds 100] [--a off] [--b on] [--ticks 10]
  *     [--stat-burst 300] [--find-burst 40] [--seed 300] [--a-tree DIR] [--b-tree DIR]
- * (--a/--b: off, on, on-unscraped, on-scraped-once, on-scrape-none, on-scrape-process, metrics, tracing:
+ * (--a/--b: off, on, on-unscraped, on-scraped-once, on-scrape-none, on-scrape-process, on-nocollectors, on-norecord, on-requests-only, on-ascii-size, metrics, tracing:
  * to find where a cost comes from;
  * --a-tree/--b-tree: run that side's servers from another checkout, e.g. a worktree of main's HEAD
  * with this copy's node_modules and native core linked in: a before/after of two builds, same run)
@@ -40,6 +40,8 @@ const rounds = arg('rounds', 100);
 const epochs = arg('epochs', 6);
 const seed = arg('seed', 300);
 const SCRAPE_EVERY_MS = 5000;
+/** Scrape-and-mix ticks before the warm-up. */
+const ticks = arg('ticks', 10);
 
 /**
  * What a server runs with: `off` (no metrics, no trace context), `on` (the defaults, scraped),
@@ -59,6 +61,15 @@ const CONFIGS = {
   // or only the process metrics.
   'on-scrape-none': { ops: 'on', scraped: true, env: { BENCH_SCRAPE: 'none' } },
   'on-scrape-process': { ops: 'on', scraped: true, env: { BENCH_SCRAPE: 'process' } },
+  // Scraped, but the process collectors (event-loop delay, GC observer) never start and /metrics
+  // renders the app's families only: the per-request recording without any process-level work.
+  'on-nocollectors': { ops: 'on', scraped: true, env: { BENCH_NO_COLLECTORS: '1' } },
+  // Never scraped and no process collectors: the per-request work alone.
+  'on-requests-only': { ops: 'on', scraped: false, env: { BENCH_NO_COLLECTORS: '1' } },
+  // Everything on, the response size read without the native call (exact for the bench's ASCII bodies).
+  'on-ascii-size': { ops: 'on', scraped: true, env: { BENCH_ASCII_SIZE: '1' } },
+  // Scraped, everything on, but the pipeline's per-request record skipped.
+  'on-norecord': { ops: 'on', scraped: true, env: { BENCH_NO_RECORD: '1' } },
 } as const;
 type Config = keyof typeof CONFIGS;
 interface ConfigDef {
@@ -163,11 +174,15 @@ async function epoch(): Promise<void> {
         const s = servers.get(name)!;
         clients.set(name, await BurstClient.open(s.port, t.connections, t.spec(s.key)));
       }
-      // Warm-up: JIT, caches, with a scrape and the mix of other routes first, as in steady state:
+      // Warm-up: JIT, caches, with scrapes and the mix of other routes first, as in steady state:
       // a server's first scrape deoptimises the request path and V8 takes tens of rounds to settle
       // again (+20% CPU per fs/stat in the first third of the rounds after it, +2% in the last:
       // bench/scrape-effect.bench.ts), which a first scrape at round 0 put inside the measurement.
-      await scrape();
+      // Several times (--ticks): V8 gives a function type feedback only from about its 8th call, so
+      // routes seen once before the warm-up left nothing in the optimised code, and the first tick
+      // of the rounds deoptimised every server's request path (the scraped ones' more) and had it
+      // recompiled, on the servers' own CPU, inside the measured bursts (bench/RESULTS.md, ops6).
+      for (let i = 0; i < ticks; i++) await scrape();
       for (let w = 0; w < 20; w++) for (const name of NAMES) await clients.get(name)!.burst(t.burst * 5);
       const rows: Array<Record<Name, Turn>> = [];
       for (let r = 0; r < rounds; r++) {

@@ -14,6 +14,29 @@ import { builtinPlugins } from '../../plugins/index.js';
 // BENCH_DATA_DIR: serve a data dir bench/find-profile.ts ingested (kept at exit; its key is in
 // ingested.json) instead of a fresh one.
 const kept = process.env.BENCH_DATA_DIR;
+// BENCH_NO_RECORD=1: the pipeline skips its per-request metrics record (everything else as configured).
+if (process.env.BENCH_NO_RECORD === '1') {
+  const { Pipeline } = await import('../../runtime/http/pipeline.js');
+  (Pipeline.prototype as unknown as { record: () => void }).record = () => {};
+}
+// BENCH_ASCII_SIZE=1: Buffer.byteLength of a string answers its length without the native call
+// (exact for ASCII: the bench's bodies): what the response-size metric's native call costs.
+if (process.env.BENCH_ASCII_SIZE === '1') {
+  const native = Buffer.byteLength;
+  Buffer.byteLength = ((s: Parameters<typeof native>[0], e?: BufferEncoding) => (typeof s === 'string' && e === undefined ? s.length : native(s, e))) as typeof native;
+}
+// BENCH_NO_COLLECTORS=1: the process collectors (event-loop-delay histogram, GC observer) never
+// start, and /metrics renders the app's families only (bench/metrics.bench.ts `on-nocollectors`).
+const noCollectors = process.env.BENCH_NO_COLLECTORS === '1';
+if (noCollectors) {
+  const { Metrics } = await import('../../runtime/metrics/registry.js');
+  Metrics.prototype.startProcessCollectors = () => {};
+  Metrics.prototype.text = async function (this: InstanceType<typeof Metrics>) {
+    let s = '';
+    for (const f of (this as unknown as { families: Map<string, { render(): string | Promise<string> }> }).families.values()) s += await f.render();
+    return s;
+  };
+}
 const dir = kept ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ctx-bench-'));
 const app = await createApp({
   env: {},

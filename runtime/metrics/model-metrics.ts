@@ -43,10 +43,10 @@ export class ModelCallMetrics {
     const t0 = performance.now();
     try {
       const out = await fn();
-      this.ok.value++;
+      this.ok.inc();
       return out;
     } catch (err) {
-      this.failed.value++;
+      this.failed.inc();
       throw err;
     } finally {
       this.latency.observe((performance.now() - t0) / 1000);
@@ -54,7 +54,7 @@ export class ModelCallMetrics {
   }
 
   tokens(input: number | undefined, output: number | undefined): void {
-    if (input && input > 0) this.input.value += input;
-    if (output && output > 0) this.output.value += output;
+    if (input && input > 0) this.input.inc(input);
+    if (output && output > 0) this.output.inc(output);
   }
 }
