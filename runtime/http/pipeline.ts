@@ -470,10 +470,13 @@ export class Pipeline {
         if (json !== undefined) {
           sink.writeHead(httpStatus, x.jsonHeaders());
           const text = '{"status":"ok","result":' + json + ',"time":' + x.time() + '}';
-          sink.end(isHead ? undefined : text);
-          // Only the size metric reads it: no second pass over the text with metrics off. After the
-          // send: the bytes leave first, and the socket's write has flattened the string already.
-          if (this.opts.metrics !== undefined) x.resBytes = Buffer.byteLength(text);
+          // The socket's sink encodes the text once and tells its size (the size metric's number,
+          // free); elsewhere only the size metric makes a second pass over it.
+          if (!isHead && sink.endText !== undefined) x.resBytes = sink.endText(text);
+          else {
+            sink.end(isHead ? undefined : text);
+            if (this.opts.metrics !== undefined) x.resBytes = Buffer.byteLength(text);
+          }
           return httpStatus;
         }
       }

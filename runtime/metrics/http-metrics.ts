@@ -5,7 +5,7 @@
  * route template, the status class and the error code: never the raw path, a URI or an id (an
  * unmatched path is `route="unmatched"`).
  */
-import { CollectedFamily, CounterChild, CounterFamily, HistogramChild, HistogramFamily, LATENCY_BUCKETS, SIZE_BUCKETS, histogramCells, observeInto } from './families.js';
+import { CollectedFamily, CounterChild, CounterFamily, HistogramChild, HistogramFamily, LATENCY_BUCKETS, SIZE_BUCKETS, histogramCells } from './families.js';
 import type { Metrics } from './registry.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -53,6 +53,32 @@ export class HttpMetrics {
   }
 }
 
+const N_LATENCY = LATENCY.length;
+const N_SIZES = SIZES.length;
+
+/**
+ * The three histograms of one request, as `observeInto` thrice but in one call: V8 leaves it out
+ * of line either way (handle's inlining budget is spent), and under callgrind the three calls were
+ * ~370 instructions per fs/stat, a third of the metrics' own (bench/RESULTS.md, ops7).
+ */
+function observeRequest(c: Float64Array, seconds: number, requestBytes: number, responseBytes: number): void {
+  let i = 0;
+  while (i < N_LATENCY && seconds > LATENCY[i]!) i++;
+  c[DURATION + i]!++;
+  c[DURATION + N_LATENCY + 1]! += seconds;
+  c[DURATION + N_LATENCY + 2]!++;
+  i = 0;
+  while (i < N_SIZES && requestBytes > SIZES[i]!) i++;
+  c[REQUEST_BYTES + i]!++;
+  c[REQUEST_BYTES + N_SIZES + 1]! += requestBytes;
+  c[REQUEST_BYTES + N_SIZES + 2]!++;
+  i = 0;
+  while (i < N_SIZES && responseBytes > SIZES[i]!) i++;
+  c[RESPONSE_BYTES + i]!++;
+  c[RESPONSE_BYTES + N_SIZES + 1]! += responseBytes;
+  c[RESPONSE_BYTES + N_SIZES + 2]!++;
+}
+
 export class RouteMetrics {
   /** Every number of this route's series (layout above); the families render them from here. */
   private readonly cells = new Float64Array(CELLS);
@@ -79,9 +105,7 @@ export class RouteMetrics {
     const c = this.cells;
     if (this.perAccount) this.countForAccount(cls, account ?? '');
     else c[cls]!++;
-    observeInto(c, DURATION, LATENCY, seconds);
-    observeInto(c, REQUEST_BYTES, SIZES, requestBytes);
-    observeInto(c, RESPONSE_BYTES, SIZES, responseBytes);
+    observeRequest(c, seconds, requestBytes, responseBytes);
   }
 
   error(code: string): void {
