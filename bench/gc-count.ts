@@ -4,6 +4,7 @@
  *   npx tsx bench/gc-count.ts [--ops on|off] [--requests 200000] [--scrape] [--mix] [--env K=V,...]
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { BurstClient } from './metrics-client.js';
@@ -34,6 +35,19 @@ const client = await BurstClient.open(info.port, 16, { path: '/api/v1/fs/stat?ur
 for (let i = 0; i < 50; i++) await client.burst(1000);
 await tick();
 lines = [];
+// Context switches and CPU of every thread of the server over the window (/proc/PID/task/*).
+const threads = () => {
+  const out: Record<string, { cs: number; ticks: number; name: string }> = {};
+  for (const t of fs.readdirSync(`/proc/${child.pid}/task`)) {
+    try {
+      const st = fs.readFileSync(`/proc/${child.pid}/task/${t}/status`, 'utf8');
+      const stat = fs.readFileSync(`/proc/${child.pid}/task/${t}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      out[t] = { name: /^Name:\s*(.*)$/m.exec(st)![1]!, cs: Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(st)![1]) + Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(st)![1]), ticks: Number(stat[11]) + Number(stat[12]) };
+    } catch {}
+  }
+  return out;
+};
+const th0 = threads();
 const t0 = performance.now();
 let last = Date.now();
 for (let done = 0; done < requests; done += 1000) {
@@ -44,6 +58,16 @@ for (let done = 0; done < requests; done += 1000) {
   }
 }
 const ms = performance.now() - t0;
+const th1 = threads();
+const perThread: Record<string, { cs: number; ticks: number }> = {};
+for (const [id, t] of Object.entries(th1)) {
+  const b = th0[id] ?? { cs: 0, ticks: 0 };
+  const k = id === String(child.pid) ? "main" : "workers";
+  perThread[k] ??= { cs: 0, ticks: 0 };
+  perThread[k].cs += t.cs - b.cs;
+  perThread[k].ticks += t.ticks - b.ticks;
+}
+console.log(JSON.stringify(perThread));
 const count = (re: RegExp) => lines.filter((l) => re.test(l)).length;
 const pauses = (re: RegExp) => lines.filter((l) => re.test(l)).reduce((s, l) => s + Number(/, ([\d.]+) \/ [\d.]+ ms/.exec(l)?.[1] ?? 0), 0);
 console.log(JSON.stringify({ ops: arg('ops', 'on'), env: extraEnv, requests, reqPerS: Math.round(requests / (ms / 1000)), scavenges: count(/Scavenge/), markCompacts: count(/Mark-Compact/), scavengeMs: Math.round(pauses(/Scavenge/)), markMs: Math.round(pauses(/Mark-Compact/)) }));
