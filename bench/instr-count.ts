@@ -6,7 +6,8 @@
  * (bench/metrics-client.ts) warms it up with the same scrape/route mix as bench/metrics.bench.ts,
  * then instrumentation is switched on for exactly the measured requests and the counts dumped.
  *   npx tsx bench/instr-count.ts [--ops on|off|metrics|tracing] [--requests 20000] [--warmup 40000]
- *     [--ticks 10] [--scrape] [--mix] [--target stat|find] [--env K=V,K=V] [--out DIR]
+ *     [--ticks 10] [--scrape] [--mix] [--target stat|find] [--env K=V,K=V] [--out DIR] [--cache-sim]
+ * (--cache-sim: callgrind's cache simulation too; the dump then has D1/LL misses per function)
  * Prints Ir (instructions) per request for the whole process; the dump
  * (callgrind_annotate DIR/callgrind.out.<pid>) splits it by native function (JIT code is `???`).
  * Caveat: under callgrind the server runs ~50× slower, so work done per unit of wall time
@@ -41,7 +42,7 @@ fs.mkdirSync(outDir, { recursive: true });
 
 const child = spawn(
   'valgrind',
-  ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--dump-instr=no', `--callgrind-out-file=${outDir}/callgrind.out.%p`, process.execPath, '--perf-basic-prof', '--import', 'tsx', 'bench/servers/ctx-server.ts'],
+  ['--tool=callgrind', ...(flag('cache-sim') ? ['--cache-sim=yes'] : []), '--smc-check=all-non-file', '--instr-atstart=no', '--dump-instr=no', `--callgrind-out-file=${outDir}/callgrind.out.%p`, process.execPath, '--perf-basic-prof', '--import', 'tsx', 'bench/servers/ctx-server.ts'],
   {
     env: { ...process.env, BENCH_OPS: ops, BENCH_INFO_FD: '3', ...(target === 'find' ? { BENCH_SEED: '300' } : {}), ...extraEnv },
     stdio: ['ignore', 'ignore', fs.openSync(path.join(outDir, 'valgrind.log'), 'a'), 'pipe'],
