@@ -37,12 +37,12 @@ await tick();
 lines = [];
 // Context switches and CPU of every thread of the server over the window (/proc/PID/task/*).
 const threads = () => {
-  const out: Record<string, { cs: number; ticks: number; name: string }> = {};
+  const out: Record<string, { cs: number; ticks: number; name: string; utime: number; stime: number }> = {};
   for (const t of fs.readdirSync(`/proc/${child.pid}/task`)) {
     try {
       const st = fs.readFileSync(`/proc/${child.pid}/task/${t}/status`, 'utf8');
       const stat = fs.readFileSync(`/proc/${child.pid}/task/${t}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      out[t] = { name: /^Name:\s*(.*)$/m.exec(st)![1]!, cs: Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(st)![1]) + Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(st)![1]), ticks: Number(stat[11]) + Number(stat[12]) };
+      out[t] = { utime: Number(stat[11]), stime: Number(stat[12]), name: /^Name:\s*(.*)$/m.exec(st)![1]!, cs: Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(st)![1]) + Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(st)![1]), ticks: Number(stat[11]) + Number(stat[12]) };
     } catch {}
   }
   return out;
@@ -59,11 +59,13 @@ for (let done = 0; done < requests; done += 1000) {
 }
 const ms = performance.now() - t0;
 const th1 = threads();
-const perThread: Record<string, { cs: number; ticks: number }> = {};
+const perThread: Record<string, { cs: number; ticks: number; utime: number; stime: number }> = {};
 for (const [id, t] of Object.entries(th1)) {
-  const b = th0[id] ?? { cs: 0, ticks: 0 };
+  const b = th0[id] ?? { cs: 0, ticks: 0, utime: 0, stime: 0 };
   const k = id === String(child.pid) ? "main" : "workers";
-  perThread[k] ??= { cs: 0, ticks: 0 };
+  perThread[k] ??= { cs: 0, ticks: 0, utime: 0, stime: 0 };
+  perThread[k].utime += t.utime - b.utime;
+  perThread[k].stime += t.stime - b.stime;
   perThread[k].cs += t.cs - b.cs;
   perThread[k].ticks += t.ticks - b.ticks;
 }
@@ -71,6 +73,9 @@ console.log(JSON.stringify(perThread));
 const count = (re: RegExp) => lines.filter((l) => re.test(l)).length;
 const pauses = (re: RegExp) => lines.filter((l) => re.test(l)).reduce((s, l) => s + Number(/, ([\d.]+) \/ [\d.]+ ms/.exec(l)?.[1] ?? 0), 0);
 console.log(JSON.stringify({ ops: arg('ops', 'on'), env: extraEnv, requests, reqPerS: Math.round(requests / (ms / 1000)), scavenges: count(/Scavenge/), markCompacts: count(/Mark-Compact/), scavengeMs: Math.round(pauses(/Scavenge/)), markMs: Math.round(pauses(/Mark-Compact/)) }));
+const deopts = lines.filter((l) => /bailout \(kind/.test(l));
+console.log(`deopts in the window: ${deopts.length}`);
+for (const d of deopts.slice(0, 12)) console.log(d.slice(0, 220));
 const sc = lines.filter((l) => /Scavenge|Mark-Compact/.test(l));
 console.log([...sc.slice(0, 3), '...', ...sc.slice(-3)].join('\n'));
 client.close();
