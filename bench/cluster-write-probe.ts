@@ -34,7 +34,7 @@ try {
     const res = await fetch(`${base}/api/v1/content/write`, { method: 'POST', headers: { 'x-api-key': k, 'content-type': 'application/json' }, body: JSON.stringify({ uri, content }) });
     const text = await res.text();
     if (res.status !== 200) console.log(`${res.status} via ${base}: ${text.slice(0, 300)}`);
-    return { status: res.status, ms: performance.now() - t0, token: res.headers.get('x-ctx-consistency-token') };
+    return { status: res.status, ms: performance.now() - t0, at: performance.timeOrigin + t0, token: res.headers.get('x-ctx-consistency-token') };
   };
   let token: string | null = null;
   for (let i = 0; i < 200 && !token; i++) {
@@ -52,7 +52,12 @@ try {
     for (let i = 0; i < 20; i++) await post(base, `ctx://resources/warm/${name}-${i}.md`);
     await sleep(1500);
     const mark = Date.now();
-    for (let i = 0; i < WRITES; i++) client[name]!.push((await post(base, `ctx://resources/probe/${name}-${i}.md`)).ms);
+    client[`${name}_at`] = [];
+    for (let i = 0; i < WRITES; i++) {
+      const r = await post(base, `ctx://resources/probe/${name}-${i}.md`);
+      client[name]!.push(r.ms);
+      client[`${name}_at`]!.push(r.at);
+    }
     client[`${name}_from`] = [mark];
     await sleep(1500);
   }
@@ -71,6 +76,7 @@ try {
   console.log(`\nforwarding node (${f.length} hops): answer p50 ${p50(f.map((l) => l.answer_ms)).toFixed(2)} ms (request sent to answer read)`);
   console.log(`records appended by the leader: ${records.length}; quorum p50 ${p50(records.map((r) => r.quorum_ms)).toFixed(2)} ms; batches/record mean ${mean(records.map((r) => r.batches)).toFixed(2)}`);
   console.log(`load average: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  if (process.argv.includes('--keep')) fs.writeFileSync(path.join(dir, 'client.json'), JSON.stringify({ leader: leader.id, other: other.id, client }));
 } finally {
   await down({ dir }).catch(() => {});
   if (!process.argv.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });

@@ -29,10 +29,12 @@ interface Pending {
   trace?: BatchTrace;
   /** Background work's (no request waits on it): may wait `BACKGROUND_WINDOW_MS` for company. */
   background?: boolean;
+  /** `CTX_CLUSTER_TRACE`: when it was submitted (performance.now()). */
+  at?: number;
 }
 
 /** One appended record's timing (`CTX_CLUSTER_TRACE`): what it carried and where its time went. */
-export type RecordTrace = (fields: { shard: string; seq: number; batches: number; from_requests: number; ops: number; keyspaces: string[]; queued_ms: number; quorum_ms: number; apply_wait_ms: number; apply_ms: number }) => void;
+export type RecordTrace = (fields: { shard: string; seq: number; batches: number; from_requests: number; ops: number; keyspaces: string[]; queued_ms: number; quorum_ms: number; apply_wait_ms: number; apply_ms: number; first_at: number; flushed_at: number }) => void;
 
 export type Role = 'leader' | 'follower' | 'unassigned';
 
@@ -103,7 +105,7 @@ export class ShardLog {
     if (!this.leading || !this.ready) return Promise.reject(unavailable(`this node does not lead shard ${this.shard} (yet); retry`, { shard: this.shard }));
     if (!this.io.connected) return Promise.reject(unavailable('the replicated log (NATS) is unreachable; writes are refused until it is back, reads are served', { shard: this.shard }));
     return new Promise((resolve, reject) => {
-      this.queue.push({ ops, resolve, reject, trace, background });
+      this.queue.push({ ops, resolve, reject, trace, background, at: this.traceRecord ? performance.now() : undefined });
       if (this.inFlight) return;
       if (background) this.arm();
       else void this.flush();
@@ -173,7 +175,7 @@ export class ShardLog {
           for (const p of group)
             if (p.trace) Object.assign(p.trace, { acked, applying: timing.start, applied: timing.end });
           const r = (x: number) => Math.round(x * 1000) / 1000;
-          this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, keyspaces: keyspaces(ops), queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start) });
+          this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, keyspaces: keyspaces(ops), queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start), first_at: r(performance.timeOrigin + Math.min(...group.map((p) => p.at ?? t0))), flushed_at: r(performance.timeOrigin + t0) });
         }
         for (const p of group) p.resolve(seq);
       },
