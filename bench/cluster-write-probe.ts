@@ -63,13 +63,28 @@ try {
   }
   const lines = (id: string) =>
     fs.readFileSync(path.join(dir, `${id.replace('ctx', 'node')}.log`), 'utf8').split('\n').filter((l) => l.includes('cluster ') && l.includes('trace')).map((l) => { try { return JSON.parse(l) as Record<string, any>; } catch { return undefined; } }).filter(Boolean) as Record<string, any>[];
-  const lead = lines(leader.id).filter((l) => l.msg === 'cluster write trace' && l.path === '/api/v1/content/write' && l.batches?.length);
+  const all = lines(leader.id);
+  // Per request: the background records (none from a request) appended since the previous request's line.
+  let since = 0;
+  for (const l of all) {
+    if (l.msg === 'cluster record trace' && l.from_requests === 0) since++;
+    else if (l.msg === 'cluster write trace') [l.background_records_before, since] = [since, 0];
+  }
+  const lead = all.filter((l) => l.msg === 'cluster write trace' && l.path === '/api/v1/content/write' && l.batches?.length);
   const fwd = lines(other.id).filter((l) => l.forward && l.path === '/api/v1/content/write');
-  const records = lines(leader.id).filter((l) => l.msg === 'cluster record trace');
+  const records = all.filter((l) => l.msg === 'cluster record trace');
   for (const forwarded of [false, true]) {
     const ls = lead.filter((l) => l.forwarded === forwarded).slice(-WRITES);
     const b = ls.map((l) => l.batches[0]);
     console.log(`\n${forwarded ? 'forwarded' : 'direct'} writes on the leader (${ls.length} traced): client p50 ${p50(client[forwarded ? 'forwarded' : 'leader']!).toFixed(2)} ms`);
+    // The two modes (issue 23, stop 34): a write whose record carried the previous write's
+    // background work, against one that came after a background record of its own.
+    const lat = client[forwarded ? 'forwarded' : 'leader']!;
+    for (const [label, pick] of [['after a background record', (n: number) => n > 0], ['no background record between', (n: number) => n === 0]] as const) {
+      const ix = ls.map((l, i) => (pick(l.background_records_before) ? i : -1)).filter((i) => i >= 0);
+      const sub = ix.map((i) => ls[i]!);
+      console.log(`  ${label}: ${ix.length} writes, client p50 ${p50(ix.map((i) => lat[i]!)).toFixed(2)} ms · handler ${p50(sub.map((l) => l.total_ms)).toFixed(2)} · before batch ${p50(sub.map((l) => l.before_batch_ms)).toFixed(2)} · queued ${p50(sub.map((l) => l.batches[0].queued_ms)).toFixed(2)} · quorum ${p50(sub.map((l) => l.batches[0].quorum_ms)).toFixed(2)} · coalesced ${p50(sub.map((l) => l.batches[0].coalesced)).toFixed(0)}`);
+    }
     console.log(`  total ${p50(ls.map((l) => l.total_ms)).toFixed(2)} · admission ${p50(ls.map((l) => l.admission_ms)).toFixed(2)} · before batch ${p50(ls.map((l) => l.before_batch_ms)).toFixed(2)} · queued ${p50(b.map((x) => x.queued_ms)).toFixed(2)} (mean ${mean(b.map((x) => x.queued_ms)).toFixed(2)}) · quorum ${p50(b.map((x) => x.quorum_ms)).toFixed(2)} · apply wait ${p50(b.map((x) => x.apply_wait_ms)).toFixed(2)} · apply ${p50(b.map((x) => x.apply_ms)).toFixed(2)} · after ${p50(ls.map((l) => l.after_batch_ms)).toFixed(2)} · batches/request ${mean(ls.map((l) => l.batches.length)).toFixed(2)} · coalesced mean ${mean(b.map((x) => x.coalesced)).toFixed(2)}`);
   }
   const f = fwd.slice(-WRITES);
