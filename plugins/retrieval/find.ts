@@ -10,6 +10,8 @@
  */
 import type { VectorFilter } from 'ctx/plugin';
 import { denseWeight, LISTING_TAG, type RecordDoc, type RecordStore } from './store.js';
+import { queryTermMatcher } from './match-terms.js';
+import type { SlimRecord } from './slim-records.js';
 
 export const PARAMS = {
   ALPHA: 0.7,
@@ -32,8 +34,8 @@ export interface Hit {
   rerank?: number;
 }
 
-export interface Candidate extends Hit {
-  doc: RecordDoc;
+export interface Candidate<D extends RecordDoc | SlimRecord = RecordDoc> extends Hit {
+  doc: D;
 }
 
 export interface Provenance {
@@ -159,6 +161,25 @@ export async function loadCandidates(store: RecordStore, account: string, hits: 
 }
 
 /**
+ * `loadCandidates` with what the answer reads of each record (slim-records.ts): from the slim
+ * cache, RocksDB only for the records not in it. Hits that already carry a record keep it.
+ */
+export async function loadSlimCandidates(store: RecordStore, account: string, hits: Array<Hit | Candidate<RecordDoc | SlimRecord>>): Promise<Array<Candidate<RecordDoc | SlimRecord>>> {
+  const missing = hits.filter((h) => !('doc' in h && h.doc));
+  const docs = missing.length ? await store.slimMany(account, missing.map((h) => h.id)) : [];
+  let j = 0;
+  const out: Array<Candidate<RecordDoc | SlimRecord>> = [];
+  for (const h of hits) {
+    if ('doc' in h && h.doc) out.push(h);
+    else {
+      const doc = docs[j++];
+      if (doc) out.push({ ...h, doc });
+    }
+  }
+  return out;
+}
+
+/**
  * Directory records compete with leaves only when their text is informative (docs/retrieval.md,
  * "Directory records"): a record that only lists its children's names (`listing`) is neither a hit
  * nor a navigation point, unless the request asks for directories (a `level` naming 0 or 1, in the
@@ -176,42 +197,11 @@ export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 const LEVEL_TEXT = ['L0 abstract', 'L1 overview', 'L2 content'];
 
-/**
- * Lowercased Unicode words: what a reader calls a word, for explaining and planning (the index's
- * own tokenizer also emits identifier parts and CJK bigrams, which a whole-word check cannot find).
- */
-export function words(text: string): string[] {
-  return text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-const WORD_CHAR = /[\p{L}\p{N}\uD800-\uDFFF]/u;
-function isWordChar(s: string, i: number): boolean {
-  if (i < 0 || i >= s.length) return false;
-  const c = s.charCodeAt(i);
-  if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-  return WORD_CHAR.test(s[i]!);
-}
-
-/**
- * Which of the query's terms a text contains as whole words: `indexOf` per term on the lowercased
- * text with a boundary check. Tokenizing every hit's whole text (1 KB+) to intersect term sets cost
- * ~25 µs per hit, and one Unicode-class regex with lookbehind was slower still.
- */
-export function queryTermMatcher(query: string): (text: string) => string[] {
-  const terms = [...new Set(words(query))];
-  if (!terms.length) return () => [];
-  return (text) => {
-    const lower = text.toLowerCase();
-    return terms.filter((t) => {
-      for (let i = lower.indexOf(t); i >= 0; i = lower.indexOf(t, i + 1)) if (!isWordChar(lower, i - 1) && !isWordChar(lower, i + t.length)) return true;
-      return false;
-    });
-  };
-}
+export { queryTermMatcher, words } from './match-terms.js';
 
 /** Why a hit matched: which level's text, how similar, which query terms it contains, how it was reached. */
-export function matchReason(c: Candidate, query: string, sharedTerms: (text: string) => string[] = queryTermMatcher(query)): string {
-  const shared = sharedTerms(`${c.doc.attrs.uri} ${c.doc.text}`);
+export function matchReason(c: Candidate<RecordDoc | SlimRecord>, query: string, sharedTerms: ReturnType<typeof queryTermMatcher> = queryTermMatcher(query)): string {
+  const shared = sharedTerms('extra' in c.doc ? c.doc : `${c.doc.attrs.uri} ${c.doc.text}`);
   const parts = [`${LEVEL_TEXT[c.doc.level]} similarity ${c.raw.toFixed(2)}`];
   parts.push(shared.length ? `shared terms: ${shared.slice(0, 8).join(', ')}` : 'no shared terms (semantic neighbour)');
   if (c.via) parts.push(`boosted through ${c.via.uri} (${c.via.score.toFixed(2)})`);

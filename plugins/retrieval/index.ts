@@ -87,12 +87,12 @@ export default definePlugin({
   bootTimeoutMs: 120_000,
   config: s.object({
     queryEmbeddingCache: s.int({ min: 0, max: 1_000_000 }).default(1024).describe('query vectors kept for repeated find/search texts (least recently used out; ~1.5 KB each at 384 dimensions); 0 = off'),
-    recordWriteThrough: s.int({ min: 0, max: 50_000 }).default(0).describe('written records also kept in the record cache while it holds fewer than this many (finds then read no record from RocksDB; ~5 KB of memory each); 0 = off'),
+    recordCacheMb: s.int({ min: 0, max: 4096 }).default(16).describe('MiB (estimated) of what find answers read of records, kept for the records written and found last (slim record cache: uri, level, abstract, overview, the text\'s distinct words); 0 = off'),
   }),
   async setup(host: PluginHost) {
     const backends = await loadBackends(host.models.embedder(), host.config.vectorFlatThreshold);
     const store = new RecordStore(host.kv, backends, host.dataDir, host.log);
-    store.writeThroughMax = host.pluginConfig.recordWriteThrough as number;
+    store.slim.resize((host.pluginConfig.recordCacheMb as number) * 1024 * 1024);
     const { embedderChanged, previousTag } = await store.open({ replicated: !!host.cluster.background });
     const llm = host.models.llm();
     host.log.info('retrieval ready', { backend: backends.kind, embedder: backends.embedder.info, index: store.loaded ? 'loaded' : 'loading in the background' });

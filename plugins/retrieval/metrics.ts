@@ -22,6 +22,8 @@ export function registerIndexMetrics(host: PluginHost, store: RecordStore): void
       g.labels('text').set(st.textBytes);
     },
   });
+  host.metrics.gauge('record_cache_bytes', { help: 'Estimated bytes held by the slim record cache (what find answers read of records)', collect: (g) => g.set(store.slim.bytes) });
+  host.metrics.gauge('record_cache_entries', { help: 'Records in the slim record cache', collect: (g) => g.set(store.slim.size) });
   host.metrics.gauge('vector_compactions', { help: 'Compactions (flat to HNSW, tombstone purges) since start', collect: (g) => g.set(store.compactions) });
   host.metrics.gauge('vector_rebuilds', { help: 'Full rebuilds of the index from RocksDB since start', collect: (g) => g.set(store.rebuilds) });
   const search = host.metrics.histogram('vector_search_seconds', { help: 'Time a search spends in the core (hybrid: dense + BM25 fused; dense: vector only)', labels: ['mode'] });

@@ -6,12 +6,13 @@ import type { PluginHost } from 'ctx/plugin';
 import { s, TAG_PATTERN } from 'ctx/plugin';
 import { splitHeader } from 'ctx/plugin';
 import { QueryEmbeddingCache } from './query-embedding-cache.js';
-import { hierarchicalFind, prepareFind, loadCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
+import { hierarchicalFind, prepareFind, loadCandidates, loadSlimCandidates, matchReason, queryTermMatcher, round4, type Candidate, type Hit, type Provenance } from './find.js';
 import { buildScope, requireQuery, type ScopeInput } from './query.js';
 import { planQueries } from './plan.js';
 import { legacyIdentity } from './legacy.js';
 import { categoryOf, placement } from './space.js';
-import type { RecordStore } from './store.js';
+import type { RecordDoc, RecordStore } from './store.js';
+import type { SlimRecord } from './slim-records.js';
 import { resultObject } from 'ctx/plugin';
 import { OpStats } from './op-stats.js';
 import { registerGrepGlobRoutes } from './grep-glob-routes.js';
@@ -131,13 +132,13 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
   async function present(identity: Identity, ranked: Array<Hit | Candidate>, body: FindBody, query: string, limit: number, mark: (label: string) => void = () => {}) {
     const threshold = body.score_threshold ?? 0;
     const out = { memories: [] as unknown[], resources: [] as unknown[], skills: [] as unknown[], total: 0 };
-    const chosen: Candidate[] = [];
+    const chosen: Array<Candidate<RecordDoc | SlimRecord>> = [];
     const seen = new Set<string>();
     const window = limit + 4;
     for (let i = 0; i < ranked.length && chosen.length < limit; i += window) {
       const slice = ranked.slice(i, i + window).filter((h) => h.score >= threshold);
       if (!slice.length) break; // ranked by score: nothing further passes the threshold
-      const fresh = (await loadCandidates(store, identity.accountId, slice)).filter((c) => !seen.has(c.doc.attrs.uri) && seen.add(c.doc.attrs.uri));
+      const fresh = (await loadSlimCandidates(store, identity.accountId, slice)).filter((c) => !seen.has(c.doc.attrs.uri) && seen.add(c.doc.attrs.uri));
       mark('records.read');
       // One access check for the window (the rules walk each path's ancestors once, together).
       const ok = fresh.length ? await host.access.readablePaths(identity, fresh.map((c) => c.doc.attrs.uri.slice('ctx://'.length))) : [];
@@ -145,7 +146,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     }
     mark('records.access');
     const otherIds = chosen.map((c) => (c.doc.kind === 'dir' ? store.id(identity.accountId, c.doc.path, c.doc.level === 0 ? 1 : 0) : ''));
-    const others = await store.getMany(identity.accountId, otherIds.filter(Boolean));
+    const others = await store.slimMany(identity.accountId, otherIds.filter(Boolean));
     let oi = 0;
     const dirDocs = otherIds.map((id) => (id ? others[oi++] : undefined));
     mark('records.dirs');

@@ -20,6 +20,7 @@ import type { Kv } from 'ctx/plugin';
 import { recordId, unavailable } from 'ctx/plugin';
 import type { Backends, EmbedderLike, Hit, RecordAttrs, VectorFilter } from './backends.js';
 import type { VectorIndex } from 'ctx/plugin';
+import { SlimRecordCache, slimOf, type SlimRecord } from './slim-records.js';
 
 const S = '\x00';
 const META_SEQ = `meta${S}seq`;
@@ -138,19 +139,19 @@ export class RecordStore {
   readonly dir: string;
   rebuildInfo: { at: number; records: number; reason: string; ms: number } | null = null;
   /**
-   * Recently used records by `account\0id` (LRU by insertion order): a find touches tens of
-   * records over several expansion rounds, and each RocksDB round trip costs more than the search.
+   * Recently read whole records by `account\0id` (LRU by insertion order), for the readers that
+   * need a record's text (the reranker); a find's answer reads the slim cache below.
    */
   private readonly cache = new Map<string, RecordDoc>();
   static CACHE_MAX = 50_000;
   /**
-   * Written records enter the cache too while it holds fewer than this many
-   * (`plugins.retrieval.recordWriteThrough`, default 0 = off): a store that fits then answers its
-   * first finds without a RocksDB read (a pool hop, ~0.4 ms of a find's serial part), for the
-   * memory of holding the records (2,000 files: +10 MB heap, +17 MB RSS after the ingest;
-   * bench/RESULTS.md, issue 27 "speed6"). A bulk ingest past it leaves the cache to reads.
+   * What a find's answer reads of each record (slim-records.ts), by `account\0id`: filled at write
+   * and on a find's first read, bounded by bytes (`plugins.retrieval.recordCacheMb`).
    */
-  writeThroughMax = 0;
+  static SLIM_CACHE_BYTES = 16 * 1024 * 1024;
+  readonly slim = new SlimRecordCache(RecordStore.SLIM_CACHE_BYTES);
+  /** Record changes applied (writes, removals, replicated changes): a read racing one is not cached. */
+  private changeCount = 0;
   /**
    * Record id → `path\0level`, as the id keys store it. An id is a hash of account, uri and level,
    * so an entry never goes stale (a removed record is simply not found under its key): a record
@@ -498,16 +499,56 @@ export class RecordStore {
     const out: (RecordDoc | undefined)[] = ids.map((id) => this.cache.get(`${account}${S}${id}`));
     const missing = ids.filter((_, i) => !out[i]);
     if (missing.length) {
+      const seen = this.changeCount;
       const got = await this.loadByLocation(account, missing);
+      const keep = seen === this.changeCount;
       let j = 0;
       ids.forEach((_, i) => {
         if (out[i]) return;
         const d = got[j++];
-        if (d) this.remember(d);
+        if (d && keep) this.remember(d);
         out[i] = d;
       });
     }
     return out;
+  }
+
+  /**
+   * What a find's answer reads of these records (slim-records.ts), from the slim cache, else read
+   * from RocksDB (then cached). Undefined for a record that is gone.
+   */
+  async slimMany(account: string, ids: string[]): Promise<(SlimRecord | undefined)[]> {
+    const out: (SlimRecord | undefined)[] = ids.map((id) => this.slim.get(`${account}${S}${id}`));
+    const missing = ids.filter((_, i) => !out[i]);
+    if (missing.length) {
+      const seen = this.changeCount;
+      const got = await this.loadByLocation(account, missing);
+      // A change applied while reading may have replaced or dropped an entry with something newer
+      // than what was read: then the read answers this call only.
+      const keep = seen === this.changeCount;
+      let j = 0;
+      ids.forEach((id, i) => {
+        if (out[i]) return;
+        const d = got[j++];
+        if (!d) return;
+        out[i] = this.slimOf(account, d);
+        if (keep) this.slim.set(`${account}${S}${id}`, out[i]!);
+      });
+    }
+    return out;
+  }
+
+  /**
+   * A directory's L0 and L1 records carry the same overview (~10 KB at 2,000 files, often in two
+   * bytes a character): the slim form of one shares the string of the other when it is cached.
+   */
+  private slimOf(account: string, d: RecordDoc): SlimRecord {
+    const s = slimOf(d);
+    if (d.kind === 'dir' && s.overview) {
+      const other = this.slim.peek(`${account}${S}${this.id(account, d.path, d.level === 0 ? 1 : 0)}`);
+      if (other?.overview === s.overview) s.overview = other.overview;
+    }
+    return s;
   }
 
   /**
@@ -622,11 +663,13 @@ export class RecordStore {
     });
     ops.push(this.kv.putJsonOp(`meta${S}seq`, ++this.seq));
     await this.kv.batch(ops);
-    docs.forEach((d, i) => {
-      // A copy as a read would make it: the caller keeps its object and may change it.
-      if (this.cache.size < this.writeThroughMax) this.remember(JSON.parse(json[i]!) as RecordDoc);
-      else this.cache.delete(`${d.attrs.account}${S}${d.id}`);
-    });
+    this.changeCount++;
+    for (const d of docs) {
+      const k = `${d.attrs.account}${S}${d.id}`;
+      this.cache.delete(k);
+      // Filled at write, so the finds after an ingest read no record (slim-records.ts).
+      this.slim.set(k, this.slimOf(d.attrs.account, d));
+    }
     const dim = this.embedder.info.dim;
     const flat = new Float32Array(docs.length * dim);
     vectors.forEach((v, i) => flat.set(v, i * dim));
@@ -681,7 +724,11 @@ export class RecordStore {
     }
     ops.push(this.kv.putJsonOp(`meta${S}seq`, ++this.seq));
     await this.kv.batch(ops);
-    for (const d of victims) this.cache.delete(`${account}${S}${d.id}`);
+    this.changeCount++;
+    for (const d of victims) {
+      this.cache.delete(`${account}${S}${d.id}`);
+      this.slim.delete(`${account}${S}${d.id}`);
+    }
     await this.mutateIndex(() => void this.index.remove(victims.map((d) => d.id)));
     this.scheduleSave();
     this.maybeCompact();
@@ -695,7 +742,12 @@ export class RecordStore {
    * in one batch; one missing from the batch is read back from RocksDB, which holds the applied state.
    */
   applyReplicated(changes: ReplicatedChange[]): Promise<void> {
-    for (const c of changes) if (c.kind !== 'seq') this.cache.delete(`${c.account}${S}${c.id}`);
+    this.changeCount++;
+    for (const c of changes)
+      if (c.kind !== 'seq') {
+        this.cache.delete(`${c.account}${S}${c.id}`);
+        this.slim.delete(`${c.account}${S}${c.id}`);
+      }
     for (const c of changes) if (c.kind === 'seq') this.seq = c.value;
     return this.mutateIndex(async () => {
       const dim = this.embedder.info.dim;
@@ -728,7 +780,9 @@ export class RecordStore {
   /** Drops every record of an account (account deletion). */
   async dropAccount(account: string): Promise<void> {
     await this.mutateIndex(() => void this.index.removeWhere({ account }));
+    this.changeCount++;
     for (const k of [...this.cache.keys()]) if (k.startsWith(account + S)) this.cache.delete(k);
+    this.slim.deletePrefix(account + S);
     for (const kind of ['r', 'v', 'i', 'a']) {
       let ops: KvOp[] = [];
       for await (const [key] of this.kv.scanPrefix(`${kind}${S}${account}${S}`)) {

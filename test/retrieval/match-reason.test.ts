@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { queryTermMatcher } from '../../plugins/retrieval/find.js';
+import { termsIndex } from '../../plugins/retrieval/match-terms.js';
 
 describe('queryTermMatcher (match_reason shared terms)', () => {
   it('finds whole query words, case-insensitively, in query order', () => {
@@ -17,5 +18,24 @@ describe('queryTermMatcher (match_reason shared terms)', () => {
   });
   it('a query without words matches nothing', () => {
     expect(queryTermMatcher('  ?! ')('anything')).toEqual([]);
+  });
+  it('a record\'s terms index gives the answer its text gives', () => {
+    // Random texts over an alphabet of word and non-word characters that stress the boundary
+    // rule: case, accents, a combining mark, Greek sigma, CJK, an astral letter and an emoji,
+    // digits, underscores, punctuation; abstracts cut from the text or made up.
+    const alphabet = ['a', 'b', 'A', 'é', 'É', 'e\u0301', 'σ', 'Σ', 'ς', '東', '京', '𝒜', '🙂', '4', '2', '_', '-', '.', ' ', ' ', ' ', 'ß', 'İ'];
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const gen = (len: number) => Array.from({ length: len }, () => alphabet[rand(alphabet.length)]).join('');
+    for (let i = 0; i < 400; i++) {
+      const text = gen(5 + rand(60));
+      const abstract = rand(2) ? text.slice(0, rand(text.length + 1)) : gen(rand(30));
+      const uri = `ctx://resources/${gen(rand(8))}.md`;
+      const slim = { attrs: { uri }, abstract, ...termsIndex(uri, text, abstract) };
+      for (let j = 0; j < 5; j++) {
+        const q = `${gen(rand(12))} ${text.slice(rand(text.length), rand(text.length + 1))}`;
+        expect(queryTermMatcher(q)(slim)).toEqual(queryTermMatcher(q)(`${uri} ${text}`));
+      }
+    }
   });
 });
