@@ -55,6 +55,13 @@ export const BACKGROUND_WINDOW_MS = 5;
  * a lock a request waits for (on its way to its batch) is held up this long at worst.
  */
 export const BACKGROUND_MAX_HOLD_MS = 20;
+/**
+ * Background work larger than this (in ops) is not held for a request's record: a batch write's
+ * summaries and vectors (hundreds of ops) would make the next request's record many chunks long
+ * and put their encode and quorum in series with it. Such work goes as before the hold: its own
+ * record `BACKGROUND_WINDOW_MS` after it arrived, or at once after the record in flight.
+ */
+export const BACKGROUND_HOLD_MAX_OPS = 128;
 
 /** How long a catch-up waits with nothing delivered before it has the shard's consumer reopened. */
 const STALLED_MS = 5_000;
@@ -84,6 +91,8 @@ export class ShardLog {
   /** Requests admitted for this shard that have neither submitted a batch nor ended (`beginRequest`). */
   private onTheWay = 0;
   private lastAnswer = -Infinity;
+  /** Ops of background batches and lazy ops waiting (`BACKGROUND_HOLD_MAX_OPS`). */
+  private backgroundOps = 0;
   private txnCounter = 0;
   /**
    * This node's appends not yet applied by the path that appended them, by transaction: the
@@ -121,7 +130,10 @@ export class ShardLog {
     if (!this.io.connected) return Promise.reject(unavailable('the replicated log (NATS) is unreachable; writes are refused until it is back, reads are served', { shard: this.shard }));
     return new Promise((resolve, reject) => {
       const now = performance.now();
-      if (background) this.backgroundSince ??= now;
+      if (background) {
+        this.backgroundSince ??= now;
+        this.backgroundOps += ops.length;
+      }
       this.queue.push({ ops, resolve, reject, trace, background, at: this.traceRecord ? now : undefined });
       if (this.inFlight) return;
       if (background) this.arm();
@@ -163,7 +175,8 @@ export class ShardLog {
     const now = performance.now();
     const since = (this.backgroundSince ??= now);
     const cap = since + BACKGROUND_MAX_HOLD_MS;
-    const due = this.onTheWay > 0 ? cap : Math.min(cap, Math.max(since, this.lastAnswer) + BACKGROUND_WINDOW_MS);
+    const due =
+      this.backgroundOps > BACKGROUND_HOLD_MAX_OPS ? since + BACKGROUND_WINDOW_MS : this.onTheWay > 0 ? cap : Math.min(cap, Math.max(since, this.lastAnswer) + BACKGROUND_WINDOW_MS);
     if (this.window) clearTimeout(this.window);
     this.window = undefined;
     // Within a timer tick of due: now (timers fire on whole milliseconds of the loop's clock).
@@ -187,6 +200,7 @@ export class ShardLog {
   submitLazy(ops: KvOp[]): void {
     if (!this.leading || !this.ready) return;
     for (const op of ops) this.lazy.push(op);
+    this.backgroundOps += ops.length;
     this.backgroundSince ??= performance.now();
     if (!this.inFlight) this.arm();
   }
@@ -197,6 +211,7 @@ export class ShardLog {
     if (this.window) clearTimeout(this.window);
     this.window = undefined;
     this.backgroundSince = undefined;
+    this.backgroundOps = 0;
     this.queue = [];
     this.inFlight = true;
     let ops = group.length === 1 ? group[0]!.ops : group.flatMap((p) => p.ops);
@@ -253,7 +268,7 @@ export class ShardLog {
    * idle — flushed here at once, it was in flight when the next request of a writing client came.
    */
   private next(): void {
-    if (this.queue.some((p) => !p.background)) void this.flush();
+    if (this.backgroundOps > BACKGROUND_HOLD_MAX_OPS || this.queue.some((p) => !p.background)) void this.flush();
     else this.arm();
   }
 
@@ -461,6 +476,7 @@ export class ShardLog {
     if (this.window) clearTimeout(this.window);
     this.window = undefined;
     this.backgroundSince = undefined;
+    this.backgroundOps = 0;
     for (const p of this.queue.splice(0)) p.reject(unavailable(`this node no longer leads shard ${this.shard}; retry`, { shard: this.shard }));
   }
 }

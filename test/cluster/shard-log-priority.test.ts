@@ -6,7 +6,7 @@
  * own only when no request is coming — and the order of what is appended is the order submitted.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BACKGROUND_MAX_HOLD_MS, BACKGROUND_WINDOW_MS, ShardLog, type StreamIo } from '../../runtime/cluster/shard-log.js';
+import { BACKGROUND_HOLD_MAX_OPS, BACKGROUND_MAX_HOLD_MS, BACKGROUND_WINDOW_MS, ShardLog, type StreamIo } from '../../runtime/cluster/shard-log.js';
 import { decodeRecord } from '../../runtime/cluster/mutation-record.js';
 import { MemoryBackend } from '../../runtime/storage/memory.js';
 
@@ -180,5 +180,21 @@ describe('a shard leader: which record carries a batch', () => {
     log.stepDown();
     await tick(BACKGROUND_MAX_HOLD_MS);
     expect(stream.records).toHaveLength(0);
+  });
+  it('large background work (a batch write\'s) is not held for a request: its own record after its window, or at once after the record in flight', async () => {
+    const many = (tag: string) => Array.from({ length: BACKGROUND_HOLD_MAX_OPS + 1 }, (_, i) => put(`${tag}${i}`));
+    const r = log.beginRequest();
+    const big = log.submit(many('v'), undefined, true);
+    await tick(BACKGROUND_WINDOW_MS);
+    // A request on its way would have held small work; this goes when its window is over.
+    expect(stream.records).toHaveLength(1);
+    const big2 = log.submit(many('w'), undefined, true);
+    stream.ackAll();
+    expect(await big).toBe(1);
+    await tick();
+    expect(stream.records).toHaveLength(2);
+    stream.ackAll();
+    expect(await big2).toBe(2);
+    r.end();
   });
 });
