@@ -29,6 +29,8 @@ export interface WriteTicket {
   trace?: WriteTrace;
   /** A request's ticket (the gate's); background work's tickets have none. */
   request?: boolean;
+  /** The request's first batch is submitted to its shard (`ShardLog.beginRequest`). */
+  arrived?: () => void;
 }
 
 export const writeContext = new AsyncLocalStorage<WriteTicket>();
@@ -197,6 +199,7 @@ export class Replicator {
     }
     let trace: BatchTrace | undefined;
     if (ticket?.trace) ticket.trace.batches.push((trace = { submitted: performance.now() }));
+    ticket?.arrived?.();
     return this.shard(shard)
       .submit(ops, trace, !ticket?.request)
       .then((seq) => {

@@ -17,7 +17,7 @@ import type { GateAdmission, ForwardedResponse, RequestGate } from '../http/pipe
 import type { Identity } from '../identity/types.js';
 import type { LeaseValue } from './leases.js';
 import { SYS_SHARD, writeContext, type Replicator, type WriteTicket } from './replicator.js';
-import { unavailable } from './shard-log.js';
+import { unavailable, type ShardLog } from './shard-log.js';
 import { PEER_IDENTITY_HEADER, PEER_SIGNATURE_HEADER, type PeerAuth } from './peer-auth.js';
 import { requestPhases, type WriteTrace } from './write-trace.js';
 import { forwardRequest, type ForwardAnswer } from './forward-client.js';
@@ -55,7 +55,7 @@ class Admission implements GateAdmission {
   readonly ticket: WriteTicket;
   constructor(
     shard: string,
-    private readonly log: { applied: number },
+    private readonly log: ShardLog,
     private readonly traced?: { trace: WriteTrace; path: string; forwarded: boolean; emit: (fields: Record<string, unknown>) => void },
   ) {
     this.ticket = { shard, request: true };
@@ -65,7 +65,17 @@ class Admission implements GateAdmission {
     }
   }
   run<T>(fn: () => Promise<T>): Promise<T> {
-    const ran = writeContext.run(this.ticket, fn);
+    // Background records of the shard hold back until this request's batch can carry them.
+    const request = this.log.beginRequest();
+    this.ticket.arrived = request.arrived;
+    let ran: Promise<T>;
+    try {
+      ran = writeContext.run(this.ticket, fn);
+    } catch (err) {
+      request.end();
+      throw err;
+    }
+    void ran.then(request.end, request.end);
     const t = this.traced;
     if (!t) return ran;
     const done = () => t.emit({ shard: this.ticket.shard, path: t.path, forwarded: t.forwarded, ...requestPhases(t.trace, performance.now()) });

@@ -48,5 +48,7 @@ export function requestPhases(t: WriteTrace, end: number): Record<string, unknow
     })),
     after_batch_ms: ms(last?.applied, end),
     total_ms: ms(t.gate, end),
+    // Wall-clock (epoch ms, µs precision) of the gate, to line requests up with records and peers.
+    gate_at: Math.round((performance.timeOrigin + t.gate) * 1000) / 1000,
   };
 }
