@@ -495,46 +495,38 @@ export class RecordStore {
     if (this.cache.size > RecordStore.CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
   }
 
-  async getMany(account: string, ids: string[]): Promise<(RecordDoc | undefined)[]> {
-    const out: (RecordDoc | undefined)[] = ids.map((id) => this.cache.get(`${account}${S}${id}`));
-    const missing = ids.filter((_, i) => !out[i]);
-    if (missing.length) {
-      const seen = this.changeCount;
-      const got = await this.loadByLocation(account, missing);
-      const keep = seen === this.changeCount;
-      let j = 0;
-      ids.forEach((_, i) => {
-        if (out[i]) return;
-        const d = got[j++];
-        if (d && keep) this.remember(d);
-        out[i] = d;
-      });
-    }
-    return out;
+  getMany(account: string, ids: string[]): Promise<(RecordDoc | undefined)[]> {
+    return this.readThrough(account, ids, (k) => this.cache.get(k), (d) => d, (_k, d) => this.remember(d));
   }
 
   /**
    * What a find's answer reads of these records (slim-records.ts), from the slim cache, else read
    * from RocksDB (then cached). Undefined for a record that is gone.
    */
-  async slimMany(account: string, ids: string[]): Promise<(SlimRecord | undefined)[]> {
-    const out: (SlimRecord | undefined)[] = ids.map((id) => this.slim.get(`${account}${S}${id}`));
-    const missing = ids.filter((_, i) => !out[i]);
-    if (missing.length) {
-      const seen = this.changeCount;
-      const got = await this.loadByLocation(account, missing);
-      // A change applied while reading may have replaced or dropped an entry with something newer
-      // than what was read: then the read answers this call only.
-      const keep = seen === this.changeCount;
-      let j = 0;
-      ids.forEach((id, i) => {
-        if (out[i]) return;
-        const d = got[j++];
-        if (!d) return;
-        out[i] = this.slimOf(account, d);
-        if (keep) this.slim.set(`${account}${S}${id}`, out[i]!);
-      });
-    }
+  slimMany(account: string, ids: string[]): Promise<(SlimRecord | undefined)[]> {
+    return this.readThrough(account, ids, (k) => this.slim.get(k), (d) => this.slimOf(account, d), (k, r) => this.slim.set(k, r));
+  }
+
+  /**
+   * A cache's read-through: the records in it, the rest read from RocksDB in one go and kept —
+   * unless a change was applied while reading (it may have replaced or dropped an entry with
+   * something newer than what was read: then the read answers this call only).
+   */
+  private async readThrough<T>(account: string, ids: string[], cached: (key: string) => T | undefined, convert: (d: RecordDoc) => T, keep: (key: string, v: T) => void): Promise<(T | undefined)[]> {
+    const out: (T | undefined)[] = ids.map((id) => cached(`${account}${S}${id}`));
+    const missing = ids.filter((_, i) => out[i] === undefined);
+    if (!missing.length) return out;
+    const seen = this.changeCount;
+    const got = await this.loadByLocation(account, missing);
+    const unchanged = seen === this.changeCount;
+    let j = 0;
+    ids.forEach((id, i) => {
+      if (out[i] !== undefined) return;
+      const d = got[j++];
+      if (!d) return;
+      const v = (out[i] = convert(d));
+      if (unchanged) keep(`${account}${S}${id}`, v);
+    });
     return out;
   }
 
