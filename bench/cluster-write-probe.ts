@@ -89,6 +89,7 @@ try {
   }
   const f = fwd.slice(-WRITES);
   console.log(`\nforwarding node (${f.length} hops): answer p50 ${p50(f.map((l) => l.answer_ms)).toFixed(2)} ms (request sent to answer read)`);
+  console.log(`records: the leader's event loop busy during the quorum wait p50 ${p50(records.map((r) => r.busy_in_quorum_ms ?? 0)).toFixed(2)} ms; record size p50 ${p50(records.map((r) => r.bytes ?? 0))} bytes`);
   console.log(`records appended by the leader: ${records.length}; quorum p50 ${p50(records.map((r) => r.quorum_ms)).toFixed(2)} ms; batches/record mean ${mean(records.map((r) => r.batches)).toFixed(2)}`);
   console.log(`load average: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   if (process.argv.includes('--keep')) fs.writeFileSync(path.join(dir, 'client.json'), JSON.stringify({ leader: leader.id, other: other.id, client }));

@@ -8,6 +8,9 @@
  *   ingest to findable (add-resource of a local directory of N ~1 KB notes, then find polled until
  *   the last note is found), RSS after ingest, find p50 at 1 client and p50/throughput at 8,
  *   the same at 1 client over 20 repeated texts (the query-embedding cache), fs/ls at 8 clients. RSS needs the process id (`--reference-pid` for the reference).
+ *   With the remote embedder: find against the embedder's own round trip, alternating (the issue's
+ *   gap), and its floor — an authenticated fs/stat and a bare uWebSockets.js hello-world, each paced
+ *   like the find (after an embedder call: every process has slept), p50.
  *   npx tsx bench/vs-reference.ts [--files 2000] [--duration 5] [--embedder remote|local] [--delay-ms 0]
  *       [--main dist/server/main.js] [--server-flags '--max-semi-space-size=2' (default: the node flags of `npm start`)] [--reference URL --reference-key KEY [--reference-pid PID] [--reference-dir DIR]]
  * ctx's configuration can be varied through the environment (CTX_* variables pass through).
@@ -189,7 +192,7 @@ async function sequential(url: string, headers: Record<string, string>, next: ()
  * DURATION seconds: both see the same moment of the machine, so their difference is ctx's own
  * part of a find with a remote embedder (the issue's target: ≤ round trip + 1 ms).
  */
-async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: number; gap: number } | undefined> {
+async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: number; gap: number; floor: number; bareFloor: number } | undefined> {
   if (!embedderUrl || t.name !== 'ctx') return undefined;
   const u = new URL(embedderUrl);
   const nextFind = findRequest(t, 'alt');
@@ -207,7 +210,25 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
     e.push(b.ms);
     gaps.push(a.ms - b.ms);
   }
-  return { find: p50(f), embedder: p50(e), gap: p50(gaps) };
+  // The floor this machine sets under the gap: one authenticated fs/stat (no embedder, no search)
+  // in place of each find, with ctx idle for the embedder's round trip before it as before each
+  // find. A find cannot cost less than this hop (client → ctx → client, both processes waking
+  // from sleep); the gap's target (≤ 1 ms) is measured against the bare embedder, not this.
+  // A bare uWebSockets.js hello-world, paced the same way, says how much of that hop is ctx's.
+  const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/bare-uws.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const barePort: number = await new Promise((r) => readline.createInterface({ input: bare.stdout! }).once('line', (l) => r(JSON.parse(l).port)));
+  const stat: Req = { method: 'GET', path: '/api/v1/fs/stat?uri=ctx%3A%2F%2Fresources' };
+  const floor: number[] = [];
+  const bareFloor: number[] = [];
+  const floorEnd = performance.now() + DURATION * 1000;
+  for (let i = 0; performance.now() < floorEnd; i++) {
+    const s = i % 2 ? await timed(`http://127.0.0.1:${barePort}`, {}, { method: 'GET', path: '/' }) : await timed(t.base, { 'x-api-key': t.key }, stat);
+    if (s.status !== 200) throw new Error(`${i % 2 ? 'bare uWS' : 'fs/stat'} answered ${s.status}`);
+    await timed(u.origin, { 'content-type': 'application/json' }, { method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`], encoding_format: 'base64' }) });
+    (i % 2 ? bareFloor : floor).push(s.ms);
+  }
+  bare.kill('SIGTERM');
+  return { find: p50(f), embedder: p50(e), gap: p50(gaps), floor: p50(floor), bareFloor: p50(bareFloor) };
 }
 
 /** Distinct query texts; `salt` makes a row's texts unseen by an earlier row (the query-embedding cache). */
@@ -242,7 +263,7 @@ interface Rows {
   ls_8_req_s: number;
   ls_8_p50_ms: number;
   breakdown?: Record<string, number>;
-  find_vs_embedder?: { find: number; embedder: number; gap: number };
+  find_vs_embedder?: { find: number; embedder: number; gap: number; floor: number; bareFloor: number };
 }
 
 async function metricsBreakdown(t: Target): Promise<Record<string, number>> {
@@ -334,4 +355,6 @@ row('RSS after ingest (15 s settled)', `${c.rss_after_ingest_mib} MB`, r?.rss_af
 row('start-up to healthy', `${c.startup_ms} ms`, '', '');
 if (c.find_vs_embedder)
   row('`find` vs the embedder\'s round trip, alternating, p50', `${c.find_vs_embedder.find} vs ${c.find_vs_embedder.embedder} ms (per-pair gap p50 ${c.find_vs_embedder.gap} ms)`, '', '');
+if (c.find_vs_embedder)
+  row('floor: `fs/stat` paced like the find (ctx idle for the embedder\'s round trip before each), p50', `${c.find_vs_embedder.floor} ms (gap − floor ${Math.round((c.find_vs_embedder.gap - c.find_vs_embedder.floor) * 100) / 100} ms); bare uWS paced the same ${c.find_vs_embedder.bareFloor} ms`, '', '');
 console.log(`\nctx memory after ingest (MiB): ${JSON.stringify(c.breakdown)}`);

@@ -5,6 +5,7 @@
  * what the stream delivers. Both paths go through one serial `apply`, which skips what is already
  * applied, so the leader's own records arriving through its consumer are no-ops.
  */
+import { performance as perfHooks } from 'node:perf_hooks';
 import type { KvBackend, KvOp } from '../storage/backend.js';
 import { CtxError } from '../errors.js';
 import { decodeHeader, decodeRecord, encodeRecord } from './mutation-record.js';
@@ -34,7 +35,7 @@ interface Pending {
 }
 
 /** One appended record's timing (`CTX_CLUSTER_TRACE`): what it carried and where its time went. */
-export type RecordTrace = (fields: { shard: string; seq: number; batches: number; from_requests: number; ops: number; keyspaces: string[]; queued_ms: number; quorum_ms: number; apply_wait_ms: number; apply_ms: number; first_at: number; flushed_at: number }) => void;
+export type RecordTrace = (fields: { shard: string; seq: number; batches: number; from_requests: number; ops: number; keyspaces: string[]; queued_ms: number; quorum_ms: number; apply_wait_ms: number; apply_ms: number; first_at: number; flushed_at: number; busy_in_quorum_ms: number; bytes: number }) => void;
 
 export type Role = 'leader' | 'follower' | 'unassigned';
 
@@ -205,6 +206,9 @@ export class ShardLog {
     if (!this.inFlight) this.arm();
   }
 
+  /** `CTX_CLUSTER_TRACE`: the encoded size of the record in flight (appends are serialised). */
+  private recordBytes = 0;
+
   private async flush(): Promise<void> {
     const group = this.queue;
     if (group.length === 0 && this.lazy.length === 0) return;
@@ -221,6 +225,9 @@ export class ShardLog {
       this.lazy = [];
     }
     const t0 = this.traceRecord ? performance.now() : 0;
+    // How much of the quorum wait this node's own event loop was busy (other work delays the ack's
+    // processing: the wait is then not NATS's alone).
+    const elu0 = this.traceRecord ? perfHooks.eventLoopUtilization() : undefined;
     if (this.traceRecord)
       for (const p of group)
         if (p.trace) {
@@ -241,6 +248,7 @@ export class ShardLog {
     // order through the chain); each writer is answered only once its own record is applied.
     this.inFlight = false;
     const acked = this.traceRecord ? performance.now() : 0;
+    const elu = elu0 ? perfHooks.eventLoopUtilization(elu0) : undefined;
     this.next();
     const timing = this.traceRecord ? { start: 0, end: 0 } : undefined;
     const applied = this.apply(seq, ops, false, timing).finally(() => this.own.delete(txn));
@@ -250,7 +258,7 @@ export class ShardLog {
           for (const p of group)
             if (p.trace) Object.assign(p.trace, { acked, applying: timing.start, applied: timing.end });
           const r = (x: number) => Math.round(x * 1000) / 1000;
-          this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, keyspaces: keyspaces(ops), queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start), first_at: r(performance.timeOrigin + Math.min(...group.map((p) => p.at ?? t0))), flushed_at: r(performance.timeOrigin + t0) });
+          this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, keyspaces: keyspaces(ops), queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start), first_at: r(performance.timeOrigin + Math.min(...group.map((p) => p.at ?? t0))), flushed_at: r(performance.timeOrigin + t0), busy_in_quorum_ms: elu ? r(elu.active) : 0, bytes: this.recordBytes });
         }
         for (const p of group) p.resolve(seq);
       },
@@ -276,6 +284,7 @@ export class ShardLog {
   private async append(txn: string, ops: KvOp[]): Promise<number> {
     if (!this.leading || !this.ready) throw unavailable(`this node no longer leads shard ${this.shard}; retry`, { shard: this.shard });
     const chunks = encodeRecord(this.node, txn, ops, this.io.maxPayload);
+    if (this.traceRecord) this.recordBytes = chunks.reduce((n, c) => n + c.length, 0);
     this.own.set(txn, { ops, echoed: false });
     let seq = this.seen;
     try {
