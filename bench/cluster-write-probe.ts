@@ -5,7 +5,7 @@
  * (the leader's `cluster write trace` per request, `cluster record trace` per record, the
  * forwarding node's `forward: true` per hop). Not a benchmark of its own: the tracing costs a log
  * line per write; bench/cluster-write.bench.ts is the figure.
- *   npx tsx bench/cluster-write-probe.ts [--writes 60]
+ *   npx tsx bench/cluster-write-probe.ts [--writes 60] [--pause MS]
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,6 +15,8 @@ import { down, up } from '../runtime/cluster/launcher.js';
 import { HEARTBEAT_MS, numArg, requireNatsServer, sleep } from './cluster-bench.js';
 
 const WRITES = numArg('writes', 60);
+/** Idle time between two writes, ms (0: the next write as soon as the answer is read). */
+const PAUSE = numArg('pause', 0);
 requireNatsServer();
 process.env.CTX_CLUSTER_TRACE = 'true';
 
@@ -54,6 +56,7 @@ try {
     const mark = Date.now();
     client[`${name}_at`] = [];
     for (let i = 0; i < WRITES; i++) {
+      if (PAUSE) await sleep(PAUSE);
       const r = await post(base, `ctx://resources/probe/${name}-${i}.md`);
       client[name]!.push(r.ms);
       client[`${name}_at`]!.push(r.at);

@@ -217,7 +217,8 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
   // A bare uWebSockets.js hello-world, paced the same way, says how much of that hop is ctx's.
   const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/bare-uws.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const barePort: number = await new Promise((r) => readline.createInterface({ input: bare.stdout! }).once('line', (l) => r(JSON.parse(l).port)));
-  const stat: Req = { method: 'GET', path: '/api/v1/fs/stat?uri=ctx%3A%2F%2Fresources' };
+  // A note's stat (a directory's would count its children): the lightest authenticated read there is.
+  const stat: Req = { method: 'GET', path: `/api/v1/fs/stat?uri=${encodeURIComponent(docs[0]!.uri)}` };
   const floor: number[] = [];
   const bareFloor: number[] = [];
   const floorEnd = performance.now() + DURATION * 1000;
