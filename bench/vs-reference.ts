@@ -161,6 +161,8 @@ function load(t: Target, connections: number, request: () => { method: string; p
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 /** One client, one request at a time for DURATION s, timed with sub-millisecond resolution (autocannon rounds to 1 ms). */
 type Req = { method: string; path: string; body?: string };
+/** One embedding of a text no find asks for, as ctx's embedder client sends it (base64 vectors: the same bytes). */
+const embedderRequest = (u: URL, i: number): Req => ({ method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${i}`], encoding_format: 'base64' }) });
 /** One request on the keep-alive agent: its status and wall time, ms. */
 function timed(url: string, headers: Record<string, string>, r: Req): Promise<{ status: number; ms: number }> {
   const t0 = performance.now();
@@ -205,7 +207,7 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
   while (performance.now() < end) {
     const a = await timed(t.base, findHeaders, nextFind());
     // The bare client asks what ctx's embedder client asks (base64 vectors): the same bytes.
-    const b = await timed(u.origin, { 'content-type': 'application/json' }, { method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`], encoding_format: 'base64' }) });
+    const b = await timed(u.origin, { 'content-type': 'application/json' }, embedderRequest(u, q++));
     f.push(a.ms);
     e.push(b.ms);
     gaps.push(a.ms - b.ms);
@@ -225,7 +227,7 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
   for (let i = 0; performance.now() < floorEnd; i++) {
     const s = i % 2 ? await timed(`http://127.0.0.1:${barePort}`, {}, { method: 'GET', path: '/' }) : await timed(t.base, { 'x-api-key': t.key }, stat);
     if (s.status !== 200) throw new Error(`${i % 2 ? 'bare uWS' : 'fs/stat'} answered ${s.status}`);
-    await timed(u.origin, { 'content-type': 'application/json' }, { method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`], encoding_format: 'base64' }) });
+    await timed(u.origin, { 'content-type': 'application/json' }, embedderRequest(u, q++));
     (i % 2 ? bareFloor : floor).push(s.ms);
   }
   bare.kill('SIGTERM');
@@ -247,7 +249,7 @@ async function embedderRoundTrip(): Promise<number | undefined> {
   if (!embedderUrl) return undefined;
   const u = new URL(embedderUrl);
   let q = 0;
-  const r = await sequential(u.origin, { 'content-type': 'application/json' }, () => ({ method: 'POST', path: `${u.pathname}/embeddings`, body: JSON.stringify({ model: 'bench-embed', input: [`kalo mine rutavo zipe ${q++}`], encoding_format: 'base64' }) }));
+  const r = await sequential(u.origin, { 'content-type': 'application/json' }, () => embedderRequest(u, q++));
   return r.p50;
 }
 

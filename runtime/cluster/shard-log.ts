@@ -249,6 +249,8 @@ export class ShardLog {
     this.inFlight = false;
     const acked = this.traceRecord ? performance.now() : 0;
     const elu = elu0 ? perfHooks.eventLoopUtilization(elu0) : undefined;
+    // Read before `next()`: the next record's append overwrites it while this one is applied.
+    const bytes = this.recordBytes;
     this.next();
     const timing = this.traceRecord ? { start: 0, end: 0 } : undefined;
     const applied = this.apply(seq, ops, false, timing).finally(() => this.own.delete(txn));
@@ -258,7 +260,7 @@ export class ShardLog {
           for (const p of group)
             if (p.trace) Object.assign(p.trace, { acked, applying: timing.start, applied: timing.end });
           const r = (x: number) => Math.round(x * 1000) / 1000;
-          this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, keyspaces: keyspaces(ops), queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start), first_at: r(performance.timeOrigin + Math.min(...group.map((p) => p.at ?? t0))), flushed_at: r(performance.timeOrigin + t0), busy_in_quorum_ms: elu ? r(elu.active) : 0, bytes: this.recordBytes });
+          this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, keyspaces: keyspaces(ops), queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start), first_at: r(performance.timeOrigin + Math.min(...group.map((p) => p.at ?? t0))), flushed_at: r(performance.timeOrigin + t0), busy_in_quorum_ms: elu ? r(elu.active) : 0, bytes });
         }
         for (const p of group) p.resolve(seq);
       },
