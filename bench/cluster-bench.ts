@@ -3,7 +3,7 @@
  * numeric flags, the nats-server they need, and the launcher's heartbeat they run the cluster with.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { natsServerInstalled } from '../runtime/cluster/launcher.js';
+import { natsServerInstalled, nodeFlags } from '../runtime/cluster/launcher.js';
 
 /** Membership heartbeat of the benches' clusters: lease TTL 1.5 s, so failover is measured in seconds. */
 export const HEARTBEAT_MS = 500;
@@ -23,7 +23,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The single-node server the cluster is compared against: runtime/main.ts without CTX_CLUSTER_NATS, on `port`. */
 export function spawnSingleNode(dataDir: string, key: string, port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
+  return spawn(process.execPath, [...nodeFlags(), '--import', 'tsx', 'runtime/main.ts'], {
     env: { ...process.env, CTX_HOST: '127.0.0.1', CTX_PORT: String(port), CTX_GRPC_PORT: '0', CTX_DATA_DIR: dataDir, CTX_ROOT_API_KEY: key, CTX_AUTH_MODE: 'api_key', CTX_ACCESS_LOG: 'false' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

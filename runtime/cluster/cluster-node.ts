@@ -402,7 +402,10 @@ async function connectBounded(servers: string[], deadline: number, timeoutMs: nu
   let last: unknown;
   while (Date.now() < deadline) {
     try {
-      return await connect({ servers, name: 'ctx', maxReconnectAttempts: -1, timeout: Math.max(500, Math.min(2000, deadline - Date.now())) });
+      // noAsyncTraces: the client otherwise builds an Error (a captured stack) for every request
+      // and every request timer up front, in case it fails — every append, pull and KV call. On
+      // the shard leader that was ~10% of its CPU per write (bench/cluster-write-cpu.ts, profiled).
+      return await connect({ servers, name: 'ctx', maxReconnectAttempts: -1, noAsyncTraces: true, timeout: Math.max(500, Math.min(2000, deadline - Date.now())) });
     } catch (err) {
       last = err;
       log.debug('NATS not reachable yet', { error: err });

@@ -139,6 +139,12 @@ async function upOnce(opts: { nodes: number; dir: string; heartbeatMs?: number }
   }
 }
 
+/**
+ * Extra node flags for the ctx nodes (`CTX_CLUSTER_NODE_FLAGS`, space-separated), for measuring them:
+ * e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS does not accept.
+ */
+export const nodeFlags = (): string[] => (process.env.CTX_CLUSTER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 /** Starts (or restarts, same id, port and data) node `i` of the cluster; returns its pid. */
 function spawnNode(dir: string, file: ClusterFile, i: number, heartbeatMs?: number): number {
   const n = file.nodes[i]!;
@@ -156,7 +162,7 @@ function spawnNode(dir: string, file: ClusterFile, i: number, heartbeatMs?: numb
     ...(heartbeatMs ? { CTX_CLUSTER_HEARTBEAT_MS: String(heartbeatMs) } : {}),
   };
   const main = path.join(ROOT, 'runtime/main.ts');
-  return detached(process.execPath, ['--import', 'tsx', main], env, path.join(dir, `node-${i + 1}.log`));
+  return detached(process.execPath, [...nodeFlags(), '--import', 'tsx', main], env, path.join(dir, `node-${i + 1}.log`));
 }
 
 /**

@@ -48,14 +48,19 @@ const keyspaces = (ops: KvOp[]) => [...new Set(ops.map((o) => o.key.split('\x00'
  * loop is back within it, and its request's record then carries them. Measured (issue 23, stop
  * 34): a background record in flight when the next request came cost that request its wait behind
  * it plus a second quorum round trip's CPU on 2 cores (client p50 13-16 ms against 7.9 ms for a
- * request whose record carried the previous write's background work).
+ * request whose record carried the previous write's background work). 5 ms was too short (stop 36):
+ * a client's turnaround (answer read, next request sent, authenticated and admitted) took 5-8 ms on
+ * this 2-core machine running 3 nats-servers and 3 nodes, so 38 of 80 sequential writes came after
+ * a background record of their own; at 12 ms, 3 of 80 (bench/cluster-write-probe.ts: records
+ * appended 415 → 259, the leader's client p50 15.5 → 10.7 ms with the trace on).
  */
-export const BACKGROUND_WINDOW_MS = 5;
+export const BACKGROUND_WINDOW_MS = 12;
 /**
  * The most background work waits for a request's record, whatever requests do: a delivery holding
- * a lock a request waits for (on its way to its batch) is held up this long at worst.
+ * a lock a request waits for (on its way to its batch) is held up this long at worst. Over two
+ * windows, so that a window restarted by the next answer is not cut short.
  */
-export const BACKGROUND_MAX_HOLD_MS = 20;
+export const BACKGROUND_MAX_HOLD_MS = 30;
 /**
  * Background work larger than this (in ops) is not held for a request's record: a batch write's
  * summaries and vectors (hundreds of ops) would make the next request's record many chunks long
@@ -91,6 +96,13 @@ export class ShardLog {
   private backgroundSince: number | undefined;
   /** Requests admitted for this shard that have neither submitted a batch nor ended (`beginRequest`). */
   private onTheWay = 0;
+  /**
+   * Requests that submitted a batch and are not answered yet: background work that arrives during
+   * their round trip waits for their answer and then its window, like after any answer. Flushed
+   * right after the ack instead, it was in flight when the client's next request came (issue 23,
+   * stop 36: the mode of writes preceded by a background record).
+   */
+  private answering = 0;
   private lastAnswer = -Infinity;
   /** Ops of background batches and lazy ops waiting (`BACKGROUND_HOLD_MAX_OPS`). */
   private backgroundOps = 0;
@@ -150,14 +162,20 @@ export class ShardLog {
    */
   beginRequest(): { arrived(): void; end(): void } {
     this.onTheWay++;
-    let counted = true;
+    let state: 'on the way' | 'arrived' | 'ended' = 'on the way';
     const arrived = () => {
-      if (counted) (counted = false), this.onTheWay--;
+      if (state !== 'on the way') return;
+      state = 'arrived';
+      this.onTheWay--;
+      this.answering++;
     };
     return {
       arrived,
       end: () => {
-        arrived();
+        if (state === 'ended') return;
+        if (state === 'arrived') this.answering--;
+        else this.onTheWay--;
+        state = 'ended';
         this.lastAnswer = performance.now();
         // What waited for this request's batch, and it had none: the window from now.
         if (this.backgroundSince !== undefined && !this.inFlight) this.arm();
@@ -177,7 +195,7 @@ export class ShardLog {
     const since = (this.backgroundSince ??= now);
     const cap = since + BACKGROUND_MAX_HOLD_MS;
     const due =
-      this.backgroundOps > BACKGROUND_HOLD_MAX_OPS ? since + BACKGROUND_WINDOW_MS : this.onTheWay > 0 ? cap : Math.min(cap, Math.max(since, this.lastAnswer) + BACKGROUND_WINDOW_MS);
+      this.backgroundOps > BACKGROUND_HOLD_MAX_OPS ? since + BACKGROUND_WINDOW_MS : this.onTheWay > 0 || this.answering > 0 ? cap : Math.min(cap, Math.max(since, this.lastAnswer) + BACKGROUND_WINDOW_MS);
     if (this.window) clearTimeout(this.window);
     this.window = undefined;
     // Within a timer tick of due: now (timers fire on whole milliseconds of the loop's clock).
