@@ -5,6 +5,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { natsServerInstalled, nodeFlags } from '../runtime/cluster/launcher.js';
 
+/**
+ * The launcher's nodes inherit this process's environment: they run without the access log, like
+ * the single node they are compared with (`spawnSingleNode`). With it, every request a cluster node
+ * served cost a synchronous log-file write the single node did not make — on the leader ~0.3 ms of
+ * CPU per write, on 2 cores shared with the nats-servers (found profiling issue 23, stop 36).
+ */
+process.env.CTX_ACCESS_LOG = 'false';
+
 /** Membership heartbeat of the benches' clusters: lease TTL 1.5 s, so failover is measured in seconds. */
 export const HEARTBEAT_MS = 500;
 

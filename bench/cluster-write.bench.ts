@@ -16,11 +16,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { down, freePort, restartNode, up, type ClusterFile } from '../runtime/cluster/launcher.js';
+import { closeForwardAgents, forwardRequest } from '../runtime/cluster/forward-client.js';
 import { HEARTBEAT_MS, numArg, requireNatsServer, sleep, spawnSingleNode } from './cluster-bench.js';
 
 const WRITES = numArg('writes', 200);
 const ROUNDS = numArg('rounds', 5);
 const TRIALS = numArg('trials', 5);
+/**
+ * The client the write rows use: `http`, a keep-alive node:http agent (runtime/cluster/forward-client.ts,
+ * ~1 ms of CPU per request), or `fetch` (undici, ~3 ms: on 2 cores it competes with the 3
+ * nats-servers and 3 nodes, and more with the cluster than with the single node).
+ */
+const CLIENT = process.argv.includes('--client') ? process.argv[process.argv.indexOf('--client') + 1] : 'http';
+if (CLIENT !== 'http' && CLIENT !== 'fetch') throw new Error('--client http|fetch');
 
 requireNatsServer();
 
@@ -36,6 +44,7 @@ const singlePort = await freePort();
 const single = spawnSingleNode(path.join(dir, 'single'), key, singlePort);
 let file: ClusterFile | undefined;
 const cleanup = async () => {
+  closeForwardAgents();
   single.kill('SIGTERM');
   await down({ dir: path.join(dir, 'cluster') }).catch(() => {});
   fs.rmSync(dir, { recursive: true, force: true });
@@ -50,6 +59,11 @@ try {
   }
   const ckey = file.root_api_key;
   const post = async (base: string, k: string, route: string, body: unknown) => {
+    if (CLIENT === 'http') {
+      const res = await forwardRequest(`${base}${route}`, 'POST', { 'x-api-key': k, 'content-type': 'application/json' }, Buffer.from(JSON.stringify(body)), 60_000);
+      if (res.status !== 200) throw new Error(`${route} via ${base}: ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
+      return res;
+    }
     const res = await fetch(`${base}${route}`, { method: 'POST', headers: { 'x-api-key': k, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`${route} via ${base}: ${res.status} ${text.slice(0, 200)}`);
@@ -91,7 +105,7 @@ try {
       }
     }
   const p50 = targets.map((t) => median(t.lat));
-  console.log(`\nsingle durable 1 KB write, 1 client, ${WRITES} writes per target in ${ROUNDS} alternating rounds:`);
+  console.log(`\nsingle durable 1 KB write, 1 client (${CLIENT}), ${WRITES} writes per target in ${ROUNDS} alternating rounds:`);
   for (const [i, t] of targets.entries()) console.log(`  ${t.name}: p50 ${p50[i]!.toFixed(2)} ms (+${(p50[i]! - p50[0]!).toFixed(2)} ms vs single node)`);
   console.log(`  goal +2 ms through the leader: ${p50[1]! - p50[0]! <= 2 ? 'met' : 'NOT met'}`);
 
