@@ -13,7 +13,6 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { KvBackend, KvOp } from '../storage/backend.js';
 import type { Logger } from '../logger.js';
-import { FencedPublisher } from './fenced-publish.js';
 import { shardOf } from './placement.js';
 import { APPLIED_PREFIX, ShardLog, type RecordTrace, type StreamIo } from './shard-log.js';
 import type { BatchTrace, WriteTrace } from './write-trace.js';
@@ -57,8 +56,6 @@ export class Replicator {
   private listing: Promise<void> | undefined;
   private listedAt = 0;
   private readonly shardOfCache = new Map<string, string>();
-  /** Appends on the wire (opened at the first append). */
-  private publisher?: Promise<FencedPublisher>;
   /**
    * Set by the cluster node: appends an identity batch through the system shard's leader when this
    * node does not lead it (system-writes.ts); resolves with the sequence, applied here.
@@ -95,8 +92,8 @@ export class Replicator {
         // The fence is the stream's last sequence, not its subject's: a snapshot that purged every
         // record (taken at the last one, on a quiet shard) leaves the subject with no message, so
         // its last sequence read 0 and every later append was refused as if deposed, for good.
-        this.publisher ??= FencedPublisher.open(nc);
-        return (await this.publisher).publish(subjectOf(shard), data, expected, 5000);
+        const ack = await js.publish(subjectOf(shard), data, { expect: { lastSequence: expected }, timeout: 5000 });
+        return ack.seq;
       },
       lastSeq: async (shard) => {
         try {

@@ -14,7 +14,6 @@ import { down, natsServerInstalled, up } from '../../runtime/cluster/launcher.js
 import { clusterTurn } from './one-at-a-time.js';
 import { Replicator, streamName, subjectOf } from '../../runtime/cluster/replicator.js';
 import { encodeRecord } from '../../runtime/cluster/mutation-record.js';
-import { FencedPublisher } from '../../runtime/cluster/fenced-publish.js';
 import { RocksDbBackend } from '../../runtime/storage/rocksdb.js';
 import { createLogger } from '../../runtime/logger.js';
 import { tempDir } from '../helpers/app.js';
@@ -98,20 +97,5 @@ describe.skipIf(!natsServerInstalled())('a shard leader\'s appends and their fen
     expect(info.last_seq).toBe(last);
     expect(await log.submit([put('after-purge', 'y')])).toBe(last + 1);
     expect((await backend.get(put('after-purge', '').key))?.toString()).toBe('y');
-  });
-
-  it('the append on the wire: a PubAck gives the sequence, a fence refusal and a missing stream are errors, and nothing lands on a refusal', async () => {
-    const publisher = await FencedPublisher.open(nc);
-    const jsm = await jetstreamManager(nc);
-    const last = (await jsm.streams.info(streamName('0'))).state.last_seq;
-    const record = encodeRecord('n3', 'n3.txn.1', [put('wire', 'w')], 1 << 20)[0]!;
-    await expect(publisher.publish(subjectOf('0'), record, last + 5, 5000)).rejects.toThrow(/wrong last sequence.*10071/);
-    expect((await jsm.streams.info(streamName('0'))).state.last_seq).toBe(last);
-    await expect(publisher.publish('ctx.shard.no-such-stream', record, 0, 5000)).rejects.toThrow(/no responders/);
-    // Concurrent appends each get their own answer (one inbox, told apart by the reply subject).
-    const [ok, refused] = await Promise.allSettled([publisher.publish(subjectOf('0'), record, last, 5000), publisher.publish(subjectOf('0'), record, last, 5000)]);
-    expect(ok).toEqual({ status: 'fulfilled', value: last + 1 });
-    expect(refused.status).toBe('rejected');
-    expect((await jsm.streams.info(streamName('0'))).state.last_seq).toBe(last + 1);
   });
 });
