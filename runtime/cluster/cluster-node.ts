@@ -403,8 +403,8 @@ async function connectBounded(servers: string[], deadline: number, timeoutMs: nu
   while (Date.now() < deadline) {
     try {
       // noAsyncTraces: the client otherwise builds an Error (a captured stack) for every request
-      // and every request timer up front, in case it fails — every append, pull and KV call. On
-      // the shard leader that was ~10% of its CPU per write (bench/cluster-write-cpu.ts, profiled).
+      // and every request timer up front, in case it fails — every append, pull and KV call
+      // (seen in the shard leader's profile; its CPU per write moved within noise).
       return await connect({ servers, name: 'ctx', maxReconnectAttempts: -1, noAsyncTraces: true, timeout: Math.max(500, Math.min(2000, deadline - Date.now())) });
     } catch (err) {
       last = err;

@@ -96,13 +96,6 @@ export class ShardLog {
   private backgroundSince: number | undefined;
   /** Requests admitted for this shard that have neither submitted a batch nor ended (`beginRequest`). */
   private onTheWay = 0;
-  /**
-   * Requests that submitted a batch and are not answered yet: background work that arrives during
-   * their round trip waits for their answer and then its window, like after any answer. Flushed
-   * right after the ack instead, it was in flight when the client's next request came (issue 23,
-   * stop 36: the mode of writes preceded by a background record).
-   */
-  private answering = 0;
   private lastAnswer = -Infinity;
   /** Ops of background batches and lazy ops waiting (`BACKGROUND_HOLD_MAX_OPS`). */
   private backgroundOps = 0;
@@ -162,20 +155,14 @@ export class ShardLog {
    */
   beginRequest(): { arrived(): void; end(): void } {
     this.onTheWay++;
-    let state: 'on the way' | 'arrived' | 'ended' = 'on the way';
+    let counted = true;
     const arrived = () => {
-      if (state !== 'on the way') return;
-      state = 'arrived';
-      this.onTheWay--;
-      this.answering++;
+      if (counted) (counted = false), this.onTheWay--;
     };
     return {
       arrived,
       end: () => {
-        if (state === 'ended') return;
-        if (state === 'arrived') this.answering--;
-        else this.onTheWay--;
-        state = 'ended';
+        arrived();
         this.lastAnswer = performance.now();
         // What waited for this request's batch, and it had none: the window from now.
         if (this.backgroundSince !== undefined && !this.inFlight) this.arm();
@@ -195,7 +182,7 @@ export class ShardLog {
     const since = (this.backgroundSince ??= now);
     const cap = since + BACKGROUND_MAX_HOLD_MS;
     const due =
-      this.backgroundOps > BACKGROUND_HOLD_MAX_OPS ? since + BACKGROUND_WINDOW_MS : this.onTheWay > 0 || this.answering > 0 ? cap : Math.min(cap, Math.max(since, this.lastAnswer) + BACKGROUND_WINDOW_MS);
+      this.backgroundOps > BACKGROUND_HOLD_MAX_OPS ? since + BACKGROUND_WINDOW_MS : this.onTheWay > 0 ? cap : Math.min(cap, Math.max(since, this.lastAnswer) + BACKGROUND_WINDOW_MS);
     if (this.window) clearTimeout(this.window);
     this.window = undefined;
     // Within a timer tick of due: now (timers fire on whole milliseconds of the loop's clock).
