@@ -77,6 +77,24 @@ describe('a shard leader: which record carries a batch', () => {
     expect(stream.keys(1)).toEqual(['m1', 'summary', 'file']);
   });
 
+  it('a record carrying background batches tells its request first: the background writers hear of it a macrotask later', async () => {
+    const order: string[] = [];
+    const bg = log.submit([put('summary')], undefined, true).then(() => order.push('background'));
+    const req = log.submit([put('file')]).then(() => {
+      order.push('request');
+      // The request's continuation runs on (microtasks) before any background continuation.
+      return Promise.resolve().then(() => order.push('request, next hop'));
+    });
+    await tick();
+    expect(stream.records).toHaveLength(1);
+    stream.ackAll();
+    await req;
+    expect(order).toEqual(['request', 'request, next hop']);
+    await bg;
+    expect(order).toEqual(['request', 'request, next hop', 'background']);
+    expect(stream.keys(1)).toEqual(['summary', 'file']);
+  });
+
   it('background work nobody comes for gets its own record when its window is over', async () => {
     const bg = log.submit([put('vector')], undefined, true);
     await tick(BACKGROUND_WINDOW_MS - 1);
