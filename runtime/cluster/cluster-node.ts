@@ -170,8 +170,8 @@ export class ClusterNode implements ClusterStatusSource {
     const nc = await connectBounded(k.nats, deadline, k.connectTimeoutMs, log);
     try {
       const replicas = Math.min(3, k.nats.length);
-      const members = await openBucket(nc, k, deadline, MEMBERS_BUCKET, k.heartbeatMs * 3);
-      const leaseKv = await openBucket(nc, k, deadline, LEASES_BUCKET, k.heartbeatMs * 3);
+      const members = await openBucket(nc, k, deadline, MEMBERS_BUCKET, k.heartbeatMs * 3, log);
+      const leaseKv = await openBucket(nc, k, deadline, LEASES_BUCKET, k.heartbeatMs * 3, log);
       const { jetstream, jetstreamManager } = await import('@nats-io/jetstream');
       const js = jetstream(nc);
       const jsm = await jetstreamManager(nc);
@@ -419,33 +419,49 @@ async function connectBounded(servers: string[], deadline: number, timeoutMs: nu
 /** How long a start-up JetStream call is retried on a timeout (a re-election takes seconds). */
 const JETSTREAM_SETTLE_MS = 60_000;
 
+/**
+ * A JetStream API call that failed only because JetStream is (re-)electing its meta leader: it
+ * times out, or answers 10008 "JetStream system temporarily unavailable" (what a nats-server whose
+ * cluster peers are not up yet answers after its first timeouts).
+ */
+function jetStreamSettling(err: unknown): boolean {
+  const e = err as { name?: string; message?: string; code?: string | number };
+  return e?.name === 'TimeoutError' || e?.code === 'TIMEOUT' || e?.code === 10008 || /timeout|temporarily unavailable/i.test(e?.message ?? '');
+}
+
 async function retryWhileJetStreamSettles<T>(what: string, fn: () => Promise<T>, log: Logger): Promise<T> {
   const end = Date.now() + JETSTREAM_SETTLE_MS;
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
-      const e = err as { name?: string; message?: string; code?: string };
-      const timedOut = e?.name === 'TimeoutError' || e?.code === 'TIMEOUT' || /timeout/i.test(e?.message ?? '');
-      if (!timedOut || Date.now() >= end) throw err;
+      if (!jetStreamSettling(err) || Date.now() >= end) throw err;
       log.warn('cluster start-up: a JetStream call timed out; retrying', { what, attempt, error: err });
       await new Promise((r) => setTimeout(r, 500));
     }
   }
 }
 
-async function openBucket(nc: NatsConnection, k: CtxConfig['cluster'], deadline: number, name: string, ttl: number) {
+async function openBucket(nc: NatsConnection, k: CtxConfig['cluster'], deadline: number, name: string, ttl: number, log?: Logger) {
   const { Kvm } = await import('@nats-io/kv');
   const kvm = new Kvm(nc);
+  // Connected, JetStream fails this way only while it elects (a nats-server of the cluster was
+  // lost, restarts or is not up yet): that is waited out as long as other start-up JetStream calls
+  // are (`retryWhileJetStreamSettles`), not only the connect deadline. A node restarted right after a
+  // nats-server was killed refused to start within those 10 s under CI load (stop 36).
+  const settled = Math.max(deadline, Date.now() + JETSTREAM_SETTLE_MS);
   let last: unknown;
-  do {
+  for (let attempt = 1; ; attempt++) {
     try {
       // R3 needs three servers; a single test server gets R1 (one URL, one server).
       return await kvm.create(name, { replicas: Math.min(3, k.nats.length), history: 1, ttl });
     } catch (err) {
       last = err;
+      const settling = jetStreamSettling(err);
+      if (Date.now() >= (settling ? settled : deadline)) break;
+      if (settling && Date.now() >= deadline) log?.warn('cluster start-up: JetStream is not ready to open a KV bucket; retrying while it settles', { bucket: name, attempt, error: err });
       await new Promise((r) => setTimeout(r, 250));
     }
-  } while (Date.now() < deadline);
+  }
   throw new Error(`cluster mode: NATS at ${k.nats.join(', ')} is reachable but its JetStream KV bucket ${name} cannot be opened: ${(last as Error | undefined)?.message}`);
 }
