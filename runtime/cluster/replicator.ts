@@ -106,6 +106,19 @@ export class Replicator {
     };
   }
 
+  /** Records whose requests were answered before they were applied here (`ShardLog.answeredAhead`). */
+  private readonly ahead = new Set<Promise<void>>();
+
+  /**
+   * `Kv`'s read barrier: while a record answered at its ack is not applied to this node's store,
+   * reads wait for it (rejecting, 503, when its apply failed), so no read here misses a write its
+   * writer was told has landed. Undefined — no wait at all — otherwise.
+   */
+  readBarrier(): Promise<void> | undefined {
+    if (this.ahead.size === 0) return undefined;
+    return Promise.all(this.ahead).then(() => {});
+  }
+
   /** The local store the shards apply to (consistency digests read it). */
   get backendStore(): KvBackend {
     return this.backend;
@@ -121,6 +134,11 @@ export class Replicator {
       const log = new ShardLog(shard, this.node, this.backend, this.io, (ops) => this.onApplied(shard, ops), this.traceRecord);
       const v = await this.backend.get(APPLIED_PREFIX + shard);
       log.applied = log.seen = log.streamLast = v ? Number(v.toString()) : 0;
+      log.answeredAhead = (applied) => {
+        this.ahead.add(applied);
+        const done = () => void this.ahead.delete(applied);
+        applied.then(done, done);
+      };
       this.shards.set(shard, log);
     }
   }

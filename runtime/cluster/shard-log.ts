@@ -40,8 +40,8 @@ export type RecordTrace = (fields: { shard: string; seq: number; batches: number
 export type Role = 'leader' | 'follower' | 'unassigned';
 
 /**
- * A record's writers told it is applied: requests' batches now, background work's after the next
- * macrotask. A request's record usually carries the background batches held for it, submitted
+ * A record's writers told it is applied: requests' batches now (when not answered at the ack
+ * already), background work's after the next macrotask. A request's record usually carries the background batches held for it, submitted
  * before it; resolved in submission order, their continuations (the indexer's next step, vectors
  * into the index) ran as microtasks ahead of the request's own, between every hop of its way back
  * to the response: 0.8 ms more from the batch's apply to `writeFile`'s return than on a single
@@ -135,6 +135,12 @@ export class ShardLog {
     /** Set when `CTX_CLUSTER_TRACE` is on: told of every record this node appends. */
     private readonly traceRecord?: RecordTrace,
   ) {}
+
+  /**
+   * Told of every record whose requests were answered before it was applied here: the promise
+   * settles when it is applied (rejects when the apply failed). Reads of the store wait for it.
+   */
+  answeredAhead?: (applied: Promise<void>) => void;
 
   get role(): Role {
     return this.leading ? 'leader' : this.following ? 'follower' : 'unassigned';
@@ -267,7 +273,7 @@ export class ShardLog {
       return;
     }
     // The next record's quorum round trip overlaps this one's local apply (applies stay in stream
-    // order through the chain); each writer is answered only once its own record is applied.
+    // order through the chain); background writers are told only once their record is applied.
     this.inFlight = false;
     const acked = this.traceRecord ? performance.now() : 0;
     const elu = elu0 ? perfHooks.eventLoopUtilization(elu0) : undefined;
@@ -276,6 +282,26 @@ export class ShardLog {
     this.next();
     const timing = this.traceRecord ? { start: 0, end: 0 } : undefined;
     const applied = this.apply(seq, ops, false, timing).finally(() => this.own.delete(txn));
+    // Requests are answered at the ack, before the local apply (docs/scale-out.md, "Answered at
+    // the quorum ack"): the record is in the quorum log, and until it is applied here every read
+    // of this node's store waits for it (`answeredAhead`, `Kv`'s read barrier). Only while ready:
+    // a leader catching up runs the stream's listeners, which read, inside the apply chain.
+    const answered = this.ready ? group.filter((p) => !p.background) : [];
+    if (answered.length) {
+      const failed = applied.then(
+        () => {},
+        (err: unknown) => {
+          throw unavailable(`shard ${this.shard}: a write answered here was not applied locally (${(err as Error)?.message ?? err}); retry`, { shard: this.shard });
+        },
+      );
+      failed.catch(() => {});
+      // Before the answers: what they run next may read.
+      this.answeredAhead?.(failed);
+      for (const p of answered) {
+        if (p.trace) p.trace.acked = acked;
+        p.resolve(seq);
+      }
+    }
     applied.then(
       () => {
         if (timing) {
@@ -284,12 +310,12 @@ export class ShardLog {
           const r = (x: number) => Math.round(x * 1000) / 1000;
           this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, keyspaces: keyspaces(ops), queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start), first_at: r(performance.timeOrigin + Math.min(...group.map((p) => p.at ?? t0))), flushed_at: r(performance.timeOrigin + t0), busy_in_quorum_ms: elu ? r(elu.active) : 0, bytes });
         }
-        resolveRequestsFirst(group, seq);
+        resolveRequestsFirst(answered.length ? group.filter((p) => !answered.includes(p)) : group, seq);
       },
       (err: unknown) => {
         // In the log but not in RocksDB: this node cannot go on appending after a hole.
         this.stepDown();
-        for (const p of group) p.reject(unavailable(`shard ${this.shard}: the local apply failed (${(err as Error)?.message ?? err}); retry`, { shard: this.shard }));
+        for (const p of group) if (!answered.includes(p)) p.reject(unavailable(`shard ${this.shard}: the local apply failed (${(err as Error)?.message ?? err}); retry`, { shard: this.shard }));
       },
     );
   }

@@ -9,6 +9,13 @@ const SEP = '\x00';
 /** Upper bound for "every key with this prefix": U+10FFFF is the largest UTF-8 sequence (F4 8F BF BF). */
 export const HIGH = '\u{10FFFF}';
 
+/** Cluster mode's write path (runtime/cluster/replicator.ts). */
+export interface KvReplicator {
+  write(ops: KvOp[]): Promise<void>;
+  /** What reads wait for first: a write answered before this node applied it; undefined = nothing. */
+  readBarrier?(): Promise<void> | undefined;
+}
+
 interface Pending {
   ops: KvOp[];
   resolve: () => void;
@@ -25,7 +32,7 @@ class GroupCommitter {
    * Cluster mode's write path (runtime/cluster/replicator.ts): when set, batches go to the shard's
    * replicated log, which applies them locally after the quorum ack. Unset on a single node.
    */
-  replicator: { write(ops: KvOp[]): Promise<void> } | undefined = undefined;
+  replicator: KvReplicator | undefined = undefined;
 
   constructor(private readonly backend: KvBackend) {}
 
@@ -101,7 +108,7 @@ export class Kv {
   }
 
   /** Routes every batch of every sublevel through a replicated log (cluster mode), or back to RocksDB. */
-  setReplicator(r: { write(ops: KvOp[]): Promise<void> } | undefined): void {
+  setReplicator(r: KvReplicator | undefined): void {
     this.committer.replicator = r;
   }
 
@@ -109,12 +116,19 @@ export class Kv {
     return this.prefix + k;
   }
 
+  /** Cluster mode: what a read waits for first (a write answered before it was applied here). */
+  private barrier(): Promise<void> | undefined {
+    return this.committer.replicator?.readBarrier?.();
+  }
+
   get(key: string): Promise<Buffer | undefined> {
-    return this.backend.get(this.prefix + key);
+    const b = this.barrier();
+    return b ? b.then(() => this.backend.get(this.prefix + key)) : this.backend.get(this.prefix + key);
   }
 
   getMany(keys: string[]): Promise<(Buffer | undefined)[]> {
-    return this.backend.getMany(keys.map((k) => this.prefix + k));
+    const b = this.barrier();
+    return b ? b.then(() => this.backend.getMany(keys.map((k) => this.prefix + k))) : this.backend.getMany(keys.map((k) => this.prefix + k));
   }
 
   async getJson<T>(key: string): Promise<T | undefined> {
@@ -162,6 +176,8 @@ export class Kv {
     if (opts.lt !== undefined) full.lt = p + opts.lt;
     else if (opts.lte !== undefined) full.lte = p + opts.lte;
     else full.lt = p + HIGH;
+    const b = this.barrier();
+    if (b) await b;
     for await (const [k, v] of this.backend.iterate(full)) yield [k.slice(p.length), v];
   }
 
@@ -191,6 +207,8 @@ export class Kv {
     else if (opts.lte !== undefined) full.lte = p + opts.lte;
     else full.lt = p + HIGH;
     const n = p.length;
+    const b = this.barrier();
+    if (b) await b;
     if (this.backend.iterateChunks) {
       for await (const chunk of this.backend.iterateChunks(full)) {
         if (n) for (const e of chunk) e[0] = e[0].slice(n);

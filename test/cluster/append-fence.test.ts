@@ -59,6 +59,8 @@ describe.skipIf(!natsServerInstalled())('a shard leader\'s appends and their fen
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     const jsm = await jetstreamManager(nc);
     expect((await jsm.streams.info(streamName('0'))).state.last_seq).toBe(seqs.at(-1));
+    // Answered at the quorum ack; the store has them once the read barrier is passed.
+    await replicator.readBarrier();
     expect(log.applied).toBe(seqs.at(-1));
     for (let i = 0; i < 20; i++) expect((await backend.get(put(`k${i}`, '').key))?.toString()).toBe(`v${i}`);
   });
@@ -96,6 +98,7 @@ describe.skipIf(!natsServerInstalled())('a shard leader\'s appends and their fen
     expect(info.messages).toBe(0);
     expect(info.last_seq).toBe(last);
     expect(await log.submit([put('after-purge', 'y')])).toBe(last + 1);
+    await replicator.readBarrier();
     expect((await backend.get(put('after-purge', '').key))?.toString()).toBe('y');
   });
 });
