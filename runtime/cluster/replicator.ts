@@ -14,7 +14,7 @@ import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { KvBackend, KvOp } from '../storage/backend.js';
 import type { Logger } from '../logger.js';
 import { shardOf } from './placement.js';
-import { APPLIED_PREFIX, ShardLog, type RecordTrace, type StreamIo } from './shard-log.js';
+import { APPLIED_PREFIX, ReadBarrier, ShardLog, type RecordTrace, type StreamIo } from './shard-log.js';
 import type { BatchTrace, WriteTrace } from './write-trace.js';
 
 export const SYS_SHARD = 'sys';
@@ -107,7 +107,7 @@ export class Replicator {
   }
 
   /** Records whose requests were answered before they were applied here (`ShardLog.answeredAhead`). */
-  private readonly ahead = new Set<Promise<void>>();
+  private readonly ahead = new ReadBarrier();
 
   /**
    * `Kv`'s read barrier: while a record answered at its ack is not applied to this node's store,
@@ -115,8 +115,7 @@ export class Replicator {
    * writer was told has landed. Undefined — no wait at all — otherwise.
    */
   readBarrier(): Promise<void> | undefined {
-    if (this.ahead.size === 0) return undefined;
-    return Promise.all(this.ahead).then(() => {});
+    return this.ahead.wait();
   }
 
   /** The local store the shards apply to (consistency digests read it). */
@@ -134,11 +133,7 @@ export class Replicator {
       const log = new ShardLog(shard, this.node, this.backend, this.io, (ops) => this.onApplied(shard, ops), this.traceRecord);
       const v = await this.backend.get(APPLIED_PREFIX + shard);
       log.applied = log.seen = log.streamLast = v ? Number(v.toString()) : 0;
-      log.answeredAhead = (applied) => {
-        this.ahead.add(applied);
-        const done = () => void this.ahead.delete(applied);
-        applied.then(done, done);
-      };
+      log.answeredAhead = (applied) => this.ahead.track(applied);
       this.shards.set(shard, log);
     }
   }

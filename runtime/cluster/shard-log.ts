@@ -40,12 +40,12 @@ export type RecordTrace = (fields: { shard: string; seq: number; batches: number
 export type Role = 'leader' | 'follower' | 'unassigned';
 
 /**
- * A record's writers told it is applied: requests' batches now (when not answered at the ack
- * already), background work's after the next macrotask. A request's record usually carries the background batches held for it, submitted
- * before it; resolved in submission order, their continuations (the indexer's next step, vectors
- * into the index) ran as microtasks ahead of the request's own, between every hop of its way back
- * to the response: 0.8 ms more from the batch's apply to `writeFile`'s return than on a single
- * node (bench/RESULTS.md, stop 37).
+ * A record's writers told it is applied: requests' batches now (those not answered at the ack
+ * already), background work's after the next macrotask. A request's record usually carries the
+ * background batches held for it, submitted before it; resolved in submission order, their
+ * continuations (the indexer's next step, vectors into the index) ran as microtasks ahead of the
+ * request's own, between every hop of its way back to the response: 0.8 ms more from the batch's
+ * apply to `writeFile`'s return than on a single node (bench/RESULTS.md, stop 37).
  */
 function resolveRequestsFirst(group: Pending[], seq: number): void {
   let background: Pending[] | undefined;
@@ -54,6 +54,26 @@ function resolveRequestsFirst(group: Pending[], seq: number): void {
     else p.resolve(seq);
   }
   if (background) setImmediate(() => background.forEach((p) => p.resolve(seq)));
+}
+
+/**
+ * The records a leader answered at their ack and has not applied yet (docs/scale-out.md, "Answered
+ * at the quorum ack"): `wait()` is what a read of the store waits for first — each record's apply,
+ * rejecting (503) when it failed — or undefined, no wait at all, when nothing is ahead.
+ */
+export class ReadBarrier {
+  private readonly ahead = new Set<Promise<void>>();
+
+  track(applied: Promise<void>): void {
+    this.ahead.add(applied);
+    const done = () => void this.ahead.delete(applied);
+    applied.then(done, done);
+  }
+
+  wait(): Promise<void> | undefined {
+    if (this.ahead.size === 0) return undefined;
+    return Promise.all(this.ahead).then(() => {});
+  }
 }
 
 /** What a record touches, for its trace line: the distinct `<keyspace>\0<kind>` prefixes of its keys. */
@@ -310,12 +330,12 @@ export class ShardLog {
           const r = (x: number) => Math.round(x * 1000) / 1000;
           this.traceRecord!({ shard: this.shard, seq, batches: group.length, from_requests: group.filter((p) => p.trace).length, ops: ops.length, keyspaces: keyspaces(ops), queued_ms: r(t0 - Math.min(...group.map((p) => p.trace?.submitted ?? t0))), quorum_ms: r(acked - t0), apply_wait_ms: r(timing.start - acked), apply_ms: r(timing.end - timing.start), first_at: r(performance.timeOrigin + Math.min(...group.map((p) => p.at ?? t0))), flushed_at: r(performance.timeOrigin + t0), busy_in_quorum_ms: elu ? r(elu.active) : 0, bytes });
         }
-        resolveRequestsFirst(answered.length ? group.filter((p) => !answered.includes(p)) : group, seq);
+        resolveRequestsFirst(answered.length ? group.filter((p) => p.background) : group, seq);
       },
       (err: unknown) => {
         // In the log but not in RocksDB: this node cannot go on appending after a hole.
         this.stepDown();
-        for (const p of group) if (!answered.includes(p)) p.reject(unavailable(`shard ${this.shard}: the local apply failed (${(err as Error)?.message ?? err}); retry`, { shard: this.shard }));
+        for (const p of answered.length ? group.filter((p) => p.background) : group) p.reject(unavailable(`shard ${this.shard}: the local apply failed (${(err as Error)?.message ?? err}); retry`, { shard: this.shard }));
       },
     );
   }

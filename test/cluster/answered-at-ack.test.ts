@@ -6,7 +6,7 @@
  * through `Kv` issued then sees it, and an apply that fails makes the read fail (503), never stale.
  */
 import { describe, expect, it } from 'vitest';
-import { ShardLog, type StreamIo } from '../../runtime/cluster/shard-log.js';
+import { ReadBarrier, ShardLog, type StreamIo } from '../../runtime/cluster/shard-log.js';
 import type { KvOp } from '../../runtime/storage/backend.js';
 import { Kv } from '../../runtime/storage/kv.js';
 import { MemoryBackend } from '../../runtime/storage/memory.js';
@@ -41,20 +41,13 @@ class HeldBackend extends MemoryBackend {
 async function leader() {
   const backend = new HeldBackend();
   const kv = await Kv.open(backend);
-  const ahead = new Set<Promise<void>>();
+  const ahead = new ReadBarrier();
   const log = new ShardLog('0', 'me', backend, new AckingStream(), () => {});
-  log.answeredAhead = (p) => {
-    ahead.add(p);
-    const done = () => void ahead.delete(p);
-    p.then(done, done);
-  };
+  log.answeredAhead = (p) => ahead.track(p);
   // The replicator's part: batches to the shard, reads behind what was answered ahead.
-  kv.setReplicator({
-    write: (ops) => log.submit(ops).then(() => {}),
-    readBarrier: () => (ahead.size ? Promise.all(ahead).then(() => {}) : undefined),
-  });
+  kv.setReplicator({ write: (ops) => log.submit(ops).then(() => {}), readBarrier: () => ahead.wait() });
   await log.takeOver();
-  return { backend, kv, log, ahead };
+  return { backend, kv, log };
 }
 
 const until = async (cond: () => boolean) => {
