@@ -9,7 +9,10 @@
  * The cluster is the launcher's (3 nats-servers, 3 ctx nodes, heartbeat 500 ms: lease TTL 1.5 s);
  * the single node is runtime/main.ts without CTX_CLUSTER_NATS. Rounds alternate between the two
  * so load from other jobs on the machine hits both.
- *   npx tsx bench/cluster-write.bench.ts [--writes 200] [--rounds 5] [--trials 5]
+ *   npx tsx bench/cluster-write.bench.ts [--writes 600] [--rounds 12] [--trials 5]
+ * The defaults (600 writes per target in blocks of 50): with 100-200 writes in 2-5 blocks, the
+ * same code read +0.6 to +8.8 ms on this 2-core machine within minutes (bench/RESULTS.md, stop 37),
+ * the single node's own p50 moving 4.8-7.8 ms; smaller blocks put slow spells on all targets alike.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -19,8 +22,8 @@ import { down, freePort, restartNode, up, type ClusterFile } from '../runtime/cl
 import { closeForwardAgents, forwardRequest } from '../runtime/cluster/forward-client.js';
 import { HEARTBEAT_MS, numArg, requireNatsServer, sleep, spawnSingleNode } from './cluster-bench.js';
 
-const WRITES = numArg('writes', 200);
-const ROUNDS = numArg('rounds', 5);
+const WRITES = numArg('writes', 600);
+const ROUNDS = numArg('rounds', 12);
 const TRIALS = numArg('trials', 5);
 /**
  * The client the write rows use: `http`, a keep-alive node:http agent (runtime/cluster/forward-client.ts,
