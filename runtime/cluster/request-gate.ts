@@ -51,6 +51,23 @@ export function parseToken(v: string | undefined): { shard: string; seq: number 
   return m ? { shard: m[1]!, seq: Number(m[2]) } : undefined;
 }
 
+/**
+ * The token a request presents for `shard`. The header may list several, comma-separated — a
+ * client that wrote to more than one shard (its account's, and the system shard through identity
+ * calls) sends the newest of each (the TypeScript client does, clients/typescript/src/transport.ts);
+ * the one naming the request's shard counts, the highest if named twice. Malformed entries are ignored,
+ * as a malformed single token always was.
+ */
+export function tokenFor(v: string | undefined, shard: string): { shard: string; seq: number } | undefined {
+  if (!v) return undefined;
+  let best: { shard: string; seq: number } | undefined;
+  for (const part of v.split(',')) {
+    const t = parseToken(part);
+    if (t && t.shard === shard && (!best || t.seq > best.seq)) best = t;
+  }
+  return best;
+}
+
 class Admission implements GateAdmission {
   readonly ticket: WriteTicket;
   constructor(
@@ -109,8 +126,8 @@ export class ClusterGate implements RequestGate {
     const log = this.replicator.shard(shard);
     const hop = req.headers[FORWARDED_HEADER];
     if (req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && READ_POSTS.has(req.path))) {
-      const token = parseToken(req.headers[TOKEN_HEADER]);
-      const wanted = token && token.shard === shard;
+      const token = tokenFor(req.headers[TOKEN_HEADER], shard);
+      const wanted = token !== undefined;
       if (log.role !== 'unassigned' && (!wanted || (await log.waitApplied(token.seq, this.opts.tokenWaitMs)))) return undefined;
       // A leader still catching up (taking over) may not hold the token's write yet: stale data
       // would be a wrong answer, and there is nobody to forward to.

@@ -11,6 +11,7 @@ import { tempDir } from '../helpers/app.js';
 import { pollUntil } from '../helpers/poll.js';
 import type { Shard } from './shard-status.js';
 import { shardOf } from '../../runtime/cluster/placement.js';
+import { CONSISTENCY_TOKEN_HEADER, CtxClient, type FetchInit } from 'ctx-client';
 
 const HEARTBEAT_MS = 500;
 
@@ -83,6 +84,30 @@ describe.skipIf(!natsServerInstalled())('follower reads over a real cluster', ()
     // A non-replica still forwards (it holds none of the shard's records).
     const other = file.nodes.find((n) => !s.replicas.includes(n.id));
     if (other) expect((await post(other.url, '/api/v1/search/find', { query: 'warm up', limit: 5 }, { 'x-ctx-consistency-token': w.token! })).status).toBe(200);
+  }, 120_000);
+
+  it('the TypeScript client reads its own writes through whichever node a round-robin balancer picks', async () => {
+    // Each request goes to the next node in turn, as behind a load balancer that knows no shards.
+    let turn = 0;
+    const sent: Array<{ url: string; token?: string }> = [];
+    const balanced = (url: string, init: FetchInit) => {
+      const to = file.nodes[turn++ % file.nodes.length]!.url;
+      const rewritten = to + url.slice(new URL(url).origin.length);
+      sent.push({ url: rewritten, token: (init.headers as Record<string, string>)[CONSISTENCY_TOKEN_HEADER] });
+      return fetch(rewritten, init);
+    };
+    const ctx = new CtxClient({ url: 'http://balancer.invalid', apiKey: file.root_api_key, fetch: balanced });
+    for (let i = 0; i < 12; i++) {
+      const uri = `ctx://resources/ryw/n${i}.md`;
+      await ctx.content.write({ uri, content: `note ${i} 7hq${i}` });
+      expect(await ctx.content.read({ uri })).toBe(`note ${i} 7hq${i}`);
+    }
+    // Every request after the first write carried the newest token of the written shard, and the
+    // reads landed on every node (the leader, its follower, the node that forwards).
+    const tokens = sent.slice(1).map((r) => r.token);
+    expect(tokens.every((t) => t !== undefined && t.split(',').some((x) => x.startsWith(`${shard}:`)))).toBe(true);
+    expect(new Set(sent.filter((_, i) => i % 2 === 1).map((r) => new URL(r.url).origin)).size).toBe(file.nodes.length);
+    expect(ctx.consistencyToken()).toMatch(new RegExp(`(^|,)${shard}:[0-9]+$`));
   }, 120_000);
 
   interface Consistency {

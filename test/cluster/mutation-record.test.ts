@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../runtime/app.js';
 import { decodeRecord, encodeRecord } from '../../runtime/cluster/mutation-record.js';
-import { parseToken } from '../../runtime/cluster/request-gate.js';
+import { parseToken, tokenFor } from '../../runtime/cluster/request-gate.js';
 import type { KvOp } from '../../runtime/storage/backend.js';
 import { builtinPlugins } from '../../plugins/index.js';
 import { tempDir } from '../helpers/app.js';
@@ -45,6 +45,14 @@ describe('consistency tokens', () => {
     expect(parseToken('12:345')).toEqual({ shard: '12', seq: 345 });
     expect(parseToken(' sys:7 ')).toEqual({ shard: 'sys', seq: 7 });
     for (const bad of [undefined, '', '12', ':3', '12:', 'a:1', '1:2:3', '-1:2', '1:x']) expect(parseToken(bad)).toBeUndefined();
+  });
+
+  it("a header listing several tokens presents the request's shard's (the highest when named twice); the rest is ignored", () => {
+    expect(tokenFor('3:10,sys:4', '3')).toEqual({ shard: '3', seq: 10 });
+    expect(tokenFor('3:10, sys:4', 'sys')).toEqual({ shard: 'sys', seq: 4 });
+    expect(tokenFor(' 5:2 , junk, 5:9,5:7', '5')).toEqual({ shard: '5', seq: 9 });
+    expect(tokenFor('12:345', '12')).toEqual({ shard: '12', seq: 345 });
+    for (const v of [undefined, '', '3:10', 'junk', '4:x,4']) expect(tokenFor(v, '4')).toBeUndefined();
   });
 
   it('a single node answers no token and routes nothing (no cluster gate without CTX_CLUSTER_NATS)', async () => {

@@ -52,6 +52,11 @@ export class CtxClient {
     return this.transport.url;
   }
 
+  /** This client's writes so far, for another client to read them through any cluster node; see `ClientOptions.readYourWrites`. */
+  consistencyToken(): string | undefined {
+    return this.transport.consistencyToken();
+  }
+
   /** Any operation by its operationId (for what the groups do not wrap yet). */
   call<O extends OperationId>(op: O, opts?: CallOptions<O>): Promise<ResultOf<O>> {
     return this.transport.call(op, opts);

@@ -29,7 +29,26 @@ export interface ClientOptions {
   retry?: RetryOptions;
   /** A fetch implementation (default: the global one); `httpFetch` from ctx-client/node is one. */
   fetch?: FetchLike;
+  /**
+   * Read your own writes through any node of a ctx cluster (default true): the client keeps the
+   * newest `X-Ctx-Consistency-Token` its responses carried, per shard, and sends them with every
+   * request, so a node that has not applied this client's last write yet waits for it (or forwards
+   * the read) instead of answering without it. A single-node server sends no token: nothing is added.
+   */
+  readYourWrites?: boolean;
+  /** Tokens to start from (another client's or process's `consistencyToken()`), e.g. `"3:1042,sys:17"`. */
+  consistencyToken?: string;
 }
+
+/** The cluster's consistency token header (docs/scale-out.md, "Reads and the consistency token"). */
+export const CONSISTENCY_TOKEN_HEADER = 'x-ctx-consistency-token';
+/**
+ * Shards whose tokens a client keeps, the most recently advanced first out when full: one API key
+ * writes to its account's shard and, through identity calls, the system one; a root key touring
+ * many accounts keeps the latest few rather than growing every header.
+ */
+const MAX_TOKENS = 16;
+const TOKEN = /^([0-9]+|sys):([0-9]+)$/;
 
 /** Response headers as the client reads them (a `Headers` is one). */
 export interface HttpHeaders {
@@ -61,6 +80,9 @@ export class Transport {
   private readonly headers: Record<string, string>;
   private readonly retry: Required<RetryOptions>;
   private readonly fetchImpl: FetchLike;
+  private readonly readYourWrites: boolean;
+  /** Shard → the highest sequence a response told this client of (insertion order: least recently advanced first). */
+  private readonly tokens = new Map<string, number>();
 
   constructor(opts: ClientOptions = {}) {
     this.url = (opts.url ?? DEFAULT_URL).replace(/\/+$/, '');
@@ -68,6 +90,32 @@ export class Transport {
     this.headers = opts.headers ?? {};
     this.retry = { retries: 3, baseDelayMs: 200, maxDelayMs: 10_000, ...opts.retry };
     this.fetchImpl = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.readYourWrites = opts.readYourWrites ?? true;
+    if (opts.consistencyToken) this.rememberTokens(opts.consistencyToken);
+  }
+
+  /**
+   * What this client has been told of its writes so far, as the header value (`<shard>:<seq>`,
+   * comma-separated), or undefined before any write to a cluster: pass it to another client
+   * (`consistencyToken` option) to have it read those writes too.
+   */
+  consistencyToken(): string | undefined {
+    if (this.tokens.size === 0) return undefined;
+    return [...this.tokens].map(([shard, seq]) => `${shard}:${seq}`).join(',');
+  }
+
+  /** Keeps the newest sequence per shard of a token header value; malformed entries are ignored. */
+  private rememberTokens(value: string): void {
+    for (const part of value.split(',')) {
+      const m = TOKEN.exec(part.trim());
+      if (!m) continue;
+      const [shard, seq] = [m[1]!, Number(m[2])];
+      const known = this.tokens.get(shard);
+      if (known !== undefined && known >= seq) continue;
+      this.tokens.delete(shard);
+      this.tokens.set(shard, seq);
+      if (this.tokens.size > MAX_TOKENS) this.tokens.delete(this.tokens.keys().next().value!);
+    }
   }
 
   /** Calls an operation and resolves to its envelope's `result` (or its raw JSON body). */
@@ -85,6 +133,8 @@ export class Transport {
     const url = this.url + fillPath(template, opts.path as Record<string, unknown> | undefined) + queryString(opts.query as Record<string, unknown> | undefined);
     const headers: Record<string, string> = { ...this.headers, ...opts.headers };
     if (this.apiKey) headers['x-api-key'] = this.apiKey;
+    // A token the caller set itself stands as given.
+    if (this.readYourWrites && this.tokens.size && !Object.keys(headers).some((h) => h.toLowerCase() === CONSISTENCY_TOKEN_HEADER)) headers[CONSISTENCY_TOKEN_HEADER] = this.consistencyToken()!;
     let body: BodyInit | undefined;
     if (opts.body !== undefined) {
       if (!isJsonValue(opts.body) && isRawBody(opts.body)) body = opts.body;
@@ -115,7 +165,13 @@ export class Transport {
         await sleep(this.backoff(attempt), init.signal);
         continue;
       }
-      if (res.ok) return res;
+      if (res.ok) {
+        if (this.readYourWrites) {
+          const token = res.headers.get(CONSISTENCY_TOKEN_HEADER);
+          if (token) this.rememberTokens(token);
+        }
+        return res;
+      }
       const retryAfter = res.headers.get('retry-after');
       if (!last && (res.status === 429 || res.status === 503) && retryAfter !== null) {
         await res.body?.cancel().catch(() => undefined);
