@@ -43,8 +43,8 @@ export interface ClientOptions {
 /** The cluster's consistency token header (docs/scale-out.md, "Reads and the consistency token"). */
 export const CONSISTENCY_TOKEN_HEADER = 'x-ctx-consistency-token';
 /**
- * Shards whose tokens a client keeps, the most recently advanced first out when full: one API key
- * writes to its account's shard and, through identity calls, the system one; a root key touring
+ * Shards whose tokens a client keeps; when full, the least recently advanced one is dropped. One API
+ * key writes to its account's shard and, through identity calls, the system one; a root key touring
  * many accounts keeps the latest few rather than growing every header.
  */
 const MAX_TOKENS = 16;
