@@ -9,8 +9,10 @@
  *   the last note is found), RSS after ingest, find p50 at 1 client and p50/throughput at 8,
  *   the same at 1 client over 20 repeated texts (the query-embedding cache), fs/ls at 8 clients. RSS needs the process id (`--reference-pid` for the reference).
  *   With the remote embedder: find against the embedder's own round trip, alternating (the issue's
- *   gap), and its floor — an authenticated fs/stat and a bare uWebSockets.js hello-world, each paced
- *   like the find (after an embedder call: every process has slept), p50.
+ *   gap), and its floors — an authenticated fs/stat and a bare uWebSockets.js hello-world, each paced
+ *   like the find (after an embedder call: every process has slept), p50; and a bare relay
+ *   (bench/servers/bare-relay.ts: uWS that only asks the embedder and answers empty) timed against
+ *   the embedder as the find is: the gap no server in ctx's place can go below here.
  *   npx tsx bench/vs-reference.ts [--files 2000] [--duration 5] [--embedder remote|local] [--delay-ms 0]
  *       [--main dist/server/main.js] [--server-flags '--max-semi-space-size=2' (default: the node flags of `npm start`)] [--reference URL --reference-key KEY [--reference-pid PID] [--reference-dir DIR]]
  * ctx's configuration can be varied through the environment (CTX_* variables pass through).
@@ -194,7 +196,7 @@ async function sequential(url: string, headers: Record<string, string>, next: ()
  * DURATION seconds: both see the same moment of the machine, so their difference is ctx's own
  * part of a find with a remote embedder (the issue's target: ≤ round trip + 1 ms).
  */
-async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: number; gap: number; floor: number; bareFloor: number } | undefined> {
+async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: number; gap: number; floor: number; bareFloor: number; relayGap: number } | undefined> {
   if (!embedderUrl || t.name !== 'ctx') return undefined;
   const u = new URL(embedderUrl);
   const nextFind = findRequest(t, 'alt');
@@ -231,7 +233,22 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
     (i % 2 ? bareFloor : floor).push(s.ms);
   }
   bare.kill('SIGTERM');
-  return { find: p50(f), embedder: p50(e), gap: p50(gaps), floor: p50(floor), bareFloor: p50(bareFloor) };
+  // The floor of the gap itself: a bare relay (bench/servers/bare-relay.ts) that only asks the
+  // embedder with ctx's model client and answers an empty result, alternating with the bare
+  // embedder call exactly as the find did. Its gap is the two extra hops and the two wake-ups
+  // (the request's, the vector's) that any server in ctx's place pays, with no work at all.
+  const relay = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/bare-relay.ts', '--embedder', embedderUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const relayPort: number = await new Promise((r) => readline.createInterface({ input: relay.stdout! }).once('line', (l) => r(JSON.parse(l).port)));
+  const relayGaps: number[] = [];
+  const relayEnd = performance.now() + DURATION * 1000;
+  for (let i = 0; performance.now() < relayEnd; i++) {
+    const a = await timed(`http://127.0.0.1:${relayPort}`, { 'content-type': 'application/json' }, { method: 'POST', path: '/', body: JSON.stringify({ query: `relay ${q} nolu tekavi` }) });
+    if (a.status !== 200) throw new Error(`bare relay answered ${a.status}`);
+    const b = await timed(u.origin, { 'content-type': 'application/json' }, embedderRequest(u, q++));
+    relayGaps.push(a.ms - b.ms);
+  }
+  relay.kill('SIGTERM');
+  return { find: p50(f), embedder: p50(e), gap: p50(gaps), floor: p50(floor), bareFloor: p50(bareFloor), relayGap: p50(relayGaps) };
 }
 
 /** Distinct query texts; `salt` makes a row's texts unseen by an earlier row (the query-embedding cache). */
@@ -266,7 +283,7 @@ interface Rows {
   ls_8_req_s: number;
   ls_8_p50_ms: number;
   breakdown?: Record<string, number>;
-  find_vs_embedder?: { find: number; embedder: number; gap: number; floor: number; bareFloor: number };
+  find_vs_embedder?: { find: number; embedder: number; gap: number; floor: number; bareFloor: number; relayGap: number };
 }
 
 async function metricsBreakdown(t: Target): Promise<Record<string, number>> {
@@ -360,4 +377,6 @@ if (c.find_vs_embedder)
   row('`find` vs the embedder\'s round trip, alternating, p50', `${c.find_vs_embedder.find} vs ${c.find_vs_embedder.embedder} ms (per-pair gap p50 ${c.find_vs_embedder.gap} ms)`, '', '');
 if (c.find_vs_embedder)
   row('floor: `fs/stat` paced like the find (ctx idle for the embedder\'s round trip before each), p50', `${c.find_vs_embedder.floor} ms (gap − floor ${Math.round((c.find_vs_embedder.gap - c.find_vs_embedder.floor) * 100) / 100} ms); bare uWS paced the same ${c.find_vs_embedder.bareFloor} ms`, '', '');
+if (c.find_vs_embedder)
+  row('floor of the gap: a bare relay (uWS + ctx\'s model client, no auth, no search, empty answer) vs the embedder, alternating, per-pair gap p50', `${c.find_vs_embedder.relayGap} ms (find's gap − the relay's ${Math.round((c.find_vs_embedder.gap - c.find_vs_embedder.relayGap) * 100) / 100} ms)`, '', '');
 console.log(`\nctx memory after ingest (MiB): ${JSON.stringify(c.breakdown)}`);

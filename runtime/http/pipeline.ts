@@ -21,6 +21,7 @@ import type { HttpRequestData, ResponseSink } from './types.js';
 import type { HttpMetrics, RouteMetrics } from '../metrics/http-metrics.js';
 import { runWithTrace, type ActiveTrace, type Tracing } from '../tracing/tracing.js';
 import { newTraceId } from '../tracing/trace-context.js';
+import { stamp, stamping } from '../models/wire-stamps.js';
 
 export interface RegisteredRoute {
   def: RouteDef<any, any>;
@@ -443,12 +444,14 @@ export class Pipeline {
       x.body = body;
       if (identity) issueIdentity(identity);
       x.identity = identity as Identity;
+      if (stamping) stamp('srv.handler');
       const result = admission ? await admission.run(() => Promise.resolve(def.handler(x))) : await def.handler(x);
       if (admission) {
         const added = admission.headers();
         if (added) for (const k in added) x.header(k, added[k]!);
       }
       x.mark('handler');
+      if (stamping) stamp('srv.result');
       if (sink.aborted) return 499;
       const httpStatus = x.httpStatus;
       const profile = x.profile;
@@ -462,6 +465,7 @@ export class Pipeline {
         const built = result.build(ENVELOPE_HEAD, Buffer.from(',' + JSON.stringify(rest).slice(1)));
         x.resBytes = built.length;
         sink.end(isHead ? undefined : built);
+        if (stamping) stamp('srv.written');
         return httpStatus;
       }
       if (!telemetry && !profile) {
@@ -484,6 +488,7 @@ export class Pipeline {
       if (telemetry) envelope.telemetry = telemetryOf(x.id, telemetry, x.started);
       if (profile) envelope.profile = profile;
       x.resBytes = this.sendJson(sink, httpStatus, x.jsonHeaders(), envelope, isHead);
+      if (stamping) stamp('srv.written');
       return httpStatus;
     } catch (err) {
       if (sink.aborted) return 499;

@@ -7,6 +7,7 @@ import { CtxError } from '../../errors.js';
 import type { Pipeline } from '../../http/pipeline.js';
 import { statusLine, type HttpRequestData, type ResponseSink } from '../../http/types.js';
 import { uws, type HttpResponse, type ListenSocket, type TemplatedApp } from './index.js';
+import { stamp, stamping } from '../../models/wire-stamps.js';
 
 /** `statusLine(status)`, made once per status code. */
 const STATUS_LINES = new Map<number, string>();
@@ -239,6 +240,7 @@ export interface UwsTls {
 export function listenUws(pipeline: Pipeline, host: string, port: number, tls?: UwsTls): Promise<UwsServer> {
   const app: TemplatedApp = tls ? uws.SSLApp({ cert_file_name: tls.cert, key_file_name: tls.key }) : uws.App();
   app.any('/*', (res, req) => {
+    if (stamping) stamp('srv.req');
     const started = performance.now();
     const method = req.getCaseSensitiveMethod().toUpperCase();
     const path = req.getUrl();
@@ -279,6 +281,7 @@ export function listenUws(pipeline: Pipeline, host: string, port: number, tls?: 
       }
       // uWS neuters the ArrayBuffer after the callback returns: copy it.
       chunks.push(Buffer.from(new Uint8Array(ab).slice()));
+      if (isLast && stamping) stamp('srv.body');
       if (isLast) dispatch(pipeline, new UwsRequest(method, path, query, headers, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), started, res, sink, performance.now()), sink);
     });
   });

@@ -5,7 +5,7 @@ use roaring::RoaringBitmap;
 
 use crate::bm25::{tokenize, QueryStats};
 use crate::search::TopK;
-use crate::{kernels, parse_id, Error, Filter, Result, SearchOpts, VectorIndex, NONE};
+use crate::{kernels, parse_id, Error, Filter, Plan, Result, SearchOpts, VectorIndex, NONE};
 
 /// Dense weight of the fusion when the caller gives no range: `DENSE_WEIGHT.1` when no document
 /// matches the query's words, down to `DENSE_WEIGHT.0` when one matches all of them (see
@@ -197,19 +197,28 @@ impl VectorIndex {
         // query word) the fused score is BM25's alone: once k records have a positive one, a dense
         // neighbour outside the BM25 top pool_k cannot reach the top k (short of a tie with 3k
         // others), so the graph walk, a third of a find's CPU at 100k files, is skipped.
-        let dense = if alpha > 0.0 || sparse.len() < k { self.search_cand(q, pool_k, cand, SearchOpts::default())?.0 } else { Vec::new() };
-        let mut pool: Vec<u32> = dense.iter().map(|x| x.1).chain(sparse.into_iter().map(|x| x.1)).collect();
-        pool.sort_unstable();
-        pool.dedup();
+        let (dense, plan) = if alpha > 0.0 || sparse.len() < k { self.search_cand(q, pool_k, cand, SearchOpts::default())? } else { (Vec::new(), Plan::Empty) };
+        // The scans' scores are the float32 inner product `fuse` would compute again (the graph
+        // walk's are not guaranteed to be): the dense half of the pool is not read twice.
+        let exact = matches!(plan, Plan::Exact | Plan::ExactQuantized | Plan::GraphThenExact);
+        let mut pool: Vec<(u32, Option<f32>)> = dense.iter().map(|&(s, r)| (r, exact.then_some(s))).chain(sparse.into_iter().map(|x| (x.1, None))).collect();
+        // By record, a known score first, so `dedup` keeps it.
+        pool.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.is_some().cmp(&a.1.is_some())));
+        pool.dedup_by_key(|x| x.0);
         self.fuse(q, k, pool, alpha, max_b, |r| bm[r as usize])
     }
 
     /// The hybrid score of every pool member, exact: `alpha · clamp(cosine) + (1 − alpha) ·
     /// bm25 / max_b`; the best `k`.
-    pub(crate) fn fuse(&self, q: &[f32], k: usize, pool: Vec<u32>, alpha: f32, max_b: f32, bm25: impl Fn(u32) -> f32) -> Result<Vec<(f32, u32)>> {
+    /// A pool member's known inner product is used as is.
+    pub(crate) fn fuse(&self, q: &[f32], k: usize, pool: Vec<(u32, Option<f32>)>, alpha: f32, max_b: f32, bm25: impl Fn(u32) -> f32) -> Result<Vec<(f32, u32)>> {
         let mut top = TopK::new(k);
-        for r in pool {
-            let dn = kernels::dot(q, self.vector(self.rec(r)?.slot)).clamp(0.0, 1.0);
+        for (r, known) in pool {
+            let dn = match known {
+                Some(d) => d,
+                None => kernels::dot(q, self.vector(self.rec(r)?.slot)),
+            }
+            .clamp(0.0, 1.0);
             let bn = if max_b > 0.0 { bm25(r) / max_b } else { 0.0 };
             top.push((alpha * dn + (1.0 - alpha) * bn).clamp(0.0, 1.0), r);
         }
@@ -243,7 +252,7 @@ impl VectorIndex {
         missing.sort_unstable();
         let docs: Vec<u32> = missing.iter().map(|x| x.0).collect();
         let extra: HashMap<u32, f32> = if max_b > 0.0 { self.bm25.score_docs(qs, &docs).into_iter().collect() } else { HashMap::new() };
-        self.fuse(q, k, pool, alpha, max_b, |r| bm.get(&r).or_else(|| extra.get(&r)).copied().unwrap_or(0.0))
+        self.fuse(q, k, pool.into_iter().map(|r| (r, None)).collect(), alpha, max_b, |r| bm.get(&r).or_else(|| extra.get(&r)).copied().unwrap_or(0.0))
     }
 }
 

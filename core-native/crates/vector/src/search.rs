@@ -183,21 +183,32 @@ impl VectorIndex {
     /// 8-bit first pass over the candidates, then float32 re-scoring of a pool of the best.
     pub(crate) fn scan_quantized(&self, q: &[f32], k: usize, cand: &RoaringBitmap) -> Result<Vec<(f32, u32)>> {
         let d = self.dim;
-        let pool = (k * 4).max(k + 64);
-        let mut top = TopK::new(pool);
+        // Re-scored in float32: k + max(k/2, 64) by the 8-bit score. The 8-bit error moves a score
+        // by ~1e-3, far less than the gap it would have to jump (tests.rs checks the top k against
+        // the exact scan at k = 10, 80, 200); 4k re-scored at k = 80 read 320 float vectors, a third
+        // of the memory a 2,000-file find's search touches.
+        let pool = k + (k / 2).max(64);
         // The query is quantized too: integer dot products (`dot_i8`) are ~2.5x cheaper than
         // converting every code to floats, and the float32 re-scoring below makes the scores exact.
         let mut q8 = vec![0i8; d];
         let qscale = kernels::quantize(q, &mut q8);
+        // Every approximate score, then one selection of the pool: a heap of `pool` entries fed
+        // in record order replaced its minimum ~pool·ln(n/pool) times (a tenth of a 2,000-record
+        // find's search). The same pool either way: best approximate score, ties to the lower record.
+        let mut approx: Vec<(f32, u32)> = Vec::with_capacity(cand.len() as usize);
         for r in cand.iter() {
             let s = self.rec(r)?.slot as usize;
-            let approx = kernels::dot_i8(&q8, &self.codes[s * d..(s + 1) * d]) as f32 * qscale * self.scales[s];
-            if approx > top.threshold() {
-                top.push(approx, r);
-            }
+            approx.push((kernels::dot_i8(&q8, &self.codes[s * d..(s + 1) * d]) as f32 * qscale * self.scales[s], r));
         }
+        if approx.len() > pool {
+            approx.select_nth_unstable_by(pool - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            approx.truncate(pool);
+        }
+        // Re-scored in record order, so an exact tie at the k-th place keeps the lower record, as
+        // the exact scan does.
+        approx.sort_unstable_by_key(|x| x.1);
         let mut exact = TopK::new(k);
-        for (_, r) in top.into_sorted() {
+        for &(_, r) in &approx {
             exact.push(kernels::dot(q, self.vector(self.rec(r)?.slot)), r);
         }
         Ok(exact.into_sorted())
