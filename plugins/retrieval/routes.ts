@@ -185,16 +185,17 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
 
   /** Finds and searches between their start and their ranking (find.ts: where a search is finished). */
   let running = 0;
-  async function runFind(identity: Identity, body: FindBody, queries: string[], mark: (label: string) => void = () => {}) {
+  /** `expanded`: the queries are a plan's, each hit names the one it matched (matchReason). */
+  async function runFind(identity: Identity, body: FindBody, queries: string[], mark: (label: string) => void = () => {}, expanded = false) {
     running++;
     try {
-      return await rankFind(identity, body, queries, mark);
+      return await rankFind(identity, body, queries, mark, expanded);
     } finally {
       running--;
     }
   }
 
-  async function rankFind(identity: Identity, body: FindBody, queries: string[], mark: (label: string) => void) {
+  async function rankFind(identity: Identity, body: FindBody, queries: string[], mark: (label: string) => void, expanded: boolean) {
     // Asked first: a remote embedder's round trip runs while the scope is resolved.
     const vecsP = queryVectors.embed(store.embedder, queries);
     vecsP.catch(() => {}); // awaited below; a scope error must not leave it unhandled
@@ -209,14 +210,20 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
     const vecs = await vecsP;
     mark('embedding');
     const runs = await Promise.all(queries.map((q, i) => hierarchicalFind(store, vecs[i]!, q, scope, Math.max(1, limit), prepared[i], running === 1 && queries.length === 1)));
-    const merged = new Map<string, Hit>();
-    runs.forEach((r, i) => {
-      for (const h of r.hits) {
-        const prev = merged.get(h.id);
-        if (!prev || h.score > prev.score) merged.set(h.id, { ...h, query: queries[i] });
-      }
-    });
-    let candidates: Array<Hit | Candidate> = [...merged.values()].sort((a, b) => b.score - a.score);
+    let candidates: Array<Hit | Candidate>;
+    // The caller's own query alone (find): the core's ranking as it is (best first, ties to the
+    // lower record); the merge below would copy every hit to name the query it matched.
+    if (runs.length === 1 && !expanded) candidates = runs[0]!.hits;
+    else {
+      const merged = new Map<string, Hit>();
+      runs.forEach((r, i) => {
+        for (const h of r.hits) {
+          const prev = merged.get(h.id);
+          if (!prev || h.score > prev.score) merged.set(h.id, { ...h, query: queries[i] });
+        }
+      });
+      candidates = [...merged.values()].sort((a, b) => b.score - a.score);
+    }
     mark('search');
     let reranked = false;
     if (reranker && candidates.length > 1) {
@@ -292,7 +299,7 @@ export function registerRoutes(host: PluginHost, store: RecordStore, llm: Llm | 
       const query = body.query!.trim();
       const session = body.session_id ? await sessionText(host, ctx.identity, body.session_id) : [];
       const plan = await planQueries(query, session, body.mode === 'fast' ? null : llm, ctx.signal);
-      const r = await runFind(identity, body, plan.expanded_queries);
+      const r = await runFind(identity, body, plan.expanded_queries, undefined, true);
       const result: Record<string, unknown> = await present(identity, r.candidates, body, query, r.limit);
       result.query_plan = { expanded_queries: plan.expanded_queries, ...(body.include_provenance ? { planner: plan.planner, intent: plan.intent, session_messages_used: session.length } : {}) };
       if (body.include_provenance) result.provenance = r.provenance.map((p, i) => ({ query: plan.expanded_queries[i], ...provenanceOut(p, r.scope.targets) }));
