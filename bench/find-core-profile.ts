@@ -2,12 +2,14 @@
  * Where the core's prepared hierarchical search spends its time at the bench's 2,000-file shape,
  * in-process (random unit vectors, the synthetic corpus's texts and tree): the whole call, with the
  * hits cut to one (the JS objects of the head), and without expansions (the global and navigation
- * passes alone). `npx tsx bench/find-core-profile.ts` (issue 27, speed7).
+ * passes alone), and the whole call with the caches emptied before it. `npx tsx bench/find-core-profile.ts`
+ * (issue 27, speed7; [--native PATH] another build of core-native's .node, for a before/after).
  */
 import { createRequire } from 'node:module';
 import { doc } from './synthetic-corpus.js';
 const require = createRequire(import.meta.url);
-const { VectorIndex } = require('../core-native/index.cjs');
+const nativeAt = process.argv.indexOf('--native');
+const { VectorIndex } = require(nativeAt > 0 ? process.argv[nativeAt + 1]! : '../core-native/index.cjs');
 const dim = 256;
 const idx = new VectorIndex({ dim, metric: 'ip', flatThreshold: 20000 });
 let seed = 1; const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
@@ -27,11 +29,15 @@ idx.upsert(ids.map((s) => s.replace(/[^0-9a-f]/g, 'a')), flat, attrs); idx.upser
 const filters = [{ account: 'acme', contextTypes: ['memory', 'resource', 'skill'], uriPrefixes: ['ctx://resources'] }];
 const navs = [{ account: 'acme', uriPrefixes: ['ctx://resources'] }];
 const base = { propagation: 0.7, maxExpansions: 6, stableRounds: 2, globalKMin: 20, navK: 8, alphaMin: 0.8, alphaMax: 0.95 };
-function time(label: string, params: any) {
+// 8 MB written between calls when cold: the caches hold none of the index, as after a find's
+// process slept through its embedder's round trip (L2 here is 512 KB per core).
+const thrash = new Float64Array(1 << 20);
+function time(label: string, params: any, cold = false) {
   const qs = Array.from({ length: 50 }, () => [vec(), doc(Math.floor(Math.random() * 2000)).words.slice(0, 3).join(' ')] as const);
   const out: number[] = []; let hits = 0, rounds = 0;
   for (let rep = 0; rep < 8; rep++) for (const [q, text] of qs) {
     const prep = idx.prepareHierarchical(text, filters, navs, params);
+    if (cold) for (let i = 0; i < thrash.length; i += 8) thrash[i] += 1;
     const t0 = performance.now(); const r = idx.hierarchicalSearchPrepared(prep, q, 10); out.push(performance.now() - t0); hits += r.hits.length; rounds += r.rounds;
   }
   out.sort((a, b) => a - b);
@@ -39,6 +45,7 @@ function time(label: string, params: any) {
 }
 for (let k = 0; k < 2; k++) {
   time('full (maxHits 40)', { ...base, maxHits: 40 });
+  time('full, caches cold', { ...base, maxHits: 40 }, true);
   time('maxHits 1 (objects)', { ...base, maxHits: 1 });
   time('no expansions, maxHits 40', { ...base, maxExpansions: 0, maxHits: 40 });
   time('no expansions, maxHits 1', { ...base, maxExpansions: 0, maxHits: 1 });
