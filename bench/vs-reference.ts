@@ -12,7 +12,8 @@
  *   gap), and its floors — an authenticated fs/stat and a bare uWebSockets.js hello-world, each paced
  *   like the find (after an embedder call: every process has slept), p50; and a bare relay
  *   (bench/servers/bare-relay.ts: uWS that only asks the embedder and answers empty) timed against
- *   the embedder as the find is: the gap no server in ctx's place can go below here.
+ *   the embedder as the find is, in the find's own loop: the gap no server in ctx's place can go
+ *   below here.
  *   npx tsx bench/vs-reference.ts [--files 2000] [--duration 5] [--embedder remote|local] [--delay-ms 0]
  *       [--main dist/server/main.js] [--server-flags '--max-semi-space-size=2' (default: the node flags of `npm start`)] [--reference URL --reference-key KEY [--reference-pid PID] [--reference-dir DIR]]
  * ctx's configuration can be varied through the environment (CTX_* variables pass through).
@@ -204,6 +205,14 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
   const f: number[] = [];
   const e: number[] = [];
   const gaps: number[] = [];
+  // The floor of the gap itself: a bare relay (bench/servers/bare-relay.ts) that only asks the
+  // embedder with ctx's model client and answers an empty result, timed against the bare embedder
+  // call as the find is, in the same loop (the same moments of the machine). Its gap is the two
+  // extra hops and the two wake-ups (the request's, the vector's) that any server in ctx's place
+  // pays, with no work at all.
+  const relay = spawn(process.execPath, [...START_FLAGS.split(' ').filter(Boolean), '--import', 'tsx', 'bench/servers/bare-relay.ts', '--embedder', embedderUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const relayPort: number = await new Promise((r) => readline.createInterface({ input: relay.stdout! }).once('line', (l) => r(JSON.parse(l).port)));
+  const relayGaps: number[] = [];
   let q = 0;
   const end = performance.now() + DURATION * 1000;
   while (performance.now() < end) {
@@ -213,7 +222,12 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
     f.push(a.ms);
     e.push(b.ms);
     gaps.push(a.ms - b.ms);
+    const c = await timed(`http://127.0.0.1:${relayPort}`, { 'content-type': 'application/json' }, { method: 'POST', path: '/', body: JSON.stringify({ query: `relay ${q} nolu tekavi` }) });
+    if (c.status !== 200) throw new Error(`bare relay answered ${c.status}`);
+    const d = await timed(u.origin, { 'content-type': 'application/json' }, embedderRequest(u, q++));
+    relayGaps.push(c.ms - d.ms);
   }
+  relay.kill('SIGTERM');
   // The floor this machine sets under the gap: one authenticated fs/stat (no embedder, no search)
   // in place of each find, with ctx idle for the embedder's round trip before it as before each
   // find. A find cannot cost less than this hop (client → ctx → client, both processes waking
@@ -233,21 +247,6 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
     (i % 2 ? bareFloor : floor).push(s.ms);
   }
   bare.kill('SIGTERM');
-  // The floor of the gap itself: a bare relay (bench/servers/bare-relay.ts) that only asks the
-  // embedder with ctx's model client and answers an empty result, alternating with the bare
-  // embedder call exactly as the find did. Its gap is the two extra hops and the two wake-ups
-  // (the request's, the vector's) that any server in ctx's place pays, with no work at all.
-  const relay = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/bare-relay.ts', '--embedder', embedderUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const relayPort: number = await new Promise((r) => readline.createInterface({ input: relay.stdout! }).once('line', (l) => r(JSON.parse(l).port)));
-  const relayGaps: number[] = [];
-  const relayEnd = performance.now() + DURATION * 1000;
-  for (let i = 0; performance.now() < relayEnd; i++) {
-    const a = await timed(`http://127.0.0.1:${relayPort}`, { 'content-type': 'application/json' }, { method: 'POST', path: '/', body: JSON.stringify({ query: `relay ${q} nolu tekavi` }) });
-    if (a.status !== 200) throw new Error(`bare relay answered ${a.status}`);
-    const b = await timed(u.origin, { 'content-type': 'application/json' }, embedderRequest(u, q++));
-    relayGaps.push(a.ms - b.ms);
-  }
-  relay.kill('SIGTERM');
   return { find: p50(f), embedder: p50(e), gap: p50(gaps), floor: p50(floor), bareFloor: p50(bareFloor), relayGap: p50(relayGaps) };
 }
 
@@ -378,5 +377,5 @@ if (c.find_vs_embedder)
 if (c.find_vs_embedder)
   row('floor: `fs/stat` paced like the find (ctx idle for the embedder\'s round trip before each), p50', `${c.find_vs_embedder.floor} ms (gap − floor ${Math.round((c.find_vs_embedder.gap - c.find_vs_embedder.floor) * 100) / 100} ms); bare uWS paced the same ${c.find_vs_embedder.bareFloor} ms`, '', '');
 if (c.find_vs_embedder)
-  row('floor of the gap: a bare relay (uWS + ctx\'s model client, no auth, no search, empty answer) vs the embedder, alternating, per-pair gap p50', `${c.find_vs_embedder.relayGap} ms (find's gap − the relay's ${Math.round((c.find_vs_embedder.gap - c.find_vs_embedder.relayGap) * 100) / 100} ms)`, '', '');
+  row('floor of the gap: a bare relay (uWS + ctx\'s model client, no auth, no search, empty answer) vs the embedder, in the find\'s loop, per-pair gap p50', `${c.find_vs_embedder.relayGap} ms (find's gap − the relay's ${Math.round((c.find_vs_embedder.gap - c.find_vs_embedder.relayGap) * 100) / 100} ms)`, '', '');
 console.log(`\nctx memory after ingest (MiB): ${JSON.stringify(c.breakdown)}`);

@@ -111,9 +111,9 @@ fn flat_search_is_exact_and_filters_by_account() {
 
 #[test]
 fn the_quantized_scan_returns_the_exact_scans_top_k() {
-    // Its float32 re-scoring covers a pool of k + max(k/2, 64) by the 8-bit score: on 3,000
-    // records (the hierarchical find's global pass over a 2,000-file tree asks for k = 80 of about
-    // that many), queries unlike any record must still get exactly the exact scan's top k.
+    // Its float32 re-scoring covers a pool of max(4k, k+64) by the 8-bit score, chosen by one
+    // selection: on 3,000 records (the hierarchical find's global pass over a 2,000-file tree asks
+    // for k = 80 of about that many), queries unlike any record get exactly the exact scan's top k.
     let d = 256;
     let (idx, _) = build(3000, d, 1, Config::default());
     let cand = idx.candidates(&Filter::account("acct0"));
