@@ -140,7 +140,9 @@ export class ClusterNode implements ClusterStatusSource {
     });
     this.gate = new ClusterGate(replicator, {
       peerAuth: this.peerAuth,
-      leaderOf: async (s) => this.leases?.lookup(s),
+      // Without NATS the bucket cannot answer, and asking would hold the request for the whole
+      // request timeout (5 s) before the same 503: only the leader already known is used.
+      leaderOf: async (s) => (this.connected && !nc.isClosed() ? this.leases?.lookup(s) : this.leases?.leaderOf(s)),
       node: self.id,
       tokenWaitMs: 2000,
       leaderWaitMs: membership.ttlMs + 2000,

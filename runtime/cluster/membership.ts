@@ -88,12 +88,29 @@ export class Membership {
     }
   }
 
-  /** Live node ids, sorted; always includes this node while it runs. */
+  /**
+   * Live node ids, sorted; always includes this node while it runs. A peer's silence counts only
+   * while this node can see the bucket (its own heartbeats come back): cut off from NATS it hears
+   * nobody, which says nothing of the others, and expiring them would place every shard here and
+   * serve reads from copies this node never held or has dropped.
+   */
   liveIds(): string[] {
-    const now = Date.now();
+    const sightedUntil = Math.min(Date.now(), this.echoedAt + this.heartbeatMs);
     const ids = new Set([this.self.id]);
-    for (const [id, p] of this.seen) if (now - p.at < this.ttlMs) ids.add(id);
+    for (const [id, p] of this.seen) if (sightedUntil - p.at < this.ttlMs) ids.add(id);
     return [...ids].sort();
+  }
+
+  /**
+   * This node's heartbeat came back after more than two beats without (it was cut off from the
+   * bucket): the blind time is added to every peer's last sighting, so a peer that kept beating is
+   * not dropped before its next heartbeat arrives, and one that died meanwhile expires a TTL of
+   * sight later.
+   */
+  private regainedSight(now: number): void {
+    const blind = now - (this.echoedAt + this.heartbeatMs);
+    if (now - this.echoedAt <= 2 * this.heartbeatMs || blind <= 0) return;
+    for (const [id, p] of this.seen) if (id !== this.self.id) p.at = Math.min(now, p.at + blind);
   }
 
   peers(): Peer[] {
@@ -134,8 +151,12 @@ export class Membership {
         const rec = JSON.parse(e.string()) as MemberRecord;
         // Local receive time, not the server's timestamp: clocks of nodes and servers may differ.
         // A dead node's record replayed at start thus counts as live for one TTL at most.
-        this.seen.set(id, { rec, at: Date.now() });
-        if (id === this.self.id) this.echoedAt = Date.now();
+        const now = Date.now();
+        if (id === this.self.id) {
+          this.regainedSight(now);
+          this.echoedAt = now;
+        }
+        this.seen.set(id, { rec, at: now });
       } catch {
         this.log.warn('ignoring an unreadable membership record', { key: e.key });
       }

@@ -303,9 +303,21 @@ export class Replicator {
     const caughtUp = () => {
       if (!done) log.following = true;
     };
-    void this.lastSeq(shard)
-      .then((last) => log.waitApplied(last, 3_600_000))
-      .then(caughtUp, caughtUp);
+    // Only an answer from the stream makes the copy caught up: with NATS unreachable the question
+    // fails, and calling the copy current then would serve reads from whatever it holds (an empty
+    // copy answered NOT_FOUND for a file every other replica has). Asked again until answered.
+    void (async () => {
+      let last: number | undefined;
+      while (last === undefined && !done && !this.stopped) {
+        last = await this.lastSeq(shard).catch((err: unknown) => {
+          this.log.debug('shard stream not reachable to catch up against; asked again', { shard, error: err });
+          return undefined;
+        });
+        if (last === undefined) await new Promise((r) => setTimeout(r, 500));
+      }
+      while (last !== undefined && !done && !this.stopped && !(await log.waitApplied(last, 10_000)));
+      caughtUp();
+    })();
     this.consumers.set(shard, {
       stop: () => {
         done = true;

@@ -138,7 +138,8 @@ export class ClusterGate implements RequestGate {
         // No leader known (NATS away, a failover): a replica serves what it has, unless the caller
         // asked for a write it has not applied yet — then stale data would be a wrong answer.
         if (log.role !== 'unassigned' && !wanted) return undefined;
-        throw unavailable(`no leader is known for shard ${shard}${wanted ? ` and this node has not applied ${token.shard}:${token.seq} yet` : ''}; retry`, { shard });
+        const why = !this.opts.connected() ? ' (the replicated log, NATS, is unreachable from this node)' : '';
+        throw unavailable(`no leader is known for shard ${shard}${why}${wanted ? ` and this node has not applied ${token.shard}:${token.seq} yet` : log.role === 'unassigned' ? ' and this node holds no copy of it' : ''}; retry`, { shard });
       }
       return this.forward(req, leader.url, shard, identity);
     }
