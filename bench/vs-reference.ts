@@ -215,19 +215,23 @@ async function findVsEmbedder(t: Target): Promise<{ find: number; embedder: numb
   const relayGaps: number[] = [];
   let q = 0;
   const end = performance.now() + DURATION * 1000;
-  while (performance.now() < end) {
-    const a = await timed(t.base, findHeaders, nextFind());
-    // The bare client asks what ctx's embedder client asks (base64 vectors): the same bytes.
-    const b = await timed(u.origin, { 'content-type': 'application/json' }, embedderRequest(u, q++));
-    f.push(a.ms);
-    e.push(b.ms);
-    gaps.push(a.ms - b.ms);
-    const c = await timed(`http://127.0.0.1:${relayPort}`, { 'content-type': 'application/json' }, { method: 'POST', path: '/', body: JSON.stringify({ query: `relay ${q} nolu tekavi` }) });
-    if (c.status !== 200) throw new Error(`bare relay answered ${c.status}`);
-    const d = await timed(u.origin, { 'content-type': 'application/json' }, embedderRequest(u, q++));
-    relayGaps.push(c.ms - d.ms);
+  // Ended with the loop whichever way it ends: a throw here must not leave the relay running.
+  try {
+    while (performance.now() < end) {
+      const a = await timed(t.base, findHeaders, nextFind());
+      // The bare client asks what ctx's embedder client asks (base64 vectors): the same bytes.
+      const b = await timed(u.origin, { 'content-type': 'application/json' }, embedderRequest(u, q++));
+      f.push(a.ms);
+      e.push(b.ms);
+      gaps.push(a.ms - b.ms);
+      const c = await timed(`http://127.0.0.1:${relayPort}`, { 'content-type': 'application/json' }, { method: 'POST', path: '/', body: JSON.stringify({ query: `relay ${q} nolu tekavi` }) });
+      if (c.status !== 200) throw new Error(`bare relay answered ${c.status}`);
+      const d = await timed(u.origin, { 'content-type': 'application/json' }, embedderRequest(u, q++));
+      relayGaps.push(c.ms - d.ms);
+    }
+  } finally {
+    relay.kill('SIGTERM');
   }
-  relay.kill('SIGTERM');
   // The floor this machine sets under the gap: one authenticated fs/stat (no embedder, no search)
   // in place of each find, with ctx idle for the embedder's round trip before it as before each
   // find. A find cannot cost less than this hop (client → ctx → client, both processes waking

@@ -33,7 +33,11 @@ app.post('/*', (res) => {
       .then((answer) => {
         // Decoded as ctx decodes it: the vector is in hand before the answer goes.
         const b64 = (JSON.parse(answer.text) as { data: Array<{ embedding: string }> }).data[0]!.embedding;
-        const vec = new Float32Array(Buffer.from(b64, 'base64').buffer.slice(0));
+        // Copied out of the decoded bytes exactly as runtime/models/embedder.ts does (not the whole
+        // pooled slab `Buffer.buffer` may be).
+        const bytes = Buffer.from(b64, 'base64');
+        const vec = new Float32Array(bytes.length / 4);
+        new Uint8Array(vec.buffer).set(bytes);
         if (aborted) return;
         res.cork(() => res.writeHeader('content-type', 'application/json').end(vec.length ? EMPTY : '{}'));
       })

@@ -326,8 +326,8 @@ export class Replicator {
       },
     });
     // Closing the current consume ends its loop turn; the loop opens the next from `applied + 1`.
-    log.restartConsumer = () => {
-      this.log.warn('shard consumer delivers nothing while its leader catches up; reopened', { shard, applied_seq: log.applied });
+    log.restartConsumer = (why) => {
+      this.log.warn(`shard consumer delivers nothing while ${why}; reopened`, { shard, applied_seq: log.applied });
       current?.stop();
     };
     void (async () => {

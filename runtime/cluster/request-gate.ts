@@ -129,6 +129,7 @@ export class ClusterGate implements RequestGate {
       const token = tokenFor(req.headers[TOKEN_HEADER], shard);
       const wanted = token !== undefined;
       if (log.role !== 'unassigned' && (!wanted || (await log.waitApplied(token.seq, this.opts.tokenWaitMs)))) return undefined;
+      if (wanted) log.behind(token.seq);
       // A leader still catching up (taking over) may not hold the token's write yet: stale data
       // would be a wrong answer, and there is nobody to forward to.
       if (wanted && log.leading && !log.ready) throw unavailable(`shard ${shard}: this node is taking over and has not applied ${token.shard}:${token.seq} yet; retry`, { shard });

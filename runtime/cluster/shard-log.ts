@@ -380,8 +380,28 @@ export class ShardLog {
     return seq;
   }
 
+  /** When the consumer last delivered a record (local clock), and when it was last reopened for silence. */
+  private deliveredAt = Date.now();
+  private reopenedAt = 0;
+
+  /**
+   * A reader waited in vain for `seq` (its consistency token): the stream holds that record, so a
+   * consumer that has delivered nothing for `STALLED_MS` is sitting on a nats-server that died
+   * (seen: a follower silent for 70 s while every token read through it waited its 2 s, then was
+   * forwarded). It is reopened, at most once per `STALLED_MS`. An idle shard is never reopened:
+   * only a token proves there is something to deliver.
+   */
+  behind(seq: number): void {
+    if (this.leading || seq <= this.seen || !this.restartConsumer) return;
+    const now = Date.now();
+    if (now - this.deliveredAt < STALLED_MS || now - this.reopenedAt < STALLED_MS) return;
+    this.reopenedAt = now;
+    this.restartConsumer('a read waited for a record this replica has not been delivered');
+  }
+
   /** A record delivered by the stream consumer, in stream order. */
   deliver(seq: number, data: Uint8Array, pending: number): Promise<void> {
+    this.deliveredAt = Date.now();
     this.seen = Math.max(this.seen, seq);
     this.streamLast = Math.max(this.streamLast, seq + pending);
     if (seq <= this.applied) return this.chain;
@@ -467,7 +487,7 @@ export class ShardLog {
    * consumer left on a nats-server that died can sit silent): retrying forever is only useful if
    * something that can deliver is retried too.
    */
-  restartConsumer?: () => void;
+  restartConsumer?: (why: string) => void;
 
   /** Catching up before appending (again): one at a time, shared by whoever asks meanwhile. */
   private resync(): Promise<void> {
@@ -502,7 +522,7 @@ export class ShardLog {
         }
         if (this.seen !== waitingAt) [waitingSince, waitingAt] = [Date.now(), this.seen];
         else if (Date.now() - waitingSince >= STALLED_MS) {
-          this.restartConsumer?.();
+          this.restartConsumer?.('its leader waits to catch up');
           waitingSince = Date.now();
         }
       } catch {

@@ -481,6 +481,7 @@ export class Pipeline {
             sink.end(isHead ? undefined : text);
             if (this.opts.metrics !== undefined) x.resBytes = Buffer.byteLength(text);
           }
+          if (stamping) stamp('srv.written');
           return httpStatus;
         }
       }
