@@ -86,6 +86,10 @@ export class ClusterNode implements ClusterStatusSource {
   private sysReplicas: string[] = [];
   private placedFor = '';
   private connected = true;
+  /** Connected to NATS now: the client's last status said so, and it has not been closed. */
+  private get natsUp(): boolean {
+    return this.connected && !this.nc.isClosed();
+  }
   private leases!: Leases;
   private placer?: NodeJS.Timeout;
   /** Leases are taken only once the membership has had a TTL to show the peers (no start-up grab). */
@@ -142,11 +146,11 @@ export class ClusterNode implements ClusterStatusSource {
       peerAuth: this.peerAuth,
       // Without NATS the bucket cannot answer, and asking would hold the request for the whole
       // request timeout (5 s) before the same 503: only the leader already known is used.
-      leaderOf: async (s) => (this.connected && !nc.isClosed() ? this.leases?.lookup(s) : this.leases?.leaderOf(s)),
+      leaderOf: async (s) => (this.natsUp ? this.leases?.lookup(s) : this.leases?.leaderOf(s)),
       node: self.id,
       tokenWaitMs: 2000,
       leaderWaitMs: membership.ttlMs + 2000,
-      connected: () => this.connected && !nc.isClosed(),
+      connected: () => this.natsUp,
       trace: config.cluster.trace ? (fields) => log.info('cluster write trace', fields) : undefined,
     });
     // The client reconnects by itself; this records the state for status, the gate and the logs.
@@ -179,7 +183,7 @@ export class ClusterNode implements ClusterStatusSource {
       const jsm = await jetstreamManager(nc);
       const membership = new Membership(members, self, k.heartbeatMs, log);
       let node: ClusterNode | undefined;
-      const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => (node ? node.connected && !nc.isClosed() : true), log.child({ component: 'replication' }), k.trace ? (fields) => log.info('cluster record trace', fields) : undefined);
+      const replicator = new Replicator(nc, js, jsm, kv.backend, id, k.shards, replicas, () => node?.natsUp ?? true, log.child({ component: 'replication' }), k.trace ? (fields) => log.info('cluster record trace', fields) : undefined);
       await replicator.load();
       node = new ClusterNode(config, nc, membership, replicator, self, log);
       // The replay window of signed peer identities outlives a restart (peer-auth.ts).
@@ -377,7 +381,7 @@ export class ClusterNode implements ClusterStatusSource {
     return {
       mode: 'cluster',
       node: this.self,
-      nats: { connected: this.connected && !this.nc.isClosed(), server: this.nc.getServer() },
+      nats: { connected: this.natsUp, server: this.nc.getServer() },
       shard_count: k.shards,
       replicas: k.replicas,
       peers,

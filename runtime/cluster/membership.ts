@@ -108,8 +108,8 @@ export class Membership {
    * sight later.
    */
   private regainedSight(now: number): void {
+    if (now - this.echoedAt <= 2 * this.heartbeatMs) return;
     const blind = now - (this.echoedAt + this.heartbeatMs);
-    if (now - this.echoedAt <= 2 * this.heartbeatMs || blind <= 0) return;
     for (const [id, p] of this.seen) if (id !== this.self.id) p.at = Math.min(now, p.at + blind);
   }
 
